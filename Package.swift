@@ -1,0 +1,61 @@
+// swift-tools-version: 6.0
+//
+// swift-tflite: a pure-Swift runtime for TensorFlow Lite models.
+//
+// Layers, each importing only those below it:
+//   TFLiteFormat (FlatBuffers/FlexBuffers + schema views)
+//   → TFLiteModel (validated, immutable graph)
+//   → TFLiteRuntime (planner, executor, kernels)
+//   → TensorFlowLite, MLKit (API modules)
+//   → TFLiteCommands → tflite (CLI)
+//
+// The library products depend on no Swift package; the only external
+// dependencies are the system libraries OpenBLAS (CBLAS) and libpng.
+import PackageDescription
+
+let package = Package(
+    name: "swift-tflite",
+    platforms: [.macOS(.v13), .iOS(.v16)],
+    products: [
+        .library(name: "TensorFlowLite", targets: ["TensorFlowLite"]),
+        .library(name: "MLKit", targets: ["MLKit"]),
+        .library(name: "TFLiteModel", targets: ["TFLiteModel"]),
+        .executable(name: "tflite", targets: ["tflite"]),
+    ],
+    targets: [
+        // MARK: - System libraries
+        .systemLibrary(
+            name: "COpenBLAS",
+            pkgConfig: "openblas",
+            providers: [.apt(["libopenblas-dev"])]
+        ),
+        .systemLibrary(
+            name: "CPNG",
+            pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev"]), .brew(["libpng"])]
+        ),
+
+        // MARK: - Layers
+        .target(name: "TFLiteFormat"),
+        .target(name: "TFLiteModel", dependencies: ["TFLiteFormat"]),
+        .target(
+            name: "TFLiteRuntime",
+            dependencies: [
+                "TFLiteModel",
+                .target(name: "COpenBLAS", condition: .when(platforms: [.linux, .android, .windows])),
+            ]
+        ),
+        .target(name: "TensorFlowLite", dependencies: ["TFLiteRuntime", "TFLiteModel"]),
+        .target(name: "MLKit", dependencies: ["TensorFlowLite", "CPNG"]),
+        .target(name: "TFLiteCommands", dependencies: ["TensorFlowLite", "MLKit", "TFLiteModel"]),
+        .executableTarget(name: "tflite", dependencies: ["TFLiteCommands"]),
+
+        // MARK: - Tests
+        .testTarget(name: "TFLiteFormatTests", dependencies: ["TFLiteFormat"]),
+        .testTarget(name: "TFLiteModelTests", dependencies: ["TFLiteModel", "TFLiteFormat"]),
+        .testTarget(name: "TFLiteRuntimeTests", dependencies: ["TFLiteRuntime", "TFLiteModel"]),
+        .testTarget(name: "TensorFlowLiteTests", dependencies: ["TensorFlowLite"]),
+        .testTarget(name: "TFLiteCommandsTests", dependencies: ["TFLiteCommands"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

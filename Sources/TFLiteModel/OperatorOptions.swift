@@ -1,0 +1,184 @@
+/// Padding scheme of convolutions and pools (schema `Padding`: SAME = 0, VALID = 1).
+public enum Padding: Hashable, Sendable {
+    case same
+    case valid
+    /// A value outside the schema; the kernel that reads it rejects the operator.
+    case unknown(Int8)
+
+    public init(rawValue: Int8) {
+        switch rawValue {
+        case 0: self = .same
+        case 1: self = .valid
+        default: self = .unknown(rawValue)
+        }
+    }
+}
+
+/// Fused activation applied to an operator's output (schema `ActivationFunctionType`).
+public enum FusedActivation: Hashable, Sendable {
+    case none, relu, reluN1To1, relu6, tanh, signBit
+    case unknown(Int8)
+
+    public init(rawValue: Int8) {
+        switch rawValue {
+        case 0: self = .none
+        case 1: self = .relu
+        case 2: self = .reluN1To1
+        case 3: self = .relu6
+        case 4: self = .tanh
+        case 5: self = .signBit
+        default: self = .unknown(rawValue)
+        }
+    }
+
+    /// TFLite's upper-case name, as shown by `inspect`.
+    public var name: String {
+        switch self {
+        case .none: return "NONE"
+        case .relu: return "RELU"
+        case .reluN1To1: return "RELU_N1_TO_1"
+        case .relu6: return "RELU6"
+        case .tanh: return "TANH"
+        case .signBit: return "SIGN_BIT"
+        case let .unknown(v): return "ACTIVATION_\(v)"
+        }
+    }
+}
+
+public struct Conv2DOptions: Hashable, Sendable {
+    public var padding: Padding
+    public var strideWidth: Int
+    public var strideHeight: Int
+    public var activation: FusedActivation
+    public var dilationWidth: Int
+    public var dilationHeight: Int
+    public init(padding: Padding, strideWidth: Int, strideHeight: Int, activation: FusedActivation, dilationWidth: Int = 1, dilationHeight: Int = 1) {
+        self.padding = padding; self.strideWidth = strideWidth; self.strideHeight = strideHeight
+        self.activation = activation; self.dilationWidth = dilationWidth; self.dilationHeight = dilationHeight
+    }
+}
+
+public struct DepthwiseConv2DOptions: Hashable, Sendable {
+    public var padding: Padding
+    public var strideWidth: Int
+    public var strideHeight: Int
+    /// Recorded by the converter; TFLite derives the multiplier from the shapes instead.
+    public var depthMultiplier: Int
+    public var activation: FusedActivation
+    public var dilationWidth: Int
+    public var dilationHeight: Int
+    public init(padding: Padding, strideWidth: Int, strideHeight: Int, depthMultiplier: Int, activation: FusedActivation, dilationWidth: Int = 1, dilationHeight: Int = 1) {
+        self.padding = padding; self.strideWidth = strideWidth; self.strideHeight = strideHeight
+        self.depthMultiplier = depthMultiplier; self.activation = activation
+        self.dilationWidth = dilationWidth; self.dilationHeight = dilationHeight
+    }
+}
+
+public struct Pool2DOptions: Hashable, Sendable {
+    public var padding: Padding
+    public var strideWidth: Int
+    public var strideHeight: Int
+    public var filterWidth: Int
+    public var filterHeight: Int
+    public var activation: FusedActivation
+    public init(padding: Padding, strideWidth: Int, strideHeight: Int, filterWidth: Int, filterHeight: Int, activation: FusedActivation) {
+        self.padding = padding; self.strideWidth = strideWidth; self.strideHeight = strideHeight
+        self.filterWidth = filterWidth; self.filterHeight = filterHeight; self.activation = activation
+    }
+}
+
+public struct FullyConnectedOptions: Hashable, Sendable {
+    public var activation: FusedActivation
+    /// 0 = DEFAULT, 1 = SHUFFLED4x16INT8 (not supported by the runtime).
+    public var weightsFormat: Int8
+    public var keepNumDims: Bool
+    public var asymmetricQuantizeInputs: Bool
+    public init(activation: FusedActivation, weightsFormat: Int8 = 0, keepNumDims: Bool = false, asymmetricQuantizeInputs: Bool = false) {
+        self.activation = activation; self.weightsFormat = weightsFormat
+        self.keepNumDims = keepNumDims; self.asymmetricQuantizeInputs = asymmetricQuantizeInputs
+    }
+}
+
+public struct TransposeConvOptions: Hashable, Sendable {
+    public var padding: Padding
+    public var strideWidth: Int
+    public var strideHeight: Int
+    public var activation: FusedActivation
+    public init(padding: Padding, strideWidth: Int, strideHeight: Int, activation: FusedActivation = .none) {
+        self.padding = padding; self.strideWidth = strideWidth; self.strideHeight = strideHeight; self.activation = activation
+    }
+}
+
+public struct ResizeOptions: Hashable, Sendable {
+    public var alignCorners: Bool
+    public var halfPixelCenters: Bool
+    public init(alignCorners: Bool, halfPixelCenters: Bool) {
+        self.alignCorners = alignCorners; self.halfPixelCenters = halfPixelCenters
+    }
+}
+
+public struct StridedSliceOptions: Hashable, Sendable {
+    public var beginMask: Int32
+    public var endMask: Int32
+    public var ellipsisMask: Int32
+    public var newAxisMask: Int32
+    public var shrinkAxisMask: Int32
+    public var offset: Bool
+    public init(beginMask: Int32 = 0, endMask: Int32 = 0, ellipsisMask: Int32 = 0, newAxisMask: Int32 = 0, shrinkAxisMask: Int32 = 0, offset: Bool = false) {
+        self.beginMask = beginMask; self.endMask = endMask; self.ellipsisMask = ellipsisMask
+        self.newAxisMask = newAxisMask; self.shrinkAxisMask = shrinkAxisMask; self.offset = offset
+    }
+}
+
+public struct BatchMatMulOptions: Hashable, Sendable {
+    public var adjointX: Bool
+    public var adjointY: Bool
+    public var asymmetricQuantizeInputs: Bool
+    public init(adjointX: Bool, adjointY: Bool, asymmetricQuantizeInputs: Bool = false) {
+        self.adjointX = adjointX; self.adjointY = adjointY; self.asymmetricQuantizeInputs = asymmetricQuantizeInputs
+    }
+}
+
+/// The decoded `builtin_options` of an operator.
+///
+/// Only the tables the runtime reads are decoded into typed values; any other table
+/// is kept as `.other(typeID:)` so `inspect` can name it and the runtime can reject
+/// the operator with a precise message.
+public enum BuiltinOptions: Hashable, Sendable {
+    case none
+    case conv2D(Conv2DOptions)
+    case depthwiseConv2D(DepthwiseConv2DOptions)
+    case pool2D(Pool2DOptions)
+    case fullyConnected(FullyConnectedOptions)
+    /// `beta` (0 when the table is absent, as in TFLite).
+    case softmax(beta: Float)
+    case concatenation(axis: Int, activation: FusedActivation)
+    case add(activation: FusedActivation, potScaleInt16: Bool)
+    case sub(activation: FusedActivation, potScaleInt16: Bool)
+    case mul(activation: FusedActivation)
+    case div(activation: FusedActivation)
+    case reshape(newShape: [Int]?)
+    case resizeBilinear(ResizeOptions)
+    case resizeNearestNeighbor(ResizeOptions)
+    case spaceToDepth(blockSize: Int)
+    case depthToSpace(blockSize: Int)
+    case reducer(keepDims: Bool)
+    case squeeze(squeezeDims: [Int])
+    case stridedSlice(StridedSliceOptions)
+    case gather(axis: Int, batchDims: Int)
+    case leakyRelu(alpha: Float)
+    case transposeConv(TransposeConvOptions)
+    case pack(valuesCount: Int, axis: Int)
+    case unpack(num: Int, axis: Int)
+    case split(numSplits: Int)
+    case splitV(numSplits: Int)
+    /// 0 = REFLECT, 1 = SYMMETRIC.
+    case mirrorPad(mode: Int8)
+    case batchMatMul(BatchMatMulOptions)
+    case cast(inType: ElementType, outType: ElementType)
+    case shape(outType: ElementType)
+    /// An options table with no fields (PadOptions, QuantizeOptions, HardSwishOptions...).
+    case empty(typeID: UInt8)
+    /// A table this library does not decode (`builtin_options_type` value kept).
+    case other(typeID: UInt8)
+}

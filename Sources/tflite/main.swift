@@ -1,0 +1,4 @@
+import Foundation
+import TFLiteCommands
+
+exit(await runTool(CommandLine.arguments))
