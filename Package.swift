@@ -42,6 +42,7 @@ let package = Package(
             name: "TFLiteRuntime",
             dependencies: [
                 "TFLiteModel",
+                "TFLiteFormat",
                 .target(name: "COpenBLAS", condition: .when(platforms: [.linux, .android, .windows])),
             ]
         ),
