@@ -1,0 +1,284 @@
+import TFLiteModel
+
+/// Runs one subgraph of a ``Model``: the runtime behind `Interpreter`.
+///
+/// Three phases:
+/// 1. **init** resolves every operator to a kernel, failing with the operator's name if
+///    the runtime has none, and prepares once to surface type and shape errors early;
+/// 2. **allocate** prepares every operator (shape inference, validation, precomputation,
+///    weight packing; operators whose inputs are all known are evaluated right away and
+///    become constants), then plans and allocates one arena;
+/// 3. **invoke** runs the prepared kernels in order: no allocation, no validation, no
+///    lookups.
+///
+/// An `Engine` is not thread-safe; several engines may share one `Model`.
+public final class Engine {
+    public let model: Model
+    public let subgraphIndex: Int
+    public let options: EngineOptions
+    let subgraph: Subgraph
+    let parallel: Parallel
+
+    /// Current state of every tensor (shapes as of the last prepare).
+    public private(set) var tensors: [TensorState]
+    /// Shapes requested by `resizeInput`, applied at the next prepare.
+    private var requestedInputShapes: [Int: [Int]] = [:]
+
+    struct Step {
+        let operatorIndex: Int
+        let kernel: any PreparedKernel
+        let scratchStart: Int
+        let scratchCount: Int
+    }
+    private var steps: [Step] = []
+    private var arena: AlignedBuffer?
+    private var ownedBuffers: [AlignedBuffer] = []
+    private var pointerTable: UnsafeMutablePointer<UnsafeMutableRawPointer>
+    private var scratchTable: UnsafeMutablePointer<UnsafeMutableRawPointer>
+    private var scratchTableCount = 0
+    /// Target of pointers for tensors without storage (absent optional inputs).
+    private let emptyStorage = AlignedBuffer(zeroedCount: 64)
+
+    /// True after a successful `allocate()` and until the next `resizeInput`.
+    public private(set) var isAllocated = false
+    /// Size in bytes of the planned arena (0 before `allocate()`).
+    public private(set) var arenaSize = 0
+
+    public init(model: Model, subgraphIndex: Int = 0, options: EngineOptions = EngineOptions()) throws(RuntimeError) {
+        guard subgraphIndex >= 0, subgraphIndex < model.subgraphs.count else {
+            throw .unsupportedModel("the model has no subgraph \(subgraphIndex)")
+        }
+        self.model = model
+        self.subgraphIndex = subgraphIndex
+        self.options = options
+        self.subgraph = model.subgraphs[subgraphIndex]
+        self.parallel = Parallel(threadCount: options.threadCount)
+        self.tensors = []
+        let count = Swift.max(subgraph.tensors.count, 1)
+        pointerTable = .allocate(capacity: count)
+        scratchTable = .allocate(capacity: 1)
+        pointerTable.initialize(repeating: emptyStorage.pointer, count: count)
+        scratchTable.initialize(to: emptyStorage.pointer)
+        for op in subgraph.operators where !KernelRegistry.supports(op.code) {
+            throw .unsupportedOperator(index: op.index, op: op.code.name)
+        }
+        tensors = try Self.initialTensors(subgraph)
+        // Surface type and shape errors at creation; memory is only planned at allocate.
+        _ = try prepareSteps()
+    }
+
+    deinit {
+        pointerTable.deallocate()
+        scratchTable.deallocate()
+    }
+
+    /// Tensor indices of the graph's inputs and outputs.
+    public var inputs: [Int] { subgraph.inputs }
+    public var outputs: [Int] { subgraph.outputs }
+
+    // MARK: - Resize
+
+    /// Requests a new shape for graph input `position`; takes effect at the next `allocate()`.
+    public func resizeInput(_ position: Int, to shape: [Int]) throws(RuntimeError) {
+        guard position >= 0, position < subgraph.inputs.count else {
+            throw .invalidInput("input index \(position) is out of range (the model has \(subgraph.inputs.count) inputs)")
+        }
+        let t = subgraph.inputs[position]
+        guard let size = tensors[t].type.byteSize else {
+            throw .invalidInput("input \(position) has type \(tensors[t].type), which cannot be resized")
+        }
+        guard shape.count <= 8, Shape.byteCount(shape, elementSize: size) != nil else {
+            throw .invalidInput("input \(position): shape \(shape) is invalid (negative, rank above 8, or too large)")
+        }
+        if tensors[t].shape == shape && isAllocated { return }
+        requestedInputShapes[t] = shape
+        tensors[t].shape = shape
+        isAllocated = false
+    }
+
+    // MARK: - Allocate
+
+    /// Prepares every operator for the current input shapes and allocates the arena.
+    public func allocate() throws(RuntimeError) {
+        isAllocated = false
+        arena = nil
+        arenaSize = 0
+        tensors = try Self.initialTensors(subgraph)
+        for (t, shape) in requestedInputShapes { tensors[t].shape = shape }
+        let prepared = try prepareSteps()
+        try plan(prepared)
+        isAllocated = true
+    }
+
+    /// Creates the tensor states the model declares, with constants wrapped.
+    static func initialTensors(_ subgraph: Subgraph) throws(RuntimeError) -> [TensorState] {
+        subgraph.tensors.map { t in
+            let storage: TensorState.Storage = t.constantData.map { .constant(ConstantBytes(view: $0)) } ?? .arena
+            return TensorState(index: t.index, name: t.name, type: t.type, shape: t.shape,
+                               quantization: t.quantization, storage: storage, isVariable: t.isVariable)
+        }
+    }
+
+    /// Scratch requests of the prepared steps, parallel to `steps`.
+    private struct Prepared {
+        var steps: [Step]
+        var scratchSizes: [Int]
+    }
+
+    private func prepareSteps() throws(RuntimeError) -> Prepared {
+        var result = Prepared(steps: [], scratchSizes: [])
+        ownedBuffers = []
+        for op in subgraph.operators {
+            guard let prepare = KernelRegistry.prepare(for: op.code) else {
+                throw .unsupportedOperator(index: op.index, op: op.code.name)
+            }
+            var context = PrepareContext(op: op, tensors: tensors, threadCount: parallel.threadCount)
+            let kernel: any PreparedKernel
+            do {
+                kernel = try prepare(&context)
+            } catch {
+                switch error.kind {
+                case .unsupportedTypes: throw .unsupportedTypes(index: op.index, op: op.code.name, types: error.message)
+                case .invalid: throw .invalidOperator(index: op.index, op: op.code.name, reason: error.message)
+                }
+            }
+            tensors = context.tensors
+            if try fold(op, kernel: kernel, scratchSizes: context.scratchSizes) { continue }
+            result.steps.append(Step(operatorIndex: op.index, kernel: kernel,
+                                     scratchStart: result.scratchSizes.count, scratchCount: context.scratchSizes.count))
+            result.scratchSizes += context.scratchSizes
+        }
+        return result
+    }
+
+    /// Evaluates `op` now if all its inputs are known, turning its outputs into constants.
+    /// Returns false (leaving the op for invoke) when an input is only known at run time.
+    private func fold(_ op: Operator, kernel: any PreparedKernel, scratchSizes: [Int]) throws(RuntimeError) -> Bool {
+        let inputs = op.inputs.filter { $0 >= 0 }
+        guard !op.outputs.isEmpty, inputs.allSatisfy({ tensors[$0].isConstant }) else { return false }
+        let outputs = op.outputs
+        guard outputs.allSatisfy({ $0 >= 0 && !subgraph.inputs.contains($0) && !tensors[$0].isVariable }) else { return false }
+        var buffers: [AlignedBuffer] = []
+        for t in outputs {
+            guard let bytes = tensors[t].byteCount, bytes <= options.maxFoldedConstantBytes else { return false }
+            buffers.append(AlignedBuffer(zeroedCount: bytes))
+        }
+        let scratch = scratchSizes.map { AlignedBuffer(zeroedCount: $0) }
+        let table = UnsafeMutablePointer<UnsafeMutableRawPointer>.allocate(capacity: Swift.max(tensors.count, 1))
+        defer { table.deallocate() }
+        table.initialize(repeating: emptyStorage.pointer, count: Swift.max(tensors.count, 1))
+        for t in inputs {
+            if let c = tensors[t].constant, let base = c.bytes.baseAddress {
+                table[t] = UnsafeMutableRawPointer(mutating: base)
+            }
+        }
+        for (t, b) in zip(outputs, buffers) { table[t] = b.pointer }
+        let scratchPointers = UnsafeMutablePointer<UnsafeMutableRawPointer>.allocate(capacity: Swift.max(scratch.count, 1))
+        defer { scratchPointers.deallocate() }
+        scratchPointers.initialize(repeating: emptyStorage.pointer, count: Swift.max(scratch.count, 1))
+        for (i, b) in scratch.enumerated() { scratchPointers[i] = b.pointer }
+        let context = EvalContext(tensors: table, scratch: scratchPointers, scratchCount: scratch.count, parallel: parallel)
+        do {
+            try kernel.eval(context)
+        } catch {
+            throw .invokeFailed(index: op.index, op: op.code.name, reason: error.message)
+        }
+        for (t, b) in zip(outputs, buffers) {
+            tensors[t].storage = .constant(ConstantBytes(owned: b))
+            ownedBuffers.append(b)
+        }
+        return true
+    }
+
+    // MARK: - Plan
+
+    private func plan(_ prepared: Prepared) throws(RuntimeError) {
+        let stepCount = prepared.steps.count
+        let wholeRun = (first: -1, last: Swift.max(stepCount, 1))
+        var first = [Int](repeating: Int.max, count: tensors.count)
+        var last = [Int](repeating: Int.min, count: tensors.count)
+        for (s, step) in prepared.steps.enumerated() {
+            let op = subgraph.operators[step.operatorIndex]
+            for t in op.inputs + op.outputs + op.intermediates where t >= 0 && t < tensors.count {
+                first[t] = Swift.min(first[t], s)
+                last[t] = Swift.max(last[t], s)
+            }
+        }
+        var requests: [ArenaPlanner.Request] = []
+        var owners: [Int] = []   // tensor index, or -(scratch slot + 1)
+        for t in tensors.indices {
+            guard case .arena = tensors[t].storage else { continue }
+            let pinned = subgraph.inputs.contains(t) || subgraph.outputs.contains(t) || tensors[t].isVariable
+            guard pinned || first[t] != Int.max else { continue }
+            guard let bytes = tensors[t].byteCount else {
+                throw .unsupportedModel("tensor \(t) ('\(tensors[t].name)') has type \(tensors[t].type) and shape \(tensors[t].shape), whose size cannot be computed")
+            }
+            let life = pinned ? wholeRun : (first: first[t], last: last[t])
+            requests.append(.init(size: bytes, first: life.first, last: life.last))
+            owners.append(t)
+        }
+        for (s, step) in prepared.steps.enumerated() {
+            for k in 0 ..< step.scratchCount {
+                requests.append(.init(size: prepared.scratchSizes[step.scratchStart + k], first: s, last: s))
+                owners.append(-(step.scratchStart + k) - 1)
+            }
+        }
+        guard let plan = ArenaPlanner.plan(requests) else {
+            throw .memoryBudgetExceeded(required: Int.max, budget: options.memoryBudget)
+        }
+        guard plan.size <= options.memoryBudget else {
+            throw .memoryBudgetExceeded(required: plan.size, budget: options.memoryBudget)
+        }
+        let buffer = AlignedBuffer(zeroedCount: plan.size)
+        // Rebuild the pointer tables for the new plan.
+        pointerTable.update(repeating: emptyStorage.pointer, count: Swift.max(tensors.count, 1))
+        scratchTable.deallocate()
+        scratchTableCount = prepared.scratchSizes.count
+        scratchTable = .allocate(capacity: Swift.max(scratchTableCount, 1))
+        scratchTable.initialize(repeating: emptyStorage.pointer, count: Swift.max(scratchTableCount, 1))
+        for (r, owner) in owners.enumerated() {
+            let p = buffer.pointer + plan.offsets[r]
+            if owner >= 0 { pointerTable[owner] = p } else { scratchTable[-owner - 1] = p }
+        }
+        for t in tensors.indices {
+            if let c = tensors[t].constant, let base = c.bytes.baseAddress {
+                pointerTable[t] = UnsafeMutableRawPointer(mutating: base)
+            }
+        }
+        arena = buffer
+        arenaSize = plan.size
+        steps = prepared.steps
+    }
+
+    // MARK: - Invoke
+
+    /// Runs every prepared operator in order.
+    public func invoke() throws(RuntimeError) {
+        guard isAllocated else { throw .notAllocated }
+        setBLASThreadCount(parallel.threadCount)
+        for step in steps {
+            let context = EvalContext(tensors: pointerTable, scratch: scratchTable + step.scratchStart,
+                                      scratchCount: step.scratchCount, parallel: parallel)
+            do {
+                try step.kernel.eval(context)
+            } catch {
+                let op = subgraph.operators[step.operatorIndex]
+                throw .invokeFailed(index: op.index, op: op.code.name, reason: error.message)
+            }
+        }
+    }
+
+    // MARK: - Data access
+
+    /// The bytes of tensor `index` for the current shape, or nil before `allocate()`
+    /// or for tensors without storage. Valid until the next `allocate()`.
+    public func buffer(forTensor index: Int) -> UnsafeMutableRawBufferPointer? {
+        guard isAllocated, index >= 0, index < tensors.count else { return nil }
+        switch tensors[index].storage {
+        case .none: return nil
+        case .arena, .constant:
+            guard let n = tensors[index].byteCount else { return nil }
+            return UnsafeMutableRawBufferPointer(start: pointerTable[index], count: n)
+        }
+    }
+}

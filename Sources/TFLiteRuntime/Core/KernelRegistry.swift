@@ -1,0 +1,42 @@
+import TFLiteModel
+
+/// Maps operator codes to kernels' prepare functions.
+///
+/// Each kernel family registers itself in its own `Kernels/<Family>/Registry+<Family>.swift`
+/// file; this table only concatenates them, so adding a kernel touches one family file.
+public enum KernelRegistry {
+    static let builtins: [BuiltinOperator: KernelPrepare] = {
+        var table: [BuiltinOperator: KernelPrepare] = [:]
+        for group in builtinGroups {
+            for (code, prepare) in group { table[code] = prepare }
+        }
+        return table
+    }()
+
+    static let customs: [String: KernelPrepare] = {
+        var table: [String: KernelPrepare] = [:]
+        for group in customGroups {
+            for (name, prepare) in group { table[name] = prepare }
+        }
+        return table
+    }()
+
+    /// The prepare function for `code`, or nil if the runtime has no kernel for it.
+    public static func prepare(for code: OperatorCode) -> KernelPrepare? {
+        if code.builtin == .custom {
+            guard let name = code.customName else { return nil }
+            return customs[name]
+        }
+        return builtins[code.builtin]
+    }
+
+    /// True if the runtime has a kernel for `code` (types are checked at prepare).
+    public static func supports(_ code: OperatorCode) -> Bool { prepare(for: code) != nil }
+
+    /// Every builtin operator with a kernel, for documentation and `inspect`.
+    public static var supportedBuiltins: [BuiltinOperator] {
+        builtins.keys.sorted { $0.rawValue < $1.rawValue }
+    }
+
+    public static var supportedCustomOps: [String] { customs.keys.sorted() }
+}

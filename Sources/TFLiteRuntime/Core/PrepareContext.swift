@@ -1,0 +1,101 @@
+import TFLiteModel
+
+/// Everything a kernel's prepare step may read and the few things it may decide:
+/// output shapes and scratch memory.
+public struct PrepareContext {
+    /// The operator being prepared.
+    public let op: Operator
+    /// Tensor states of the whole subgraph (shapes of earlier outputs already inferred).
+    public internal(set) var tensors: [TensorState]
+    /// Scratch sizes requested so far, in bytes.
+    public internal(set) var scratchSizes: [Int] = []
+    /// The interpreter's thread count (≥ 1).
+    public let threadCount: Int
+
+    init(op: Operator, tensors: [TensorState], threadCount: Int) {
+        self.op = op
+        self.tensors = tensors
+        self.threadCount = threadCount
+    }
+
+    public var opName: String { op.code.name }
+    public var inputCount: Int { op.inputs.count }
+    public var outputCount: Int { op.outputs.count }
+
+    /// Tensor index of input `i`, or nil if absent (`-1`) or past the operator's inputs.
+    public func inputIndex(_ i: Int) -> Int? {
+        guard i >= 0, i < op.inputs.count else { return nil }
+        let t = op.inputs[i]
+        return t >= 0 && t < tensors.count ? t : nil
+    }
+
+    /// Required input `i`.
+    public func input(_ i: Int) throws(KernelError) -> TensorState {
+        guard let t = inputIndex(i) else {
+            throw .invalid("input \(i) is missing (the operator has \(op.inputs.count) inputs)")
+        }
+        return tensors[t]
+    }
+
+    /// Optional input `i` (nil when absent or `-1`).
+    public func optionalInput(_ i: Int) -> TensorState? {
+        inputIndex(i).map { tensors[$0] }
+    }
+
+    /// Tensor index of output `i`.
+    public func outputIndex(_ i: Int) throws(KernelError) -> Int {
+        guard i >= 0, i < op.outputs.count, op.outputs[i] >= 0, op.outputs[i] < tensors.count else {
+            throw .invalid("output \(i) is missing (the operator has \(op.outputs.count) outputs)")
+        }
+        return op.outputs[i]
+    }
+
+    public func output(_ i: Int) throws(KernelError) -> TensorState {
+        tensors[try outputIndex(i)]
+    }
+
+    /// Requires exactly `inputs` inputs (counting absent optional ones) and `outputs` outputs.
+    public func expectCounts(inputs: ClosedRange<Int>, outputs: ClosedRange<Int>) throws(KernelError) {
+        guard inputs.contains(op.inputs.count) else {
+            throw .invalid("expected \(Self.describe(inputs)) inputs, found \(op.inputs.count)")
+        }
+        guard outputs.contains(op.outputs.count) else {
+            throw .invalid("expected \(Self.describe(outputs)) outputs, found \(op.outputs.count)")
+        }
+    }
+
+    public func expectCounts(inputs: Int, outputs: Int) throws(KernelError) {
+        try expectCounts(inputs: inputs...inputs, outputs: outputs...outputs)
+    }
+
+    private static func describe(_ r: ClosedRange<Int>) -> String {
+        r.lowerBound == r.upperBound ? "\(r.lowerBound)" : "\(r.lowerBound)...\(r.upperBound)"
+    }
+
+    /// Sets the shape of output `i` (the type and quantization stay those of the model).
+    /// Rejects negative dimensions and byte sizes that overflow.
+    public mutating func setOutputShape(_ i: Int, _ shape: [Int]) throws(KernelError) {
+        let t = try outputIndex(i)
+        guard let size = tensors[t].type.byteSize else {
+            throw .types("output \(i) has type \(tensors[t].type), which has no fixed element size")
+        }
+        guard Shape.byteCount(shape, elementSize: size) != nil else {
+            throw .invalid("output \(i) shape \(shape) is invalid or too large")
+        }
+        tensors[t].shape = shape
+    }
+
+    /// Requests `bytes` of scratch memory, live only while this operator runs.
+    /// Returns the slot to pass to `EvalContext.scratch(_:as:)`.
+    public mutating func requestScratch(bytes: Int) -> Int {
+        scratchSizes.append(Swift.max(bytes, 0))
+        return scratchSizes.count - 1
+    }
+
+    /// Error for an unsupported type combination, listing the operator's tensor types.
+    public func unsupportedTypes() -> KernelError {
+        let ins = op.inputs.map { $0 >= 0 && $0 < tensors.count ? tensors[$0].type.name : "-" }
+        let outs = op.outputs.map { $0 >= 0 && $0 < tensors.count ? tensors[$0].type.name : "-" }
+        return .types("inputs (\(ins.joined(separator: ", "))) -> outputs (\(outs.joined(separator: ", ")))")
+    }
+}

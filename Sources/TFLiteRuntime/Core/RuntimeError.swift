@@ -1,0 +1,57 @@
+import TFLiteModel
+
+/// Why the runtime could not prepare or run a model. Messages name the operator
+/// (index and TFLite name) and what was expected versus found.
+public enum RuntimeError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// No kernel exists for this operator code.
+    case unsupportedOperator(index: Int, op: String)
+    /// A kernel exists for the op, but not for this combination of types.
+    case unsupportedTypes(index: Int, op: String, types: String)
+    /// The operator's inputs, outputs, shapes or options are invalid for it.
+    case invalidOperator(index: Int, op: String, reason: String)
+    /// Planned memory exceeds the configured budget (checked before allocating).
+    case memoryBudgetExceeded(required: Int, budget: Int)
+    /// The allocation itself failed.
+    case allocationFailed(bytes: Int)
+    /// The model's structure cannot be run (e.g. no subgraph, control flow).
+    case unsupportedModel(String)
+    /// An input index or a resize request is invalid.
+    case invalidInput(String)
+    /// A kernel found bad data at run time (e.g. a gather index out of range).
+    case invokeFailed(index: Int, op: String, reason: String)
+    /// `invoke()` was called before a successful `allocate()`.
+    case notAllocated
+
+    public var description: String {
+        switch self {
+        case let .unsupportedOperator(index, op):
+            return "operator \(index) (\(op)) is not supported by this runtime"
+        case let .unsupportedTypes(index, op, types):
+            return "operator \(index) (\(op)) does not support the types \(types)"
+        case let .invalidOperator(index, op, reason):
+            return "operator \(index) (\(op)): \(reason)"
+        case let .memoryBudgetExceeded(required, budget):
+            return "the model needs \(required) bytes of tensor memory, more than the budget of \(budget) bytes"
+        case let .allocationFailed(bytes):
+            return "could not allocate \(bytes) bytes of tensor memory"
+        case let .unsupportedModel(message):
+            return "unsupported model: \(message)"
+        case let .invalidInput(message):
+            return message
+        case let .invokeFailed(index, op, reason):
+            return "operator \(index) (\(op)) failed: \(reason)"
+        case .notAllocated:
+            return "tensors are not allocated; call allocateTensors() first"
+        }
+    }
+}
+
+/// The error a kernel throws while preparing; the engine adds the operator's index and name.
+public struct KernelError: Error, Hashable, Sendable {
+    public enum Kind: Hashable, Sendable { case unsupportedTypes, invalid }
+    public var kind: Kind
+    public var message: String
+
+    public static func invalid(_ message: String) -> KernelError { KernelError(kind: .invalid, message: message) }
+    public static func types(_ message: String) -> KernelError { KernelError(kind: .unsupportedTypes, message: message) }
+}

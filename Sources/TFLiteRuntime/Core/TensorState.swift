@@ -1,0 +1,116 @@
+import TFLiteModel
+
+/// Bytes of a tensor whose value is known before invoke: a model constant (a view into
+/// the file) or a value the runtime computed at prepare (folded, dequantized, densified).
+public struct ConstantBytes: @unchecked Sendable {
+    private enum Backing {
+        case view(ByteView)
+        case owned(AlignedBuffer)
+    }
+    private let backing: Backing
+    /// The bytes; valid as long as this value (or the model) is alive. Always 16-byte aligned.
+    public let bytes: UnsafeRawBufferPointer
+
+    /// Wraps a model constant, copying it only when it is not 16-byte aligned (so that
+    /// kernels may load `Float`/`Int32`/SIMD values from it directly).
+    public init(view: ByteView) {
+        let raw = view.bytes
+        if let base = raw.baseAddress, Int(bitPattern: base) % 16 != 0 {
+            let copy = AlignedBuffer(copying: raw)
+            backing = .owned(copy)
+            bytes = copy.bytes
+        } else {
+            backing = .view(view)
+            bytes = raw
+        }
+    }
+
+    public init(owned buffer: AlignedBuffer) {
+        backing = .owned(buffer)
+        bytes = buffer.bytes
+    }
+
+    /// The bytes as a typed buffer. The caller guarantees the element type matches.
+    public func typed<T>(_: T.Type) -> UnsafeBufferPointer<T> {
+        let count = bytes.count / MemoryLayout<T>.stride
+        guard let base = bytes.baseAddress else { return UnsafeBufferPointer(start: nil, count: 0) }
+        return UnsafeBufferPointer(start: base.assumingMemoryBound(to: T.self), count: count)
+    }
+
+    /// A copy of the elements.
+    public func array<T>(_: T.Type) -> [T] { Array(typed(T.self)) }
+}
+
+/// What the runtime knows about one tensor while preparing a graph.
+public struct TensorState: Sendable {
+    public enum Storage: Sendable {
+        /// Absent optional tensor, or not yet placed.
+        case none
+        /// Lives in the planned arena (activations, graph inputs and outputs).
+        case arena
+        /// Known before invoke.
+        case constant(ConstantBytes)
+    }
+
+    public var index: Int
+    public var name: String
+    public var type: ElementType
+    public var shape: [Int]
+    public var quantization: Quantization?
+    public var storage: Storage
+    public var isVariable: Bool
+
+    public init(index: Int, name: String, type: ElementType, shape: [Int], quantization: Quantization?, storage: Storage, isVariable: Bool = false) {
+        self.index = index; self.name = name; self.type = type; self.shape = shape
+        self.quantization = quantization; self.storage = storage; self.isVariable = isVariable
+    }
+
+    public var rank: Int { shape.count }
+
+    /// Number of elements; shapes are validated at load or by the producing kernel
+    /// so the product does not overflow (`byteCount` checks again).
+    public var elementCount: Int { shape.reduce(1, *) }
+
+    /// `elementCount * type.byteSize`, or nil on overflow or for types without a fixed size.
+    public var byteCount: Int? {
+        guard let size = type.byteSize else { return nil }
+        return Shape.byteCount(shape, elementSize: size)
+    }
+
+    public var constant: ConstantBytes? {
+        if case let .constant(c) = storage { return c }
+        return nil
+    }
+
+    public var isConstant: Bool { constant != nil }
+
+    /// Per-tensor scale (the first scale), or nil if not quantized.
+    public var scale: Float? { quantization?.scales.first }
+    /// Per-tensor zero point as Int32, or nil if not quantized.
+    public var zeroPoint: Int32? {
+        guard let z = quantization?.zeroPoints.first, let v = Int32(exactly: z) else { return nil }
+        return v
+    }
+}
+
+/// Shape arithmetic with overflow checks.
+public enum Shape {
+    /// Product of `dims`, or nil if any is negative or the product overflows.
+    public static func elementCount(_ dims: [Int]) -> Int? {
+        var n = 1
+        for d in dims {
+            guard d >= 0 else { return nil }
+            let (p, o) = n.multipliedReportingOverflow(by: d)
+            if o { return nil }
+            n = p
+        }
+        return n
+    }
+
+    /// `elementCount(dims) * elementSize`, or nil on overflow.
+    public static func byteCount(_ dims: [Int], elementSize: Int) -> Int? {
+        guard let n = elementCount(dims) else { return nil }
+        let (p, o) = n.multipliedReportingOverflow(by: elementSize)
+        return o ? nil : p
+    }
+}

@@ -1,0 +1,45 @@
+import TFLiteModel
+
+/// RELU, RELU6 and RELU_N1_TO_1: `y = min(max(x, lower), upper)` elementwise.
+enum ClampActivation {
+    static func prepare(lower: Float, upper: Float) -> KernelPrepare {
+        return { (context: inout PrepareContext) throws(KernelError) -> any PreparedKernel in
+            try context.expectCounts(inputs: 1, outputs: 1)
+            let input = try context.input(0)
+            let output = try context.output(0)
+            guard input.type == output.type else { throw context.unsupportedTypes() }
+            try context.setOutputShape(0, input.shape)
+            switch input.type {
+            case .float32:
+                return ClampF32(input: input.index, output: output.index, count: input.elementCount, lower: lower, upper: upper)
+            default:
+                throw context.unsupportedTypes()
+            }
+        }
+    }
+}
+
+/// Float clamp; SIMD over 8 lanes with a scalar tail.
+struct ClampF32: PreparedKernel {
+    let input: Int
+    let output: Int
+    let count: Int
+    let lower: Float
+    let upper: Float
+
+    func eval(_ context: EvalContext) throws(KernelError) {
+        let x = context.pointer(input, as: Float.self)
+        let y = context.pointer(output, as: Float.self)
+        let lo = SIMD8<Float>(repeating: lower), hi = SIMD8<Float>(repeating: upper)
+        var i = 0
+        while i + 8 <= count {
+            let v = UnsafeRawPointer(x + i).loadUnaligned(as: SIMD8<Float>.self)
+            UnsafeMutableRawPointer(y + i).storeBytes(of: v.clamped(lowerBound: lo, upperBound: hi), as: SIMD8<Float>.self)
+            i += 8
+        }
+        while i < count {
+            y[i] = Swift.min(Swift.max(x[i], lower), upper)
+            i += 1
+        }
+    }
+}

@@ -1,0 +1,8 @@
+import TFLiteModel
+
+extension KernelRegistry {
+    static var poolingKernels: [(BuiltinOperator, KernelPrepare)] {
+        [
+        ]
+    }
+}

@@ -1,0 +1,21 @@
+import TFLiteModel
+
+// Kernel families. Each array is defined next to its kernels.
+extension KernelRegistry {
+    static var builtinGroups: [[(BuiltinOperator, KernelPrepare)]] {
+        [
+            convolutionKernels,
+            poolingKernels,
+            elementwiseKernels,
+            activationKernels,
+            shapeKernels,
+            reductionKernels,
+            resizeKernels,
+            quantizationKernels,
+        ]
+    }
+
+    static var customGroups: [[(String, KernelPrepare)]] {
+        [detectionKernels]
+    }
+}

@@ -1,0 +1,100 @@
+import Testing
+import TFLiteModel
+@testable import TFLiteRuntime
+
+@Suite struct EngineTests {
+    @Test func runsAChainAndReusesMemory() throws {
+        var g = GraphBuilder()
+        let x = g.input([2, 3], .float32)
+        let a = g.tensor([2, 3], .float32)
+        let b = g.tensor([2, 3], .float32)
+        let c = g.tensor([2, 3], .float32)
+        let y = g.tensor([2, 3], .float32)
+        g.op(.relu, inputs: [x], outputs: [a])
+        g.op(.relu6, inputs: [a], outputs: [b])
+        g.op(.relu, inputs: [b], outputs: [c])
+        g.op(.reluN1To1, inputs: [c], outputs: [y])
+        g.output(y)
+        let engine = try g.engine()
+        try engine.allocate()
+        try engine.setInput(0, [-2, -0.5, 0, 0.25, 1.5, 7] as [Float])
+        try engine.invoke()
+        #expect(try engine.output(0, as: Float.self) == [0, 0, 0, 0.25, 1, 1])
+        // x and y live throughout; a (steps 0-1) and c (steps 2-3) never meet, so they share.
+        #expect(engine.arenaSize == 4 * 64)
+    }
+
+    @Test func unsupportedOperatorIsNamedAtCreation() {
+        var g = GraphBuilder()
+        let x = g.input([1], .float32)
+        let y = g.tensor([1], .float32)
+        g.op(.lshProjection, inputs: [x], outputs: [y])
+        g.output(y)
+        #expect(throws: RuntimeError.unsupportedOperator(index: 0, op: "LSH_PROJECTION")) { try g.engine() }
+    }
+
+    @Test func unsupportedTypesAreNamedAtCreation() throws {
+        var g = GraphBuilder()
+        let x = g.input([4], .int32)
+        let y = g.tensor([4], .int32)
+        g.op(.relu, inputs: [x], outputs: [y])
+        g.output(y)
+        do {
+            _ = try g.engine()
+            Issue.record("expected an error")
+        } catch let error as RuntimeError {
+            #expect(error.description == "operator 0 (RELU) does not support the types inputs (INT32) -> outputs (INT32)")
+        }
+    }
+
+    @Test func invokeBeforeAllocateFails() throws {
+        var g = GraphBuilder()
+        let x = g.input([1], .float32)
+        let y = g.tensor([1], .float32)
+        g.op(.relu, inputs: [x], outputs: [y])
+        g.output(y)
+        let engine = try g.engine()
+        #expect(throws: RuntimeError.notAllocated) { try engine.invoke() }
+    }
+
+    @Test func resizeReplansAndKernelsSeeNewShapes() throws {
+        var g = GraphBuilder()
+        let x = g.input([1, 2], .float32)
+        let y = g.tensor([1, 2], .float32)
+        g.op(.relu6, inputs: [x], outputs: [y])
+        g.output(y)
+        let engine = try g.engine()
+        try engine.resizeInput(0, to: [3, 2])
+        #expect(engine.isAllocated == false)
+        try engine.allocate()
+        #expect(engine.outputShape(0) == [3, 2])
+        try engine.setInput(0, [-1, 1, 2, 3, 8, 9] as [Float])
+        try engine.invoke()
+        #expect(try engine.output(0, as: Float.self) == [0, 1, 2, 3, 6, 6])
+    }
+
+    @Test func constantInputsAreFoldedAtPrepare() throws {
+        var g = GraphBuilder()
+        let c = g.constant([-3, 2, 9] as [Float], shape: [3])
+        let y = g.tensor([3], .float32)
+        g.op(.relu6, inputs: [c], outputs: [y])
+        g.output(y)
+        let engine = try g.engine()
+        try engine.allocate()
+        #expect(engine.arenaSize == 0)
+        try engine.invoke()
+        #expect(try engine.output(0, as: Float.self) == [0, 2, 6])
+    }
+
+    @Test func memoryBudgetIsCheckedBeforeAllocating() throws {
+        var g = GraphBuilder()
+        let x = g.input([1 << 20, 1024], .float32)
+        let y = g.tensor([1 << 20, 1024], .float32)
+        g.op(.relu, inputs: [x], outputs: [y])
+        g.output(y)
+        var options = EngineOptions()
+        options.memoryBudget = 1 << 30
+        let engine = try Engine(model: g.model(), options: options)
+        #expect(throws: RuntimeError.memoryBudgetExceeded(required: 8 << 30, budget: 1 << 30)) { try engine.allocate() }
+    }
+}

@@ -1,0 +1,103 @@
+import TFLiteModel
+@testable import TFLiteRuntime
+
+/// Builds small in-memory models for kernel tests, without a `.tflite` file.
+///
+///     var g = GraphBuilder()
+///     let x = g.input([1, 4], .float32)
+///     let w = g.constant([1, 2, 3, 4] as [Float], shape: [1, 4])
+///     let y = g.tensor([1, 4], .float32)
+///     g.op(.add, inputs: [x, w], outputs: [y], options: .add(activation: .none, potScaleInt16: true))
+///     g.output(y)
+///     let engine = try g.engine()
+struct GraphBuilder {
+    private(set) var tensors: [ModelTensor] = []
+    private(set) var operators: [Operator] = []
+    private(set) var inputs: [Int] = []
+    private(set) var outputs: [Int] = []
+    /// Constant payloads, concatenated into one byte buffer when the model is built.
+    private var constants: [(tensor: Int, bytes: [UInt8])] = []
+
+    @discardableResult
+    mutating func tensor(_ shape: [Int], _ type: ElementType, quantization: Quantization? = nil, name: String? = nil) -> Int {
+        let i = tensors.count
+        tensors.append(ModelTensor(index: i, name: name ?? "t\(i)", type: type, shape: shape, quantization: quantization))
+        return i
+    }
+
+    mutating func input(_ shape: [Int], _ type: ElementType, quantization: Quantization? = nil) -> Int {
+        let i = tensor(shape, type, quantization: quantization, name: "input\(inputs.count)")
+        inputs.append(i)
+        return i
+    }
+
+    mutating func output(_ t: Int) { outputs.append(t) }
+
+    mutating func constant<T>(_ values: [T], shape: [Int], _ type: ElementType, quantization: Quantization? = nil) -> Int {
+        let i = tensor(shape, type, quantization: quantization, name: "const\(constants.count)")
+        let bytes = values.withUnsafeBytes { Array($0) }
+        constants.append((i, bytes))
+        return i
+    }
+
+    mutating func constant(_ values: [Float], shape: [Int]) -> Int { constant(values, shape: shape, .float32) }
+    mutating func constant(_ values: [Int32], shape: [Int]) -> Int { constant(values, shape: shape, .int32) }
+
+    mutating func op(_ code: BuiltinOperator, inputs: [Int], outputs: [Int], options: BuiltinOptions = .none) {
+        operators.append(Operator(index: operators.count, code: OperatorCode(builtin: code), inputs: inputs, outputs: outputs, options: options))
+    }
+
+    mutating func customOp(_ name: String, inputs: [Int], outputs: [Int], options: [UInt8]) -> ModelBytes {
+        let storage = ModelBytes(options)
+        let view = ByteView(storage: storage, offset: 0, count: options.count)
+        operators.append(Operator(index: operators.count, code: OperatorCode(builtin: .custom, customName: name),
+                                  inputs: inputs, outputs: outputs, customOptions: view))
+        return storage
+    }
+
+    /// The model; constants are laid out 16-byte aligned in one shared byte buffer.
+    func model() -> Model {
+        var blob: [UInt8] = []
+        var ranges: [Int: (Int, Int)] = [:]
+        for c in constants {
+            while blob.count % 16 != 0 { blob.append(0) }
+            ranges[c.tensor] = (blob.count, c.bytes.count)
+            blob += c.bytes
+        }
+        let storage = ModelBytes(blob)
+        var ts = tensors
+        for (t, r) in ranges {
+            ts[t].constantData = ByteView(storage: storage, offset: r.0, count: r.1)
+            ts[t].bufferIndex = t + 1
+        }
+        let subgraph = Subgraph(name: "main", tensors: ts, inputs: inputs, outputs: outputs, operators: operators)
+        let codes = Array(Set(operators.map(\.code)))
+        return Model(bytes: storage, version: 3, modelDescription: "test", operatorCodes: codes,
+                     subgraphs: [subgraph], signatures: [], metadata: [])
+    }
+
+    func engine(threads: Int = 1) throws -> Engine {
+        var options = EngineOptions()
+        options.threadCount = threads
+        return try Engine(model: model(), options: options)
+    }
+}
+
+extension Engine {
+    /// Copies `values` into graph input `position` (allocate first).
+    func setInput<T>(_ position: Int, _ values: [T]) throws {
+        guard let buffer = buffer(forTensor: inputs[position]) else { throw RuntimeError.notAllocated }
+        values.withUnsafeBytes { raw in
+            precondition(raw.count == buffer.count, "test input has \(raw.count) bytes, tensor needs \(buffer.count)")
+            buffer.copyMemory(from: raw)
+        }
+    }
+
+    /// Reads graph output `position` as `[T]`.
+    func output<T>(_ position: Int, as _: T.Type) throws -> [T] {
+        guard let buffer = buffer(forTensor: outputs[position]) else { throw RuntimeError.notAllocated }
+        return Array(buffer.bindMemory(to: T.self))
+    }
+
+    func outputShape(_ position: Int) -> [Int] { tensors[outputs[position]].shape }
+}
