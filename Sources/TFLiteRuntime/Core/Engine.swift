@@ -31,6 +31,8 @@ public final class Engine {
         let scratchCount: Int
     }
     private var steps: [Step] = []
+    /// Steps prepared by `init` for the model's own shapes, reused by the first `allocate()`.
+    private var pendingPrepared: Prepared?
     private var arena: AlignedBuffer?
     private var ownedBuffers: [AlignedBuffer] = []
     private var pointerTable: UnsafeMutablePointer<UnsafeMutableRawPointer>
@@ -64,7 +66,7 @@ public final class Engine {
         }
         tensors = try Self.initialTensors(subgraph)
         // Surface type and shape errors at creation; memory is only planned at allocate.
-        _ = try prepareSteps()
+        pendingPrepared = try prepareSteps()
     }
 
     deinit {
@@ -94,18 +96,25 @@ public final class Engine {
         requestedInputShapes[t] = shape
         tensors[t].shape = shape
         isAllocated = false
+        pendingPrepared = nil
     }
 
     // MARK: - Allocate
 
     /// Prepares every operator for the current input shapes and allocates the arena.
     public func allocate() throws(RuntimeError) {
-        isAllocated = false
+        if isAllocated { return }
         arena = nil
         arenaSize = 0
-        tensors = try Self.initialTensors(subgraph)
-        for (t, shape) in requestedInputShapes { tensors[t].shape = shape }
-        let prepared = try prepareSteps()
+        let prepared: Prepared
+        if let pending = pendingPrepared {
+            prepared = pending
+            pendingPrepared = nil
+        } else {
+            tensors = try Self.initialTensors(subgraph)
+            for (t, shape) in requestedInputShapes { tensors[t].shape = shape }
+            prepared = try prepareSteps()
+        }
         try plan(prepared)
         isAllocated = true
     }

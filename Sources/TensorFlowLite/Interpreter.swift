@@ -1,0 +1,226 @@
+import Foundation
+import TFLiteModel
+import TFLiteRuntime
+
+/// A TensorFlow Lite model, decoded and validated once, shareable by many interpreters
+/// on many threads (an addition to TensorFlowLiteSwift, where `Model` is internal).
+public typealias Model = TFLiteModel.Model
+
+/// Runs a TensorFlow Lite model: the `Interpreter` of TensorFlowLiteSwift.
+///
+/// Typical use:
+///
+///     let interpreter = try Interpreter(modelPath: path)
+///     try interpreter.allocateTensors()
+///     try interpreter.copy(inputData, toInputAt: 0)
+///     try interpreter.invoke()
+///     let output = try interpreter.output(at: 0)
+///
+/// - Important: An `Interpreter` is not thread-safe: serialize access to it. To run one
+///   model on several threads, create one interpreter per thread from a shared
+///   ``Model`` with ``init(model:options:delegates:)``.
+public final class Interpreter {
+    /// The configuration options for the interpreter.
+    public let options: Options?
+    /// Delegates; accepted for source compatibility and not used on Linux.
+    public let delegates: [Delegate]?
+    /// The model this interpreter runs.
+    public let model: Model
+
+    let engine: Engine
+    private var hasInvoked = false
+    private lazy var signatureCache: [String] = model.signatures.map(\.key)
+
+    /// The total number of input tensors associated with the model.
+    public var inputTensorCount: Int { engine.inputs.count }
+    /// The total number of output tensors associated with the model.
+    public var outputTensorCount: Int { engine.outputs.count }
+    /// The signature keys of the model's `SignatureDef`s.
+    public var signatureKeys: [String] { signatureCache }
+
+    /// Creates an interpreter for the model file at `modelPath` (memory-mapped).
+    ///
+    /// - Throws: ``InterpreterError/failedToLoadModel`` if the file cannot be read or is
+    ///   not a valid model; ``InterpreterError/tensorFlowLiteError(_:)`` naming the
+    ///   operator if the model uses an operator or type combination this runtime does
+    ///   not support (TensorFlowLiteSwift reports `failedToCreateInterpreter` there).
+    public convenience init(modelPath: String, options: Options? = nil, delegates: [Delegate]? = nil) throws {
+        let model: Model
+        do {
+            model = try Model(contentsOfFile: modelPath)
+        } catch {
+            Self.report(error.description, options: options)
+            throw InterpreterError.failedToLoadModel
+        }
+        try self.init(model: model, options: options, delegates: delegates)
+    }
+
+    /// Creates an interpreter for a model held in memory. The bytes are kept alive by the
+    /// interpreter's ``model``.
+    public convenience init(modelData: Data, options: Options? = nil, delegates: [Delegate]? = nil) throws {
+        let model: Model
+        do {
+            model = try Model(data: modelData)
+        } catch {
+            Self.report(error.description, options: options)
+            throw InterpreterError.failedToLoadModel
+        }
+        try self.init(model: model, options: options, delegates: delegates)
+    }
+
+    /// Creates an interpreter for an already-decoded, shareable ``Model``.
+    public init(model: Model, options: Options? = nil, delegates: [Delegate]? = nil) throws {
+        self.model = model
+        self.options = options
+        self.delegates = delegates
+        var engineOptions = EngineOptions()
+        if let threads = options?.threadCount, threads > 0 { engineOptions.threadCount = threads }
+        if let budget = options?.memoryBudget { engineOptions.memoryBudget = budget }
+        do {
+            engine = try Engine(model: model, subgraphIndex: 0, options: engineOptions)
+        } catch {
+            Self.report(error.description, options: options)
+            throw InterpreterError.tensorFlowLiteError(error.description)
+        }
+    }
+
+    /// Prints `TensorFlow Lite Error: <message>` when options were given, as
+    /// TensorFlowLiteSwift's error reporter does.
+    static func report(_ message: String, options: Options?) {
+        guard options != nil else { return }
+        print("TensorFlow Lite Error: \(message)")
+    }
+
+    // MARK: - Running
+
+    /// Invokes the interpreter to perform inference from the loaded graph.
+    ///
+    /// - Throws: ``InterpreterError/allocateTensorsRequired`` if tensors are not
+    ///   allocated; ``InterpreterError/tensorFlowLiteError(_:)`` with the failing
+    ///   operator when a kernel rejects its run-time data (TensorFlowLiteSwift reports
+    ///   every invoke failure as `allocateTensorsRequired`).
+    public func invoke() throws {
+        guard engine.isAllocated else { throw InterpreterError.allocateTensorsRequired }
+        do {
+            try engine.invoke()
+        } catch {
+            Self.report(error.description, options: options)
+            throw InterpreterError.tensorFlowLiteError(error.description)
+        }
+        hasInvoked = true
+    }
+
+    /// Allocates memory for all input, output and intermediate tensors.
+    ///
+    /// Call it after creating the interpreter and after every ``resizeInput(at:to:)``.
+    /// - Throws: ``InterpreterError/tensorFlowLiteError(_:)`` naming the operator when
+    ///   the graph is invalid for the current input shapes, or
+    ///   ``InterpreterError/failedToAllocateTensors`` when memory cannot be allocated.
+    public func allocateTensors() throws {
+        do {
+            try engine.allocate()
+        } catch {
+            Self.report(error.description, options: options)
+            switch error {
+            case .memoryBudgetExceeded, .allocationFailed:
+                throw InterpreterError.failedToAllocateTensors
+            default:
+                throw InterpreterError.tensorFlowLiteError(error.description)
+            }
+        }
+        hasInvoked = false
+    }
+
+    /// Resizes input tensor `index` to `shape`; call ``allocateTensors()`` afterwards.
+    public func resizeInput(at index: Int, to shape: Tensor.Shape) throws {
+        try checkIndex(index, count: inputTensorCount)
+        do {
+            try engine.resizeInput(index, to: shape.dimensions)
+        } catch {
+            Self.report(error.description, options: options)
+            throw InterpreterError.failedToResizeInputTensor(index: index)
+        }
+    }
+
+    // MARK: - Tensors
+
+    /// The input tensor at `index`.
+    ///
+    /// - Throws: ``InterpreterError/allocateTensorsRequired`` before ``allocateTensors()``.
+    public func input(at index: Int) throws -> Tensor {
+        try checkIndex(index, count: inputTensorCount)
+        return try snapshot(engine.inputs[index], missing: .allocateTensorsRequired)
+    }
+
+    /// The output tensor at `index`. Read it again after each ``invoke()``.
+    ///
+    /// - Throws: ``InterpreterError/invokeInterpreterRequired`` before tensors are allocated.
+    public func output(at index: Int) throws -> Tensor {
+        try checkIndex(index, count: outputTensorCount)
+        return try snapshot(engine.outputs[index], missing: .invokeInterpreterRequired)
+    }
+
+    /// Copies `data` (raw little-endian bytes) into input tensor `index`.
+    ///
+    /// - Throws: ``InterpreterError/invalidTensorDataCount(provided:required:)`` if the
+    ///   byte count differs; ``InterpreterError/allocateTensorsRequired`` before
+    ///   ``allocateTensors()`` (TensorFlowLiteSwift would write through a null buffer).
+    @discardableResult
+    public func copy(_ data: Data, toInputAt index: Int) throws -> Tensor {
+        try checkIndex(index, count: inputTensorCount)
+        let t = engine.inputs[index]
+        guard let buffer = engine.buffer(forTensor: t) else {
+            if let required = engine.tensors[t].byteCount, data.count != required {
+                throw InterpreterError.invalidTensorDataCount(provided: data.count, required: required)
+            }
+            throw InterpreterError.allocateTensorsRequired
+        }
+        guard data.count == buffer.count else {
+            throw InterpreterError.invalidTensorDataCount(provided: data.count, required: buffer.count)
+        }
+        data.withUnsafeBytes { raw in
+            if let base = raw.baseAddress, raw.count > 0 {
+                buffer.baseAddress?.copyMemory(from: base, byteCount: raw.count)
+            }
+        }
+        return try input(at: index)
+    }
+
+    func checkIndex(_ index: Int, count: Int) throws {
+        guard index >= 0, index < count else {
+            throw InterpreterError.invalidTensorIndex(index: index, maxIndex: count - 1)
+        }
+    }
+
+    func snapshot(_ tensorIndex: Int, missing: InterpreterError) throws -> Tensor {
+        let state = engine.tensors[tensorIndex]
+        guard let buffer = engine.buffer(forTensor: tensorIndex) else { throw missing }
+        guard let type = Tensor.DataType(state.type) else { throw InterpreterError.invalidTensorDataType }
+        return Tensor(name: state.name, dataType: type, shape: Tensor.Shape(state.shape),
+                      data: Data(UnsafeRawBufferPointer(buffer)),
+                      quantizationParameters: QuantizationParameters(state.quantization))
+    }
+
+    /// Whether ``invoke()`` has run since the last allocation.
+    var isInvoked: Bool { hasInvoked }
+}
+
+extension Interpreter {
+    /// Options for configuring the ``Interpreter``.
+    public struct Options: Equatable, Hashable {
+        /// Maximum number of CPU threads for the runtime's parallel loops and for BLAS;
+        /// `nil` or values ≤ 0 mean one thread.
+        public var threadCount: Int? = nil
+        /// Accepted for source compatibility; this runtime has its own CPU kernels.
+        public var isXNNPackEnabled: Bool = false
+        /// Largest tensor arena, in bytes, that ``Interpreter/allocateTensors()`` may
+        /// allocate (an addition). `nil` means 4 GiB.
+        public var memoryBudget: Int? = nil
+
+        public init() {}
+    }
+}
+
+/// Deprecated name of ``Interpreter/Options``.
+@available(*, deprecated, renamed: "Interpreter.Options")
+public typealias InterpreterOptions = Interpreter.Options
