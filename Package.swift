@@ -55,7 +55,7 @@ let package = Package(
         .testTarget(name: "TFLiteFormatTests", dependencies: ["TFLiteFormat"]),
         .testTarget(name: "TFLiteModelTests", dependencies: ["TFLiteModel", "TFLiteFormat"]),
         .testTarget(name: "TFLiteRuntimeTests", dependencies: ["TFLiteRuntime", "TFLiteModel"]),
-        .testTarget(name: "TensorFlowLiteTests", dependencies: ["TensorFlowLite"]),
+        .testTarget(name: "TensorFlowLiteTests", dependencies: ["TensorFlowLite", "TFLiteModel"]),
         .testTarget(name: "TFLiteCommandsTests", dependencies: ["TFLiteCommands"]),
     ],
     swiftLanguageModes: [.v6]

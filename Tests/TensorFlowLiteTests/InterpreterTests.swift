@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TensorFlowLite
+import TFLiteModel
 
 /// The documented TensorFlowLiteSwift workflow, unchanged, on a real float model.
 @Suite struct InterpreterWorkflowTests {
@@ -134,5 +135,32 @@ import Testing
         let interpreter = try Interpreter(modelPath: Fixtures.model("mobilenet_float"))
         try interpreter.allocateTensors()
         #expect(throws: InterpreterError.invalidTensorDataType) { try interpreter.copy([UInt8](repeating: 0, count: 12288), toInputAt: 0) }
+    }
+}
+
+/// Errors at creation name the operator, its index and types.
+@Suite struct InterpreterCreationErrorTests {
+    static func model(op: BuiltinOperator, type: ElementType) -> Model {
+        let bytes = ModelBytes([UInt8]())
+        let tensors = [
+            ModelTensor(index: 0, name: "x", type: type, shape: [1, 4]),
+            ModelTensor(index: 1, name: "y", type: type, shape: [1, 4]),
+        ]
+        let op = Operator(index: 0, code: OperatorCode(builtin: op), inputs: [0], outputs: [1])
+        let subgraph = Subgraph(name: "main", tensors: tensors, inputs: [0], outputs: [1], operators: [op])
+        return Model(bytes: bytes, version: 3, modelDescription: nil, operatorCodes: [op.code],
+                     subgraphs: [subgraph], signatures: [], metadata: [])
+    }
+
+    @Test func unsupportedOperatorIsNamed() {
+        #expect(throws: InterpreterError.tensorFlowLiteError("operator 0 (LSH_PROJECTION) is not supported by this runtime")) {
+            try Interpreter(model: Self.model(op: .lshProjection, type: .float32))
+        }
+    }
+
+    @Test func unsupportedTypesAreNamed() {
+        #expect(throws: InterpreterError.tensorFlowLiteError("operator 0 (RELU6) does not support the types inputs (STRING) -> outputs (STRING)")) {
+            try Interpreter(model: Self.model(op: .relu6, type: .string))
+        }
     }
 }

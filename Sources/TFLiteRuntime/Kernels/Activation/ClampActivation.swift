@@ -8,9 +8,9 @@ enum ClampActivation {
             let input = try context.input(0)
             let output = try context.output(0)
             guard input.type == output.type else { throw context.unsupportedTypes() }
-            try context.setOutputShape(0, input.shape)
             switch input.type {
             case .float32:
+                try context.setOutputShape(0, input.shape)
                 return ClampF32(input: input.index, output: output.index, count: input.elementCount, lower: lower, upper: upper)
             default:
                 throw context.unsupportedTypes()
