@@ -61,7 +61,8 @@ extension NPYArray {
     ///   not the product of `shape`, or ``NPYError/invalidShape(_:)``.
     public init<T: NPYScalar>(shape: [Int]? = nil, values: [T]) throws(NPYError) {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(values.count * T.npyDType.itemSize)
+        let (capacity, overflow) = values.count.multipliedReportingOverflow(by: T.npyDType.itemSize)
+        if !overflow { bytes.reserveCapacity(capacity) }
         for v in values { v.npyStore(into: &bytes) }
         try self.init(dtype: T.npyDType, shape: shape ?? [values.count], data: bytes)
     }
