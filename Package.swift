@@ -48,7 +48,9 @@ let package = Package(
         ),
         .target(name: "TensorFlowLite", dependencies: ["TFLiteRuntime", "TFLiteModel"]),
         .target(name: "MLKit", dependencies: ["TensorFlowLite", "CPNG"]),
-        .target(name: "TFLiteCommands", dependencies: ["TensorFlowLite", "MLKit", "TFLiteModel"]),
+        // Reader/writer of NumPy `.npy` arrays (CLI inputs, outputs and test data); no dependencies.
+        .target(name: "NumPy"),
+        .target(name: "TFLiteCommands", dependencies: ["TensorFlowLite", "MLKit", "TFLiteModel", "NumPy"]),
         .executableTarget(name: "tflite", dependencies: ["TFLiteCommands"]),
 
         // MARK: - Tests
@@ -56,7 +58,8 @@ let package = Package(
         .testTarget(name: "TFLiteModelTests", dependencies: ["TFLiteModel", "TFLiteFormat"]),
         .testTarget(name: "TFLiteRuntimeTests", dependencies: ["TFLiteRuntime", "TFLiteModel"]),
         .testTarget(name: "TensorFlowLiteTests", dependencies: ["TensorFlowLite", "TFLiteModel"]),
-        .testTarget(name: "TFLiteCommandsTests", dependencies: ["TFLiteCommands"]),
+        .testTarget(name: "NumPyTests", dependencies: ["NumPy"]),
+        .testTarget(name: "TFLiteCommandsTests", dependencies: ["TFLiteCommands", "TFLiteModel", "NumPy"]),
     ],
     swiftLanguageModes: [.v6]
 )

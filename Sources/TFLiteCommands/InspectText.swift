@@ -1,0 +1,130 @@
+import Foundation
+import TFLiteModel
+
+/// The human-readable `inspect` report for `model`: header facts, inputs and outputs,
+/// signatures, every subgraph's operators in execution order, the op histogram, memory
+/// totals and metadata.
+public func inspectText(_ model: Model) -> String {
+    let summary = ModelSummary(model)
+    var lines: [String] = []
+    let main = summary.main
+    lines.append("schema version \(summary.version), \(plural(summary.subgraphs.count, "subgraph")), "
+        + "\(plural(main?.tensorCount ?? 0, "tensor")), \(plural(main?.operators.count ?? 0, "operator")) in subgraph 0")
+    if let description = summary.description { lines.append("description: \(description)") }
+    if let version = summary.minRuntimeVersion { lines.append("min_runtime_version: \(version)") }
+
+    if let main {
+        lines += ["", "Inputs:"] + tensorTable(main.inputs)
+        lines += ["", "Outputs:"] + tensorTable(main.outputs)
+    }
+    if !summary.signatures.isEmpty {
+        lines += ["", "Signatures:"]
+        for s in summary.signatures {
+            lines.append("  \(s.key) (subgraph \(s.subgraphIndex))")
+            lines.append("    inputs:  " + s.inputs.map { "\($0.name) → \($0.tensorIndex)" }.joined(separator: ", "))
+            lines.append("    outputs: " + s.outputs.map { "\($0.name) → \($0.tensorIndex)" }.joined(separator: ", "))
+        }
+    }
+    for (i, subgraph) in summary.subgraphs.enumerated() {
+        let name = subgraph.name.isEmpty ? "" : " '\(subgraph.name)'"
+        lines += ["", "Operators of subgraph \(i)\(name), in execution order:"] + operatorTable(subgraph.operators)
+    }
+    if let main, !main.histogram.isEmpty {
+        lines += ["", "Op histogram (subgraph 0):"] + table(main.histogram.map { ($0.name, String($0.count)) })
+    }
+    if let main {
+        lines += ["", "Memory (subgraph 0):"] + table([
+            ("constant weights", "\(byteCount(main.constantBytes)) in \(plural(main.constantBuffers, "buffer"))"),
+            ("activations", "\(byteCount(main.activationBytes)) (static shapes, before memory planning)"),
+        ])
+    }
+    if !summary.metadata.isEmpty {
+        lines += ["", "Metadata:"] + table(summary.metadata.map { ($0.name, byteCount($0.size)) })
+    }
+    return lines.joined(separator: "\n") + "\n"
+}
+
+/// `[index] name  TYPE  [1, -1, 3]  quantization` rows.
+private func tensorTable(_ tensors: [ModelSummary.TensorInfo]) -> [String] {
+    if tensors.isEmpty { return ["  (none)"] }
+    let rows = tensors.map { t in
+        ["[\(t.index)]", t.name, t.type.name, shapeText(t.shape), t.quantization.map(quantizationText) ?? ""]
+    }
+    return columns(rows)
+}
+
+private func operatorTable(_ operators: [ModelSummary.OperatorInfo]) -> [String] {
+    if operators.isEmpty { return ["  (none)"] }
+    let header = ["#", "op", "version", "activation", "inputs → outputs"]
+    let rows = operators.map { op -> [String] in
+        var io = "\(shapeText(op.inputs)) → \(shapeText(op.outputs))"
+        if let size = op.customOptionsSize {
+            io += "  custom options: " + (op.customOptions.map { compact($0) } ?? byteCount(size))
+        }
+        return [String(op.index), op.name, "v\(op.version)", op.activation?.name ?? "-", io]
+    }
+    return columns([header] + rows)
+}
+
+/// `scale 0.0078125, zero point 128`, or `per-axis(dim 0, 32 scales, 0.0012…0.0089)`.
+func quantizationText(_ q: Quantization) -> String {
+    guard q.isPerAxis, let low = q.scales.min(), let high = q.scales.max() else {
+        let scale = q.scales.first.map { "\($0)" } ?? "?"
+        let zero = q.zeroPoints.first.map { "\($0)" } ?? "?"
+        return "scale \(scale), zero point \(zero)"
+    }
+    let zeros = q.zeroPoints.allSatisfy { $0 == 0 } ? "" : ", non-zero zero points"
+    return "per-axis(dim \(q.quantizedDimension), \(q.scales.count) scales, \(short(low))…\(short(high))\(zeros))"
+}
+
+/// Four significant digits: enough to tell scales apart at a glance.
+private func short(_ x: Float) -> String {
+    String(format: "%.4g", Double(x))
+}
+
+private func shapeText(_ dims: [Int]) -> String {
+    "[" + dims.map(String.init).joined(separator: ", ") + "]"
+}
+
+/// `1,234,567 bytes (1.2 MiB)`.
+func byteCount(_ n: Int) -> String {
+    var digits = String(n)
+    var grouped = ""
+    while digits.count > 3 {
+        grouped = "," + digits.suffix(3) + grouped
+        digits.removeLast(3)
+    }
+    let exact = digits + grouped + (n == 1 ? " byte" : " bytes")
+    guard n >= 1024 else { return exact }
+    let units = ["KiB", "MiB", "GiB", "TiB"]
+    var value = Double(n) / 1024
+    var unit = 0
+    while value >= 1024, unit + 1 < units.count {
+        value /= 1024
+        unit += 1
+    }
+    return exact + String(format: " (%.1f %@)", value, units[unit])
+}
+
+private func plural(_ n: Int, _ noun: String) -> String {
+    "\(n) \(noun)\(n == 1 ? "" : "s")"
+}
+
+/// Left-aligned columns separated by two spaces, indented by two; trailing spaces trimmed.
+private func columns(_ rows: [[String]]) -> [String] {
+    let count = rows.map(\.count).max() ?? 0
+    let widths = (0 ..< count).map { c in rows.map { c < $0.count ? $0[c].count : 0 }.max() ?? 0 }
+    return rows.map { row in
+        var line = " "
+        for (c, cell) in row.enumerated() {
+            line += " " + (c + 1 < row.count ? cell.padding(toLength: widths[c] + 1, withPad: " ", startingAt: 0) : cell)
+        }
+        while line.hasSuffix(" ") { line.removeLast() }
+        return line
+    }
+}
+
+/// One-line JSON, for custom options inside the operator table.
+private func compact(_ value: JSONValue) -> String {
+    value.serialized().split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+}
