@@ -50,7 +50,9 @@ let package = Package(
         .target(name: "MLKit", dependencies: ["TensorFlowLite", "CPNG"]),
         // Reader/writer of NumPy `.npy` arrays (CLI inputs, outputs and test data); no dependencies.
         .target(name: "NumPy"),
-        .target(name: "TFLiteCommands", dependencies: ["TensorFlowLite", "MLKit", "TFLiteModel", "NumPy"]),
+        // Runs the conformance corpus through the public API (tests and `tflite conformance`).
+        .target(name: "TFLiteConformance", dependencies: ["TensorFlowLite", "NumPy"]),
+        .target(name: "TFLiteCommands", dependencies: ["TensorFlowLite", "MLKit", "TFLiteModel", "NumPy", "TFLiteConformance"]),
         .executableTarget(name: "tflite", dependencies: ["TFLiteCommands"]),
 
         // MARK: - Tests
@@ -59,6 +61,7 @@ let package = Package(
         .testTarget(name: "TFLiteRuntimeTests", dependencies: ["TFLiteRuntime", "TFLiteModel"]),
         .testTarget(name: "TensorFlowLiteTests", dependencies: ["TensorFlowLite", "TFLiteModel"]),
         .testTarget(name: "NumPyTests", dependencies: ["NumPy"]),
+        .testTarget(name: "ConformanceTests", dependencies: ["TFLiteConformance", "TensorFlowLite"]),
         .testTarget(name: "TFLiteCommandsTests", dependencies: ["TFLiteCommands", "TFLiteModel", "NumPy"]),
     ],
     swiftLanguageModes: [.v6]

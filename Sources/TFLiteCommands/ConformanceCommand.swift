@@ -1,0 +1,51 @@
+import Foundation
+import TFLiteConformance
+
+extension Subcommand {
+    /// `tflite conformance [--corpus DIR] [--markdown FILE] [--threads N]`.
+    public static let conformance = Subcommand(
+        name: "conformance",
+        summary: "Run the conformance corpus and report distances to LiteRT's outputs",
+        discussion: """
+        Runs every case (a folder with case.json, model.tflite, input_<i>.npy and
+        expected_<i>.npy) through the Interpreter API. Prints one line per failing case and a
+        summary; with --markdown, writes the per-op report (CONFORMANCE.md). Exits 1 if a case
+        fails that is not listed in <corpus>/expected-failures.txt.
+        """,
+        arguments: ArgumentSpec(options: [
+            .init("corpus", valueName: "DIR", help: "Corpus root (default: Fixtures/conformance)"),
+            .init("markdown", valueName: "FILE", help: "Write the Markdown report to FILE"),
+            .init("threads", valueName: "N", help: "Interpreter threads (default 1)"),
+        ])
+    ) { args, console in
+        let root = URL(fileURLWithPath: args.value("corpus") ?? "Fixtures/conformance")
+        let threads = try args.intValue("threads", in: 1 ... 256) ?? 1
+        let cases = try ConformanceCase.discover(in: root)
+        guard !cases.isEmpty else { throw ToolError("no conformance cases found under \(root.path)") }
+        let expected = try ExpectedFailures(contentsOf: root.appendingPathComponent("expected-failures.txt"))
+        var results: [CaseResult] = []
+        var unexpected = 0
+        for c in cases {
+            let r = ConformanceRunner.run(c, threads: threads)
+            results.append(r)
+            if !r.passed {
+                let listed = expected.reason(for: c.id) != nil
+                if !listed { unexpected += 1 }
+                let detail = r.error ?? "max error \(r.vsReference?.maxAbsError ?? .nan)"
+                console.out("\(listed ? "XFAIL" : "FAIL ") \(c.id): \(detail)")
+            }
+        }
+        let passed = results.filter(\.passed).count
+        console.out("\(passed) passed, \(results.count - passed) failed (\(unexpected) not in expected-failures.txt)")
+        if let path = args.value("markdown") {
+            let text = ConformanceReport.markdown(results, expectedFailures: expected,
+                                                  generatedBy: "swift run -c release tflite conformance --markdown \((path as NSString).lastPathComponent)")
+            do {
+                try text.write(toFile: path, atomically: true, encoding: .utf8)
+            } catch {
+                throw ToolError("cannot write \(path): \(error.localizedDescription)")
+            }
+        }
+        return unexpected == 0 ? ExitCode.success : ExitCode.failure
+    }
+}

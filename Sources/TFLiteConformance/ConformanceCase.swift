@@ -1,0 +1,104 @@
+import Foundation
+import NumPy
+
+/// How closely a case's outputs must match the reference.
+public enum ToleranceLevel: String, Sendable, Hashable, CaseIterable {
+    /// Quantized outputs: zero LSB difference.
+    case exact
+    /// One float op: `max|got - ref| ≤ 1e-5 · max(1, max|ref|)`.
+    case float
+    /// A whole float model: `max|got - ref| ≤ 1e-4 · max(1, max|ref|)`.
+    case model
+
+    /// The allowed absolute error for float outputs whose largest magnitude is `maxRef`.
+    public func floatBound(maxReference: Double) -> Double {
+        let relative: Double
+        switch self {
+        case .exact, .float: relative = 1e-5
+        case .model: relative = 1e-4
+        }
+        return relative * max(1, maxReference)
+    }
+}
+
+/// One case of the conformance corpus: a folder with `model.tflite`, `input_<i>.npy`,
+/// `expected_<i>.npy` (reference kernels), optional `optimized_<i>.npy` (optimized
+/// kernels, only where they differ) and `case.json`.
+public struct ConformanceCase: Sendable {
+    /// Path relative to the corpus root, e.g. `CONV_2D/float32_same_stride2`.
+    public let id: String
+    public let directory: URL
+    public let op: String
+    public let dtype: String
+    public let tolerance: ToleranceLevel
+    /// Which LiteRT resolver produced `expected_<i>.npy`.
+    public let reference: String
+    public let inputs: [NPYArray]
+    public let expected: [NPYArray]
+    /// The optimized builtin kernels' outputs where they differ from the reference.
+    public let optimized: [Int: NPYArray]
+
+    public var modelPath: String { directory.appendingPathComponent("model.tflite").path }
+
+    /// Loads the case in `directory`; `id` names it in reports.
+    public init(directory: URL, id: String) throws {
+        self.directory = directory
+        self.id = id
+        let json = try Data(contentsOf: directory.appendingPathComponent("case.json"))
+        guard let object = try JSONSerialization.jsonObject(with: json) as? [String: Any] else {
+            throw ConformanceError.badCase(id, "case.json is not an object")
+        }
+        op = object["op"] as? String ?? "?"
+        dtype = object["dtype"] as? String ?? "?"
+        reference = object["reference"] as? String ?? "BUILTIN_REF"
+        guard let level = (object["tolerance"] as? String).flatMap(ToleranceLevel.init(rawValue:)) else {
+            throw ConformanceError.badCase(id, "case.json has no valid tolerance")
+        }
+        tolerance = level
+        inputs = try Self.numbered("input", in: directory)
+        expected = try Self.numbered("expected", in: directory)
+        var optimized: [Int: NPYArray] = [:]
+        for i in expected.indices {
+            let url = directory.appendingPathComponent("optimized_\(i).npy")
+            if FileManager.default.fileExists(atPath: url.path) {
+                optimized[i] = try NPYArray(contentsOf: url)
+            }
+        }
+        self.optimized = optimized
+        guard !expected.isEmpty else { throw ConformanceError.badCase(id, "no expected_0.npy") }
+    }
+
+    private static func numbered(_ prefix: String, in directory: URL) throws -> [NPYArray] {
+        var arrays: [NPYArray] = []
+        while true {
+            let url = directory.appendingPathComponent("\(prefix)_\(arrays.count).npy")
+            guard FileManager.default.fileExists(atPath: url.path) else { return arrays }
+            arrays.append(try NPYArray(contentsOf: url))
+        }
+    }
+
+    /// Every case under `root` (folders containing a `case.json`), sorted by id.
+    public static func discover(in root: URL) throws -> [ConformanceCase] {
+        guard let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil) else { return [] }
+        var found: [URL] = []
+        for case let url as URL in walker where url.lastPathComponent == "case.json" {
+            found.append(url.deletingLastPathComponent())
+        }
+        let rootPath = root.standardizedFileURL.path
+        return try found.map { dir in
+            var id = dir.standardizedFileURL.path
+            if id.hasPrefix(rootPath) { id = String(id.dropFirst(rootPath.count)) }
+            while id.hasPrefix("/") { id.removeFirst() }
+            return try ConformanceCase(directory: dir, id: id)
+        }.sorted { $0.id < $1.id }
+    }
+}
+
+public enum ConformanceError: Error, CustomStringConvertible {
+    case badCase(String, String)
+    public var description: String {
+        switch self {
+        case let .badCase(id, reason): return "conformance case \(id): \(reason)"
+        }
+    }
+}

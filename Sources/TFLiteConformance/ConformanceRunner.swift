@@ -1,0 +1,141 @@
+import Foundation
+import NumPy
+import TensorFlowLite
+
+/// The distance between an output and a reference array.
+public struct Distance: Sendable, Hashable {
+    /// Largest absolute difference (in LSB for integer outputs).
+    public var maxAbsError: Double
+    /// Largest reference magnitude (scales the float tolerance).
+    public var maxReference: Double
+    public var isInteger: Bool
+
+    public static let zero = Distance(maxAbsError: 0, maxReference: 0, isInteger: true)
+}
+
+/// What happened when one case ran.
+public struct CaseResult: Sendable {
+    public let id: String
+    public let op: String
+    public let dtype: String
+    public let tolerance: ToleranceLevel
+    /// nil when the case could not run; then `error` says why.
+    public let vsReference: Distance?
+    public let vsOptimized: Distance?
+    public let error: String?
+
+    /// Whether the outputs are within the case's tolerance of the reference.
+    public var passed: Bool {
+        guard error == nil, let d = vsReference else { return false }
+        if d.isInteger && tolerance == .exact { return d.maxAbsError == 0 }
+        return d.maxAbsError <= tolerance.floatBound(maxReference: d.maxReference)
+    }
+}
+
+/// Runs conformance cases through the public ``Interpreter`` API.
+public enum ConformanceRunner {
+    public static func run(_ testCase: ConformanceCase, threads: Int = 1) -> CaseResult {
+        do {
+            let outputs = try invoke(testCase, threads: threads)
+            guard outputs.count >= testCase.expected.count else {
+                throw ConformanceError.badCase(testCase.id, "model has \(outputs.count) outputs, case expects \(testCase.expected.count)")
+            }
+            var reference = Distance.zero
+            var optimized = Distance.zero
+            for (i, want) in testCase.expected.enumerated() {
+                let got = outputs[i]
+                guard got.shape == want.shape.map({ $0 }) || elementCount(got.shape) == want.elementCount else {
+                    throw ConformanceError.badCase(testCase.id, "output \(i) has shape \(got.shape), reference has \(want.shape)")
+                }
+                reference = merge(reference, try distance(got, want))
+                optimized = merge(optimized, try distance(got, testCase.optimized[i] ?? want))
+            }
+            return CaseResult(id: testCase.id, op: testCase.op, dtype: testCase.dtype, tolerance: testCase.tolerance,
+                              vsReference: reference, vsOptimized: optimized, error: nil)
+        } catch {
+            return CaseResult(id: testCase.id, op: testCase.op, dtype: testCase.dtype, tolerance: testCase.tolerance,
+                              vsReference: nil, vsOptimized: nil, error: "\(error)")
+        }
+    }
+
+    /// Runs the model on the case's inputs and returns every output as an array.
+    public static func invoke(_ testCase: ConformanceCase, threads: Int = 1) throws -> [NPYArray] {
+        var options = Interpreter.Options()
+        options.threadCount = threads
+        let interpreter = try Interpreter(modelPath: testCase.modelPath, options: options)
+        guard testCase.inputs.count == interpreter.inputTensorCount else {
+            throw ConformanceError.badCase(testCase.id, "model has \(interpreter.inputTensorCount) inputs, case provides \(testCase.inputs.count)")
+        }
+        try interpreter.allocateTensors()
+        var resized = false
+        for (i, array) in testCase.inputs.enumerated() where try interpreter.input(at: i).shape.dimensions != array.shape {
+            try interpreter.resizeInput(at: i, to: Tensor.Shape(array.shape))
+            resized = true
+        }
+        if resized { try interpreter.allocateTensors() }
+        for (i, array) in testCase.inputs.enumerated() {
+            try interpreter.copy(Data(array.data), toInputAt: i)
+        }
+        try interpreter.invoke()
+        return try (0 ..< interpreter.outputTensorCount).map { i in
+            let tensor = try interpreter.output(at: i)
+            return try NPYArray(dtype: npyType(tensor.dataType), shape: tensor.shape.dimensions, data: [UInt8](tensor.data))
+        }
+    }
+
+    static func npyType(_ type: Tensor.DataType) throws -> NPYDType {
+        switch type {
+        case .float32: return .float32
+        case .float64: return .float64
+        case .float16: return .float16
+        case .int8: return .int8
+        case .uInt8: return .uint8
+        case .int16: return .int16
+        case .int32: return .int32
+        case .int64: return .int64
+        case .bool: return .bool
+        }
+    }
+
+    static func elementCount(_ shape: [Int]) -> Int { shape.reduce(1, *) }
+
+    static func distance(_ got: NPYArray, _ want: NPYArray) throws -> Distance {
+        let integer = !(got.dtype == .float32 || got.dtype == .float64 || got.dtype == .float16)
+        let a = try doubles(got)
+        let b = try doubles(want)
+        guard a.count == b.count else {
+            throw ConformanceError.badCase("", "output has \(a.count) elements, reference has \(b.count)")
+        }
+        var maxError = 0.0
+        var maxRef = 0.0
+        for (x, y) in zip(a, b) {
+            if x.isNaN != y.isNaN { maxError = .infinity; continue }
+            if x.isNaN { continue }
+            maxError = max(maxError, x == y ? 0 : abs(x - y))
+            maxRef = max(maxRef, abs(y))
+        }
+        return Distance(maxAbsError: maxError, maxReference: maxRef, isInteger: integer)
+    }
+
+    static func merge(_ a: Distance, _ b: Distance) -> Distance {
+        Distance(maxAbsError: max(a.maxAbsError, b.maxAbsError), maxReference: max(a.maxReference, b.maxReference),
+                 isInteger: a.isInteger && b.isInteger)
+    }
+
+    static func doubles(_ array: NPYArray) throws -> [Double] {
+        switch array.dtype {
+        case .float32: return try array.values(as: Float.self).map(Double.init)
+        case .float64: return try array.values(as: Double.self)
+        case .float16: return array.floatValues().map(Double.init)
+        case .int8: return try array.values(as: Int8.self).map(Double.init)
+        case .uint8: return try array.values(as: UInt8.self).map(Double.init)
+        case .int16: return try array.values(as: Int16.self).map(Double.init)
+        case .uint16: return try array.values(as: UInt16.self).map(Double.init)
+        case .int32: return try array.values(as: Int32.self).map(Double.init)
+        case .uint32: return try array.values(as: UInt32.self).map(Double.init)
+        case .int64: return try array.values(as: Int64.self).map(Double.init)
+        case .uint64: return try array.values(as: UInt64.self).map(Double.init)
+        case .bool: return try array.values(as: Bool.self).map { $0 ? 1 : 0 }
+        }
+    }
+}
