@@ -79,21 +79,7 @@ public enum ConformanceRunner {
         try interpreter.invoke()
         return try (0 ..< interpreter.outputTensorCount).map { i in
             let tensor = try interpreter.output(at: i)
-            return try NPYArray(dtype: npyType(tensor.dataType), shape: tensor.shape.dimensions, data: [UInt8](tensor.data))
-        }
-    }
-
-    static func npyType(_ type: Tensor.DataType) throws -> NPYDType {
-        switch type {
-        case .float32: return .float32
-        case .float64: return .float64
-        case .float16: return .float16
-        case .int8: return .int8
-        case .uInt8: return .uint8
-        case .int16: return .int16
-        case .int32: return .int32
-        case .int64: return .int64
-        case .bool: return .bool
+            return try NPYArray(dtype: NPYDType(tensor.dataType), shape: tensor.shape.dimensions, data: [UInt8](tensor.data))
         }
     }
 
@@ -136,6 +122,23 @@ public enum ConformanceRunner {
         case .int64: return try array.values(as: Int64.self).map(Double.init)
         case .uint64: return try array.values(as: UInt64.self).map(Double.init)
         case .bool: return try array.values(as: Bool.self).map { $0 ? 1 : 0 }
+        }
+    }
+}
+
+extension NPYDType {
+    /// The `.npy` element type holding a tensor of `type`.
+    public init(_ type: Tensor.DataType) {
+        switch type {
+        case .float32: self = .float32
+        case .float64: self = .float64
+        case .float16: self = .float16
+        case .int8: self = .int8
+        case .uInt8: self = .uint8
+        case .int16: self = .int16
+        case .int32: self = .int32
+        case .int64: self = .int64
+        case .bool: self = .bool
         }
     }
 }
