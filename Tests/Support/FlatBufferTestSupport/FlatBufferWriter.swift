@@ -3,7 +3,7 @@
 // forward). It exists to build valid inputs and, by editing the result, malformed ones.
 
 /// One field of a table: inline scalar bytes, or an offset to a child object.
-public enum FBField {
+public enum FBField: Sendable {
     case scalar([UInt8])
     case child(FBObject)
 
@@ -30,7 +30,7 @@ public enum FBField {
 }
 
 /// An object reached through an offset.
-public indirect enum FBObject {
+public indirect enum FBObject: Sendable {
     case table(FBTable)
     case string(String)
     /// A vector of scalars given as little-endian bytes; `align` applies to the elements.
@@ -40,7 +40,7 @@ public indirect enum FBObject {
 }
 
 /// A table: fields by slot. Missing slots are absent (vtable entry 0 or beyond the vtable).
-public struct FBTable {
+public struct FBTable: Sendable {
     public var fields: [Int: FBField]
     public init(_ fields: [Int: FBField] = [:]) { self.fields = fields }
     public subscript(slot: Int) -> FBField? {

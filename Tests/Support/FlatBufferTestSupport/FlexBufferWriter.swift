@@ -2,7 +2,7 @@
 // width `W` (1, 2, 4 or 8), which keeps the encoder short and lets tests exercise each
 // width. Children are written before their parents, so offsets point backwards.
 
-public indirect enum FlexInput {
+public indirect enum FlexInput: Sendable {
     case null
     case int(Int64)
     case uint(UInt64)
