@@ -62,7 +62,9 @@ public indirect enum FlexTree: Hashable, Sendable {
         case .null: out += "null"
         case let .int(v): out += String(v)
         case let .uint(v): out += String(v)
-        case let .float(v): out += v.isFinite ? String(v) : "null"
+        case let .float(v):
+            // Values that are exactly a Float (4-byte floats) print in Float's shortest form.
+            if !v.isFinite { out += "null" } else if Double(Float(v)) == v { out += String(Float(v)) } else { out += String(v) }
         case let .bool(v): out += v ? "true" : "false"
         case let .string(s), let .key(s): FlexTree.writeString(s, to: &out)
         case let .blob(b): out += "[" + b.map { String($0) }.joined(separator: ",") + "]"
