@@ -1,0 +1,168 @@
+import TFLiteModel
+
+/// PAD, PADV2 and MIRROR_PAD. `paddings` is a constant INT32/INT64 `[rank, 2]` tensor of
+/// non-negative `(before, after)` counts per axis; the output axis is
+/// `before + size + after`.
+enum PadKernels {
+    /// PAD fills with zero, or with the output's zero point for quantized 8/16-bit
+    /// outputs (so the padding represents 0.0). PADV2 fills with its one-element
+    /// constant-value input (same type, and for quantized types the same scale and
+    /// zero point as the output).
+    static let pad: KernelPrepare = { (context: inout PrepareContext) throws(KernelError) -> any PreparedKernel in
+        try context.expectCounts(inputs: 2, outputs: 1)
+        return try preparePad(&context, valueInput: nil)
+    }
+
+    static let padV2: KernelPrepare = { (context: inout PrepareContext) throws(KernelError) -> any PreparedKernel in
+        try context.expectCounts(inputs: 2...3, outputs: 1...1)
+        return try preparePad(&context, valueInput: context.optionalInput(2))
+    }
+
+    private static func preparePad(_ context: inout PrepareContext, valueInput: TensorState?) throws(KernelError) -> any PreparedKernel {
+        let input = try context.input(0)
+        let output = try context.output(0)
+        let size = try ShapeSupport.sameType(input, output, context)
+        let pads = try paddings(context, input: input)
+        let shape = try paddedShape(input.shape, pads)
+        try context.setOutputShape(0, shape)
+        let outStrides = ShapeSupport.strides(shape)
+        let offset = zip(pads, outStrides).reduce(0) { $0 + $1.0.before * $1.1 }
+        let plan = StridedCopyPlan(counts: input.shape, srcStrides: ShapeSupport.strides(input.shape).map { $0 * size },
+                                   dstStrides: outStrides.map { $0 * size },
+                                   srcOffset: 0, dstOffset: offset * size, elementSize: size)
+        var fill = [UInt8](repeating: 0, count: size)
+        var valueTensor: Int?
+        if let v = valueInput {
+            guard v.type == input.type else { throw context.unsupportedTypes() }
+            guard v.elementCount == 1 else { throw .invalid("the constant value must have exactly one element, found shape \(v.shape)") }
+            if output.quantization != nil, [ElementType.uint8, .int8, .int16].contains(output.type),
+               !ShapeSupport.sameQuantization(v, output) {
+                throw .invalid("the constant value must be quantized like the output (scale \(output.scale ?? 0), zero point \(output.zeroPoint ?? 0))")
+            }
+            valueTensor = v.index
+        } else if let zp = output.zeroPoint, zp != 0 {
+            switch output.type {
+            case .uint8:
+                guard let z = UInt8(exactly: zp) else { throw .invalid("output zero point \(zp) is outside UINT8") }
+                fill = [z]
+            case .int8:
+                guard let z = Int8(exactly: zp) else { throw .invalid("output zero point \(zp) is outside INT8") }
+                fill = [UInt8(bitPattern: z)]
+            case .int16:
+                guard let z = Int16(exactly: zp) else { throw .invalid("output zero point \(zp) is outside INT16") }
+                fill = withUnsafeBytes(of: z) { Array($0) }
+            default:
+                break
+            }
+        }
+        return PadConstantKernel(input: input.index, output: output.index, plan: plan, count: shape.reduce(1, *),
+                                 elementSize: size, fill: fill, valueTensor: valueTensor)
+    }
+
+    /// MIRROR_PAD: the padding repeats the input mirrored at its edges, without the edge
+    /// element (REFLECT, padding < size) or with it (SYMMETRIC, padding ≤ size).
+    static let mirrorPad: KernelPrepare = { (context: inout PrepareContext) throws(KernelError) -> any PreparedKernel in
+        try context.expectCounts(inputs: 2, outputs: 1)
+        let input = try context.input(0)
+        let output = try context.output(0)
+        let size = try ShapeSupport.sameType(input, output, context)
+        var mode: Int8 = 0
+        if case let .mirrorPad(m) = context.op.options { mode = m }
+        guard mode == 0 || mode == 1 else { throw .invalid("unknown mirror pad mode \(mode) (expected 0 = REFLECT or 1 = SYMMETRIC)") }
+        let reflect = mode == 0
+        let pads = try paddings(context, input: input)
+        for (d, p) in pads.enumerated() {
+            let limit = reflect ? input.shape[d] - 1 : input.shape[d]
+            guard p.before <= limit, p.after <= limit else {
+                throw .invalid("padding (\(p.before), \(p.after)) of dimension \(d) exceeds \(limit), the most \(reflect ? "REFLECT" : "SYMMETRIC") allows for size \(input.shape[d])")
+            }
+        }
+        let shape = try paddedShape(input.shape, pads)
+        try context.setOutputShape(0, shape)
+        let inStrides = ShapeSupport.strides(input.shape)
+        var tables: [[Int]] = []
+        for d in shape.indices {
+            let n = input.shape[d]
+            tables.append((0 ..< shape[d]).map { o in
+                let i = o - pads[d].before
+                let source = i < 0 ? (reflect ? -i : -i - 1) : i >= n ? (reflect ? 2 * n - 2 - i : 2 * n - 1 - i) : i
+                return source * inStrides[d] * size
+            })
+        }
+        return OffsetTableCopy(input: input.index, output: output.index, tables: tables, elementSize: size)
+    }
+
+    /// The `(before, after)` pairs of the constant paddings input.
+    private static func paddings(_ context: PrepareContext, input: TensorState) throws(KernelError) -> [(before: Int, after: Int)] {
+        try ShapeSupport.requireRank(input.shape, role: "the input")
+        let t = try context.input(1)
+        guard t.shape == [input.rank, 2] else {
+            throw .invalid("paddings must have shape [\(input.rank), 2], found \(t.shape)")
+        }
+        let values = try ShapeSupport.constantIntegers(t, role: "paddings")
+        guard values.allSatisfy({ $0 >= 0 }) else { throw .invalid("paddings \(values) must not be negative") }
+        return (0 ..< input.rank).map { (values[2 * $0], values[2 * $0 + 1]) }
+    }
+
+    private static func paddedShape(_ shape: [Int], _ pads: [(before: Int, after: Int)]) throws(KernelError) -> [Int] {
+        var result: [Int] = []
+        for (d, p) in pads.enumerated() {
+            let (a, o1) = shape[d].addingReportingOverflow(p.before)
+            let (b, o2) = a.addingReportingOverflow(p.after)
+            guard !o1, !o2 else { throw .invalid("padding dimension \(d) overflows") }
+            result.append(b)
+        }
+        return result
+    }
+}
+
+/// Fills the output with the pad value, then copies the input into its interior.
+struct PadConstantKernel: PreparedKernel {
+    let input: Int
+    let output: Int
+    let plan: StridedCopyPlan
+    let count: Int
+    let elementSize: Int
+    /// The pad value's bytes when known at prepare.
+    let fill: [UInt8]
+    /// The tensor holding the pad value (PADV2), read at eval.
+    let valueTensor: Int?
+
+    func eval(_ context: EvalContext) throws(KernelError) {
+        let dst = context.raw(output)
+        if let valueTensor {
+            fillElements(dst, count: count, size: elementSize, value: UnsafeRawPointer(context.raw(valueTensor)))
+        } else {
+            fill.withUnsafeBytes { raw in
+                if let base = raw.baseAddress { fillElements(dst, count: count, size: elementSize, value: base) }
+            }
+        }
+        plan.run(from: UnsafeRawPointer(context.raw(input)), to: dst)
+    }
+}
+
+/// Writes the output contiguously; the source of output index `(o₀, …, oₖ)` is at byte
+/// `Σ tables[a][oₐ]` of the input (per-axis offset tables built at prepare).
+struct OffsetTableCopy: PreparedKernel {
+    let input: Int
+    let output: Int
+    let tables: [[Int]]
+    let elementSize: Int
+
+    func eval(_ context: EvalContext) throws(KernelError) {
+        if tables.contains(where: \.isEmpty) { return }
+        var dst = context.raw(output)
+        walk(axis: 0, src: UnsafeRawPointer(context.raw(input)), dst: &dst)
+    }
+
+    private func walk(axis: Int, src: UnsafeRawPointer, dst: inout UnsafeMutableRawPointer) {
+        if axis == tables.count {
+            dst.copyMemory(from: src, byteCount: elementSize)
+            dst += elementSize
+            return
+        }
+        for offset in tables[axis] {
+            walk(axis: axis + 1, src: src + offset, dst: &dst)
+        }
+    }
+}

@@ -1,0 +1,115 @@
+import Testing
+import TFLiteModel
+@testable import TFLiteRuntime
+
+@Suite struct PadTests {
+    private func padGraph(_ shape: [Int], _ paddings: [Int32], type: ElementType = .float32, quantization: Quantization? = nil,
+                          value: (any Sendable, Quantization?)? = nil, wide: Bool = false) -> GraphBuilder {
+        var g = GraphBuilder()
+        let x = g.input(shape, type, quantization: quantization)
+        let p = wide ? g.constant(paddings.map(Int64.init), shape: [shape.count, 2], .int64) : g.constant(paddings, shape: [shape.count, 2])
+        let y = g.tensor([], type, quantization: quantization)
+        if let (v, q) = value {
+            let c: Int
+            switch v {
+            case let f as Float: c = g.constant([f], shape: [], type, quantization: q)
+            case let i as Int8: c = g.constant([i], shape: [1], type, quantization: q)
+            default: c = g.constant([0] as [Float], shape: [])
+            }
+            g.op(.padv2, inputs: [x, p, c], outputs: [y])
+        } else {
+            g.op(.pad, inputs: [x, p], outputs: [y])
+        }
+        g.output(y)
+        return g
+    }
+
+    @Test func padFloatWithZeros() throws {
+        let (shape, values) = try ShapeTest.run(padGraph([2, 2], [1, 0, 0, 2]), input: [1, 2, 3, 4] as [Float], as: Float.self)
+        #expect(shape == [3, 4])
+        #expect(values == [0, 0, 0, 0, 1, 2, 0, 0, 3, 4, 0, 0])
+    }
+
+    @Test func padQuantizedUsesOutputZeroPoint() throws {
+        let q = Quantization(scales: [0.1], zeroPoints: [-5])
+        let (shape, values) = try ShapeTest.run(padGraph([3], [2, 1], type: .int8, quantization: q, wide: true), input: [7, 8, 9] as [Int8], as: Int8.self)
+        #expect(shape == [6])
+        #expect(values == [-5, -5, 7, 8, 9, -5])
+        let u = Quantization(scales: [0.1], zeroPoints: [128])
+        let r = try ShapeTest.run(padGraph([1], [1, 1], type: .uint8, quantization: u), input: [200] as [UInt8], as: UInt8.self)
+        #expect(r.values == [128, 200, 128])
+    }
+
+    @Test func padV2GoldenFromTensorFlow() throws {
+        // tf.pad(arange(6).reshape(2, 3), [[1, 0], [2, 1]], constant_values=9)
+        let (shape, values) = try ShapeTest.run(padGraph([2, 3], [1, 0, 2, 1], value: (Float(9), nil)), input: ShapeTest.iota(6, as: Float.self), as: Float.self)
+        #expect(shape == [3, 6])
+        #expect(values == [9, 9, 9, 9, 9, 9, 9, 9, 0, 1, 2, 9, 9, 9, 3, 4, 5, 9])
+    }
+
+    @Test func padFourDMatchesNaiveReference() throws {
+        let shape = [2, 1, 3, 2]
+        let pads = [0, 1, 2, 0, 1, 1, 3, 2]
+        let out = [3, 3, 5, 7]
+        let (outShape, values) = try ShapeTest.run(padGraph(shape, pads.map(Int32.init), type: .int32), input: ShapeTest.iota(12, as: Int32.self).map { $0 + 1 }, as: Int32.self)
+        #expect(outShape == out)
+        let expected = (0 ..< out.reduce(1, *)).map { flat -> Int32 in
+            let o = ShapeTest.unravel(flat, out)
+            let i = o.indices.map { o[$0] - pads[2 * $0] }
+            guard i.indices.allSatisfy({ i[$0] >= 0 && i[$0] < shape[$0] }) else { return 0 }
+            return Int32(ShapeTest.ravel(i, shape) + 1)
+        }
+        #expect(values == expected)
+    }
+
+    @Test func padErrors() {
+        ShapeTest.expectPrepareError(padGraph([2], [-1, 0]), "must not be negative")
+        var g = GraphBuilder()
+        let x = g.input([2, 2], .float32)
+        let p = g.constant([1, 1] as [Int32], shape: [1, 2])
+        let y = g.tensor([], .float32)
+        g.op(.pad, inputs: [x, p], outputs: [y])
+        g.output(y)
+        ShapeTest.expectPrepareError(g, "paddings must have shape [2, 2], found [1, 2]")
+        var h = GraphBuilder()
+        let a = h.input([2], .float32)
+        let q = h.input([1, 2], .int32)
+        let b = h.tensor([], .float32)
+        h.op(.pad, inputs: [a, q], outputs: [b])
+        h.output(b)
+        ShapeTest.expectPrepareError(h, "the paddings tensor (tensor 1) must be constant")
+        let q1 = Quantization(scales: [0.1], zeroPoints: [0])
+        ShapeTest.expectPrepareError(padGraph([2], [1, 1], type: .int8, quantization: q1, value: (Int8(3), Quantization(scales: [0.2], zeroPoints: [0]))),
+                                     "must be quantized like the output")
+    }
+
+    // MARK: - MIRROR_PAD
+
+    private func mirrorGraph(_ shape: [Int], _ paddings: [Int32], mode: Int8) -> GraphBuilder {
+        var g = GraphBuilder()
+        let x = g.input(shape, .float32)
+        let p = g.constant(paddings, shape: [shape.count, 2])
+        let y = g.tensor([], .float32)
+        g.op(.mirrorPad, inputs: [x, p], outputs: [y], options: .mirrorPad(mode: mode))
+        g.output(y)
+        return g
+    }
+
+    @Test func mirrorPadGoldensFromTensorFlow() throws {
+        let input: [Float] = ShapeTest.iota(12)
+        let reflect = try ShapeTest.run(mirrorGraph([3, 4], [2, 1, 3, 2], mode: 0), input: input, as: Float.self)
+        #expect(reflect.shape == [6, 9])
+        #expect(reflect.values == [11, 10, 9, 8, 9, 10, 11, 10, 9, 7, 6, 5, 4, 5, 6, 7, 6, 5, 3, 2, 1, 0, 1, 2, 3, 2, 1,
+                                   7, 6, 5, 4, 5, 6, 7, 6, 5, 11, 10, 9, 8, 9, 10, 11, 10, 9, 7, 6, 5, 4, 5, 6, 7, 6, 5])
+        let symmetric = try ShapeTest.run(mirrorGraph([3, 4], [1, 3, 0, 4], mode: 1), input: input, as: Float.self)
+        #expect(symmetric.shape == [7, 8])
+        #expect(symmetric.values == [0, 1, 2, 3, 3, 2, 1, 0, 0, 1, 2, 3, 3, 2, 1, 0, 4, 5, 6, 7, 7, 6, 5, 4, 8, 9, 10, 11, 11, 10, 9, 8,
+                                     8, 9, 10, 11, 11, 10, 9, 8, 4, 5, 6, 7, 7, 6, 5, 4, 0, 1, 2, 3, 3, 2, 1, 0])
+    }
+
+    @Test func mirrorPadErrors() {
+        ShapeTest.expectPrepareError(mirrorGraph([3], [3, 0], mode: 0), "exceeds 2, the most REFLECT allows")
+        ShapeTest.expectPrepareError(mirrorGraph([3], [0, 4], mode: 1), "exceeds 3, the most SYMMETRIC allows")
+        ShapeTest.expectPrepareError(mirrorGraph([3], [0, 1], mode: 2), "unknown mirror pad mode 2")
+    }
+}
