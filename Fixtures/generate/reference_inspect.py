@@ -130,6 +130,25 @@ def constant_bytes(model, sg) -> int:
     return total
 
 
+# Bytes per element of the fixed-size TensorType codes (others count as 0).
+ELEMENT_SIZE = {0: 4, 1: 2, 2: 4, 3: 1, 4: 8, 6: 1, 7: 2, 8: 8, 9: 1, 10: 8, 11: 16,
+                12: 8, 15: 4, 16: 2, 18: 2}
+
+
+def activation_bytes(model, sg) -> int:
+    """Bytes of the static shapes of every tensor that has no constant data."""
+    total = 0
+    for i in range(sg.TensorsLength()):
+        t = sg.Tensors(i)
+        if t.Buffer() != 0 and buffer_size(model, t.Buffer()) > 0:
+            continue
+        n = 1
+        for d in range(t.ShapeLength()):
+            n *= int(t.Shape(d))
+        total += n * ELEMENT_SIZE.get(int(t.Type()), 0)
+    return total
+
+
 def signatures(model) -> list[dict]:
     out = []
     for i in range(model.SignatureDefsLength()):
@@ -187,6 +206,7 @@ def inspect(data: bytes) -> dict:
         "operators": operators,
         "op_histogram": dict(sorted(histogram.items())),
         "constant_bytes": constant_bytes(model, sg),
+        "activation_bytes": activation_bytes(model, sg),
         "metadata": meta,
         "min_runtime_version": runtime,
     }

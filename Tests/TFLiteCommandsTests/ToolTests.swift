@@ -102,7 +102,7 @@ func run(_ arguments: String...) async -> (code: Int32, out: String, err: String
             let capture = CapturedConsole()
             #expect(await runTool(["tflite"] + args, console: capture.console) == ExitCode.success)
             #expect(capture.out.hasPrefix("usage: tflite SUBCOMMAND [ARGUMENTS]\n"))
-            #expect(capture.out.contains("  inspect  Describe a model"))
+            #expect(capture.out.contains("  inspect ") && capture.out.contains("Describe a model"))
             #expect(capture.err.isEmpty)
         }
         for args in [["help", "inspect"], ["inspect", "--help"], ["inspect", "model.tflite", "-h"]] {
