@@ -52,7 +52,7 @@ let package = Package(
         .target(name: "NumPy"),
         // Runs the conformance corpus through the public API (tests and `tflite conformance`).
         .target(name: "TFLiteConformance", dependencies: ["TensorFlowLite", "NumPy"]),
-        .target(name: "TFLiteCommands", dependencies: ["TensorFlowLite", "MLKit", "TFLiteModel", "TFLiteFormat", "NumPy", "TFLiteConformance"]),
+        .target(name: "TFLiteCommands", dependencies: ["TensorFlowLite", "MLKit", "TFLiteModel", "TFLiteFormat", "TFLiteRuntime", "NumPy", "TFLiteConformance"]),
         .executableTarget(name: "tflite", dependencies: ["TFLiteCommands"]),
 
         // MARK: - Tests

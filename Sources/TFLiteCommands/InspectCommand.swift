@@ -8,6 +8,8 @@ extension Subcommand {
         discussion: """
         Shapes show -1 for dimensions the model marks dynamic (shape_signature).
         With --json, prints one JSON object (sorted keys) describing subgraph 0.
+        Both end with what the runtime makes of the model: whether it can run it, and the
+        size of the tensor arena it plans (or the operator it cannot run).
         """,
         arguments: ArgumentSpec(
             positionals: [.init("MODEL", help: "Path of a .tflite file")],
@@ -16,7 +18,17 @@ extension Subcommand {
     ) { args, console in
         guard let path = args.positional("MODEL") else { throw UsageError.missingArgument("MODEL") }
         let model = try Model(contentsOfFile: path)
-        console.out(args.flag("json") ? inspectJSON(model).serialized() : inspectText(model))
+        let plan = RuntimePlan(model)
+        if args.flag("json") {
+            var json = inspectJSON(model)
+            if case var .object(members) = json {
+                members["runtime"] = plan.json
+                json = .object(members)
+            }
+            console.out(json.serialized())
+        } else {
+            console.out(inspectText(model) + "\n" + plan.text)
+        }
         return ExitCode.success
     }
 }

@@ -1,0 +1,34 @@
+import TFLiteModel
+import TFLiteRuntime
+
+/// What the runtime makes of a model: whether every operator has a kernel for its
+/// types and shapes, and the size of the tensor arena it plans.
+struct RuntimePlan {
+    var arenaBytes: Int?
+    var error: String?
+
+    init(_ model: Model) {
+        do {
+            let engine = try Engine(model: model)
+            try engine.allocate()
+            arenaBytes = engine.arenaSize
+        } catch {
+            self.error = error.description
+        }
+    }
+
+    var json: JSONValue {
+        .object([
+            "runnable": .bool(error == nil),
+            "arena_bytes": arenaBytes.map { .int($0) } ?? .null,
+            "error": error.map { .string($0) } ?? .null,
+        ])
+    }
+
+    var text: String {
+        if let arenaBytes {
+            return "Runtime:\n  runnable; planned tensor arena \(arenaBytes) bytes (inputs, outputs, activations and scratch, 64-byte aligned)"
+        }
+        return "Runtime:\n  not runnable: \(error ?? "unknown reason")"
+    }
+}
