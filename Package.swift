@@ -52,8 +52,10 @@ let package = Package(
         .executableTarget(name: "tflite", dependencies: ["TFLiteCommands"]),
 
         // MARK: - Tests
-        .testTarget(name: "TFLiteFormatTests", dependencies: ["TFLiteFormat"]),
-        .testTarget(name: "TFLiteModelTests", dependencies: ["TFLiteModel", "TFLiteFormat"]),
+        // Test-only FlatBuffers/FlexBuffers writers, shared by the format and model tests.
+        .target(name: "FlatBufferTestSupport", path: "Tests/Support/FlatBufferTestSupport"),
+        .testTarget(name: "TFLiteFormatTests", dependencies: ["TFLiteFormat", "FlatBufferTestSupport"]),
+        .testTarget(name: "TFLiteModelTests", dependencies: ["TFLiteModel", "TFLiteFormat", "FlatBufferTestSupport"]),
         .testTarget(name: "TFLiteRuntimeTests", dependencies: ["TFLiteRuntime", "TFLiteModel"]),
         .testTarget(name: "TensorFlowLiteTests", dependencies: ["TensorFlowLite"]),
         .testTarget(name: "TFLiteCommandsTests", dependencies: ["TFLiteCommands"]),

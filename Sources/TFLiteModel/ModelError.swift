@@ -29,7 +29,7 @@ public enum ModelError: Error, Hashable, Sendable, CustomStringConvertible {
 
 /// Limits enforced while decoding, like the official FlatBuffers verifier's.
 public struct ModelLimits: Hashable, Sendable {
-    /// Maximum nesting depth of tables and vectors.
+    /// Maximum nesting depth of tables (the root table is depth 1).
     public var maxDepth: Int = 64
     /// Maximum number of tables visited.
     public var maxTables: Int = 1_000_000

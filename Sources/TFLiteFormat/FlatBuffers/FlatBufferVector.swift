@@ -1,0 +1,78 @@
+/// A vector inside a FlatBuffer: a u32 element count followed by the elements, whose
+/// whole byte range has been checked to lie inside the buffer.
+public struct FlatBufferVector {
+    public let reader: FlatBufferReader
+    /// Position of element 0 (just after the count).
+    public let start: Int
+    public let count: Int
+    public let elementSize: Int
+
+    /// The byte range of the elements.
+    public var byteRange: Range<Int> { start ..< start + count * elementSize }
+
+    /// Copies the elements out as little-endian integers of `T` (of `elementSize` bytes).
+    public func scalars<T: FixedWidthInteger>(as type: T.Type) -> [T] {
+        let size = MemoryLayout<T>.size
+        var result: [T] = []
+        result.reserveCapacity(count)
+        for i in 0 ..< count {
+            // Checked at construction: start + count * elementSize is inside the buffer.
+            result.append(T(littleEndian: reader.bytes.loadUnaligned(fromByteOffset: start + i * size, as: T.self)))
+        }
+        return result
+    }
+}
+
+/// A vector of offsets to tables.
+public struct FlatBufferTableVector {
+    public let vector: FlatBufferVector
+    /// Depth of the element tables.
+    let depth: Int
+    /// Path of the field, e.g. `Model.subgraphs`; element `i` is `<path>[i]`.
+    public let path: String
+
+    public var count: Int { vector.count }
+
+    /// Opens element `index` (which must be in `0..<count`).
+    public func table(at index: Int) throws(FlatBufferError) -> FlatBufferTable {
+        let elementPath = "\(path)[\(index)]"
+        guard index >= 0, index < vector.count else {
+            throw FlatBufferError(.outOfBounds, "\(elementPath): index outside the \(vector.count)-element vector")
+        }
+        let at = try vector.reader.followOffset(at: vector.start + 4 * index) { elementPath }
+        return try vector.reader.openTable(at: at, depth: depth, path: elementPath)
+    }
+}
+
+extension FlatBufferReader {
+    /// Opens the vector whose count is stored at `position`.
+    func vector(at position: Int, elementSize: Int, parent: FlatBufferTable, name: String) throws(FlatBufferError) -> FlatBufferVector {
+        let what = { "\(parent.path) field '\(name)'" }
+        let rawCount = try read(UInt32.self, at: position, what)
+        let count = Int(rawCount)
+        let (byteCount, overflow1) = count.multipliedReportingOverflow(by: elementSize)
+        let (start, overflow2) = position.addingReportingOverflow(4)
+        guard !overflow1, !overflow2, contains(start, length: byteCount) else {
+            throw FlatBufferError(.outOfBounds, "\(what()): vector of \(count) elements at offset \(position) runs past the end of the \(self.count)-byte buffer")
+        }
+        try countBytes(byteCount + 4, path: what)
+        return FlatBufferVector(reader: self, start: start, count: count, elementSize: elementSize)
+    }
+
+    /// Reads the string whose length is stored at `position`; its NUL must be in range.
+    func string(at position: Int, _ what: () -> String) throws(FlatBufferError) -> String {
+        let length = Int(try read(UInt32.self, at: position, what))
+        let start = position + 4
+        guard contains(start, length: length) else {
+            throw FlatBufferError(.outOfBounds, "\(what()): string of \(length) bytes at offset \(position) runs past the end of the \(count)-byte buffer")
+        }
+        guard contains(start + length, length: 1) else {
+            throw FlatBufferError(.missingTerminator, "\(what()): string of \(length) bytes at offset \(position) has no NUL terminator inside the \(count)-byte buffer")
+        }
+        guard bytes[start + length] == 0 else {
+            throw FlatBufferError(.missingTerminator, "\(what()): string of \(length) bytes at offset \(position) is not followed by a NUL byte")
+        }
+        try countBytes(length + 5, path: what)
+        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start ..< start + length]), as: UTF8.self)
+    }
+}

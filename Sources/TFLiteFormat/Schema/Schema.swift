@@ -1,0 +1,40 @@
+/// Views over the TFLite schema (`schema.fbs`, version 3, file identifier `TFL3`).
+///
+/// Each view wraps a `FlatBufferTable` and reads its fields lazily through the table's
+/// bounds-checked accessors; nothing is copied until a property is read. Slot numbers are
+/// the fields' declaration indices in the schema (a union takes two slots).
+public enum Schema {
+    /// The file identifier at bytes 4..<8 of every `.tflite` file.
+    public static let fileIdentifier: [UInt8] = Array("TFL3".utf8)
+    /// The only schema version this library reads.
+    public static let version: UInt32 = 3
+}
+
+/// A typed view over one table of a schema.
+public protocol FlatBufferTableView {
+    init(_ table: FlatBufferTable)
+    var table: FlatBufferTable { get }
+}
+
+extension Schema {
+    /// A vector of tables viewed as `Element`s.
+    public struct TableList<Element: FlatBufferTableView> {
+        public let tables: FlatBufferTableVector
+
+        public init(_ tables: FlatBufferTableVector) { self.tables = tables }
+
+        public var count: Int { tables.count }
+
+        public func element(_ index: Int) throws(FlatBufferError) -> Element {
+            Element(try tables.table(at: index))
+        }
+    }
+}
+
+extension FlatBufferTable {
+    /// A vector of tables viewed as `Element`s, or nil when absent.
+    public func list<Element: FlatBufferTableView>(_ slot: Int, _ name: String, of type: Element.Type) throws(FlatBufferError) -> Schema.TableList<Element>? {
+        guard let vector = try tables(slot, name) else { return nil }
+        return Schema.TableList<Element>(vector)
+    }
+}

@@ -1,0 +1,94 @@
+import TFLiteFormat
+
+extension BuiltinOptions {
+    /// Decodes the `builtin_options` union. An absent table is `.none` (kernels that need
+    /// options reject it at prepare); tables this library does not decode keep their id.
+    init(typeID: UInt8, table: FlatBufferTable?) throws(FlatBufferError) {
+        guard typeID != 0, let t = table else {
+            self = .none
+            return
+        }
+        typealias ID = Schema.BuiltinOptionsType
+        typealias Small = Schema.SmallOptions
+        switch typeID {
+        case ID.conv2D:
+            let o = try Schema.Conv2DOptions(t)
+            self = .conv2D(Conv2DOptions(
+                padding: Padding(rawValue: o.padding), strideWidth: Int(o.strideW), strideHeight: Int(o.strideH),
+                activation: FusedActivation(rawValue: o.fusedActivation),
+                dilationWidth: Int(o.dilationWFactor), dilationHeight: Int(o.dilationHFactor)))
+        case ID.depthwiseConv2D:
+            let o = try Schema.DepthwiseConv2DOptions(t)
+            self = .depthwiseConv2D(DepthwiseConv2DOptions(
+                padding: Padding(rawValue: o.padding), strideWidth: Int(o.strideW), strideHeight: Int(o.strideH),
+                depthMultiplier: Int(o.depthMultiplier), activation: FusedActivation(rawValue: o.fusedActivation),
+                dilationWidth: Int(o.dilationWFactor), dilationHeight: Int(o.dilationHFactor)))
+        case ID.pool2D:
+            let o = try Schema.Pool2DOptions(t)
+            self = .pool2D(Pool2DOptions(
+                padding: Padding(rawValue: o.padding), strideWidth: Int(o.strideW), strideHeight: Int(o.strideH),
+                filterWidth: Int(o.filterWidth), filterHeight: Int(o.filterHeight),
+                activation: FusedActivation(rawValue: o.fusedActivation)))
+        case ID.fullyConnected:
+            let o = try Schema.FullyConnectedOptions(t)
+            self = .fullyConnected(FullyConnectedOptions(
+                activation: FusedActivation(rawValue: o.fusedActivation), weightsFormat: o.weightsFormat,
+                keepNumDims: o.keepNumDims, asymmetricQuantizeInputs: o.asymmetricQuantizeInputs))
+        case ID.softmax: self = .softmax(beta: try Small.softmaxBeta(t))
+        case ID.concatenation:
+            let o = try Small.concatenation(t)
+            self = .concatenation(axis: Int(o.axis), activation: FusedActivation(rawValue: o.activation))
+        case ID.add:
+            let o = try Small.addSub(t)
+            self = .add(activation: FusedActivation(rawValue: o.activation), potScaleInt16: o.potScaleInt16)
+        case ID.sub:
+            let o = try Small.addSub(t)
+            self = .sub(activation: FusedActivation(rawValue: o.activation), potScaleInt16: o.potScaleInt16)
+        case ID.mul: self = .mul(activation: FusedActivation(rawValue: try Small.activation(t)))
+        case ID.div: self = .div(activation: FusedActivation(rawValue: try Small.activation(t)))
+        case ID.reshape: self = .reshape(newShape: try Small.reshapeNewShape(t)?.map(Int.init))
+        case ID.resizeBilinear:
+            let o = try Schema.ResizeOptions(bilinear: t)
+            self = .resizeBilinear(ResizeOptions(alignCorners: o.alignCorners, halfPixelCenters: o.halfPixelCenters))
+        case ID.resizeNearestNeighbor:
+            let o = try Schema.ResizeOptions(nearestNeighbor: t)
+            self = .resizeNearestNeighbor(ResizeOptions(alignCorners: o.alignCorners, halfPixelCenters: o.halfPixelCenters))
+        case ID.spaceToDepth: self = .spaceToDepth(blockSize: Int(try Small.blockSize(t)))
+        case ID.depthToSpace: self = .depthToSpace(blockSize: Int(try Small.blockSize(t)))
+        case ID.reducer: self = .reducer(keepDims: try Small.keepDims(t))
+        case ID.squeeze: self = .squeeze(squeezeDims: try Small.squeezeDims(t).map(Int.init))
+        case ID.stridedSlice:
+            let o = try Schema.StridedSliceOptions(t)
+            self = .stridedSlice(StridedSliceOptions(
+                beginMask: o.beginMask, endMask: o.endMask, ellipsisMask: o.ellipsisMask,
+                newAxisMask: o.newAxisMask, shrinkAxisMask: o.shrinkAxisMask, offset: o.offset))
+        case ID.gather:
+            let o = try Small.gather(t)
+            self = .gather(axis: Int(o.axis), batchDims: Int(o.batchDims))
+        case ID.leakyRelu: self = .leakyRelu(alpha: try Small.leakyReluAlpha(t))
+        case ID.transposeConv:
+            let o = try Schema.TransposeConvOptions(t)
+            self = .transposeConv(TransposeConvOptions(
+                padding: Padding(rawValue: o.padding), strideWidth: Int(o.strideW), strideHeight: Int(o.strideH),
+                activation: FusedActivation(rawValue: o.fusedActivation)))
+        case ID.pack:
+            let o = try Small.pack(t)
+            self = .pack(valuesCount: Int(o.valuesCount), axis: Int(o.axis))
+        case ID.unpack:
+            let o = try Small.unpack(t)
+            self = .unpack(num: Int(o.num), axis: Int(o.axis))
+        case ID.split: self = .split(numSplits: Int(try Small.numSplits(t)))
+        case ID.splitV: self = .splitV(numSplits: Int(try Small.numSplits(t)))
+        case ID.mirrorPad: self = .mirrorPad(mode: try Small.mirrorPadMode(t))
+        case ID.batchMatMul:
+            let o = try Schema.BatchMatMulOptions(t)
+            self = .batchMatMul(BatchMatMulOptions(adjointX: o.adjX, adjointY: o.adjY, asymmetricQuantizeInputs: o.asymmetricQuantizeInputs))
+        case ID.cast:
+            let o = try Small.cast(t)
+            self = .cast(inType: ElementType(rawValue: o.inType), outType: ElementType(rawValue: o.outType))
+        case ID.shape: self = .shape(outType: ElementType(rawValue: try Small.shapeOutType(t)))
+        default:
+            self = Schema.BuiltinOptionsType.emptyTables.contains(typeID) ? .empty(typeID: typeID) : .other(typeID: typeID)
+        }
+    }
+}
