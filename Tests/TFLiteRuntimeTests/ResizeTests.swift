@@ -140,3 +140,17 @@ extension ResizeTests {
         ]
     }
 }
+
+extension ResizeTests {
+    @Test func emptyInputImageIsRejected() {
+        var g = GraphBuilder()
+        let x = g.input([1, 0, 3, 1], .float32)
+        let s = g.constant([2, 2] as [Int32], shape: [2])
+        let y = g.tensor([1, 2, 2, 1], .float32)
+        g.op(.resizeBilinear, inputs: [x, s], outputs: [y], options: .resizeBilinear(ResizeOptions(alignCorners: false, halfPixelCenters: false)))
+        g.output(y)
+        #expect(throws: RuntimeError.invalidOperator(index: 0, op: "RESIZE_BILINEAR", reason: "input height and width must be positive, found shape [1, 0, 3, 1]")) {
+            try g.engine()
+        }
+    }
+}

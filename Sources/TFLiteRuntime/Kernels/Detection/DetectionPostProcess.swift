@@ -52,6 +52,8 @@ enum DetectionPostProcess {
             throw .invalid("box encodings must have shape [1, anchors, ≥4], found \(boxes.shape)")
         }
         let n = boxes.shape[1]
+        // Candidate indices are kept as Int32 in scratch.
+        guard n <= Int(Int32.max) else { throw .invalid("\(n) anchors are too many") }
         let columns = scores.rank == 3 ? scores.shape[2] : 0
         guard scores.rank == 3, scores.shape[0] == 1, scores.shape[1] == n else {
             throw .invalid("class predictions must have shape [1, \(n), classes], found \(scores.shape)")

@@ -19,6 +19,10 @@ struct ResizeGeometry {
         let output = try context.output(0)
         guard input.type == output.type, size.type == .int32 else { throw context.unsupportedTypes() }
         guard input.rank == 4 else { throw .invalid("input must have rank 4 (NHWC), found shape \(input.shape)") }
+        // An empty image has no pixel to sample from.
+        guard input.shape[1] > 0, input.shape[2] > 0 else {
+            throw .invalid("input height and width must be positive, found shape \(input.shape)")
+        }
         guard size.shape == [2] else { throw .invalid("size must be an int32 tensor of shape [2], found shape \(size.shape)") }
         guard let constant = size.constant else {
             throw .invalid("size must be known before invoke (a constant or computed from constants)")
