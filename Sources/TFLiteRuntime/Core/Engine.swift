@@ -124,7 +124,8 @@ public final class Engine {
         subgraph.tensors.map { t in
             let storage: TensorState.Storage = t.constantData.map { .constant(ConstantBytes(view: $0)) } ?? .arena
             return TensorState(index: t.index, name: t.name, type: t.type, shape: t.shape,
-                               quantization: t.quantization, storage: storage, isVariable: t.isVariable)
+                               quantization: t.quantization, storage: storage, isVariable: t.isVariable,
+                               sparsity: t.sparsity)
         }
     }
 

@@ -59,10 +59,14 @@ public struct TensorState: Sendable {
     public var quantization: Quantization?
     public var storage: Storage
     public var isVariable: Bool
+    /// How a sparse constant's bytes are laid out (nil for dense tensors); DENSIFY reads it.
+    /// The tensor's `shape` is the dense shape, its bytes only the stored values.
+    public var sparsity: Sparsity?
 
-    public init(index: Int, name: String, type: ElementType, shape: [Int], quantization: Quantization?, storage: Storage, isVariable: Bool = false) {
+    public init(index: Int, name: String, type: ElementType, shape: [Int], quantization: Quantization?, storage: Storage, isVariable: Bool = false, sparsity: Sparsity? = nil) {
         self.index = index; self.name = name; self.type = type; self.shape = shape
         self.quantization = quantization; self.storage = storage; self.isVariable = isVariable
+        self.sparsity = sparsity
     }
 
     public var rank: Int { shape.count }

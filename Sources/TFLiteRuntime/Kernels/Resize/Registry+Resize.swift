@@ -3,6 +3,8 @@ import TFLiteModel
 extension KernelRegistry {
     static var resizeKernels: [(BuiltinOperator, KernelPrepare)] {
         [
+            (.resizeBilinear, ResizeBilinear.prepare),
+            (.resizeNearestNeighbor, ResizeNearestNeighbor.prepare),
         ]
     }
 }

@@ -1,0 +1,118 @@
+import TFLiteModel
+
+/// DEQUANTIZE to float32.
+///
+/// - float16 → float32: exact widening (the float16-weights pattern: with a constant
+///   input, constant folding runs this once at prepare).
+/// - int8 / uint8 / int16 → float32: `f = scale · (q - zeroPoint)`, per tensor or per slice
+///   of `quantizedDimension`. The product is formed in Double from the Float scale and
+///   rounded once to Float, as TFLite's reference kernel does; its per-channel kernel
+///   multiplies in Float, which gives the same value whenever `|q - zeroPoint| ≤ 2^24`
+///   (always, for zero points inside the type's range).
+enum Dequantize {
+    static let prepare: KernelPrepare = { (context: inout PrepareContext) throws(KernelError) -> any PreparedKernel in
+        try context.expectCounts(inputs: 1, outputs: 1)
+        let input = try context.input(0)
+        let output = try context.output(0)
+        guard output.type == .float32 else { throw context.unsupportedTypes() }
+        try context.setOutputShape(0, input.shape)
+        let count = input.elementCount
+        switch input.type {
+        case .float16:
+            return DequantizeF16(input: input.index, output: output.index, count: count)
+        case .int8:
+            return DequantizeAffine<Int8>(input: input.index, output: output.index, layout: try AffineLayout(input))
+        case .uint8:
+            return DequantizeAffine<UInt8>(input: input.index, output: output.index, layout: try AffineLayout(input))
+        case .int16:
+            return DequantizeAffine<Int16>(input: input.index, output: output.index, layout: try AffineLayout(input))
+        default:
+            throw context.unsupportedTypes()
+        }
+    }
+}
+
+/// Scales and zero points of a quantized tensor, laid out for a loop over
+/// `outer × channels × inner` elements (channels = 1 for per-tensor quantization).
+struct AffineLayout {
+    var outer: Int
+    var channels: Int
+    var inner: Int
+    var scales: [Float]
+    var zeroPoints: [Int64]
+
+    init(_ tensor: TensorState) throws(KernelError) {
+        guard let q = tensor.quantization, !q.scales.isEmpty else {
+            throw .invalid("input of type \(tensor.type) has no quantization parameters")
+        }
+        guard q.zeroPoints.count == q.scales.count else {
+            throw .invalid("input has \(q.scales.count) scales but \(q.zeroPoints.count) zero points")
+        }
+        // Zero points are 32-bit in TFLite; larger ones cannot come from a valid converter.
+        guard q.zeroPoints.allSatisfy({ Int32(exactly: $0) != nil }) else {
+            throw .invalid("a zero point does not fit in 32 bits")
+        }
+        let count = tensor.elementCount
+        if q.scales.count == 1 {
+            outer = 1; channels = 1; inner = count
+        } else {
+            let d = q.quantizedDimension
+            guard d >= 0, d < tensor.rank else {
+                throw .invalid("quantized dimension \(d) is outside the input's rank \(tensor.rank)")
+            }
+            guard tensor.shape[d] == q.scales.count else {
+                throw .invalid("\(q.scales.count) per-channel scales for dimension \(d) of size \(tensor.shape[d])")
+            }
+            outer = tensor.shape[..<d].reduce(1, *)
+            channels = tensor.shape[d]
+            inner = tensor.shape[(d + 1)...].reduce(1, *)
+        }
+        scales = q.scales
+        zeroPoints = q.zeroPoints
+    }
+}
+
+/// A stored integer type that DEQUANTIZE reads.
+protocol QuantizedStorage {
+    var quantizedValue: Int64 { get }
+}
+extension Int8: QuantizedStorage { var quantizedValue: Int64 { Int64(self) } }
+extension UInt8: QuantizedStorage { var quantizedValue: Int64 { Int64(self) } }
+extension Int16: QuantizedStorage { var quantizedValue: Int64 { Int64(self) } }
+
+struct DequantizeAffine<Q: QuantizedStorage>: PreparedKernel {
+    let input: Int
+    let output: Int
+    let layout: AffineLayout
+
+    func eval(_ context: EvalContext) throws(KernelError) {
+        let x = context.pointer(input, as: Q.self)
+        let y = context.pointer(output, as: Float.self)
+        let l = layout
+        l.scales.withUnsafeBufferPointer { scales in
+        l.zeroPoints.withUnsafeBufferPointer { zeroPoints in
+            var i = 0
+            for _ in 0 ..< l.outer {
+                for c in 0 ..< l.channels {
+                    let scale = Double(scales[c]), zeroPoint = zeroPoints[c]
+                    for _ in 0 ..< l.inner {
+                        y[i] = Float(scale * Double(x[i].quantizedValue - zeroPoint))
+                        i += 1
+                    }
+                }
+            }
+        }}
+    }
+}
+
+struct DequantizeF16: PreparedKernel {
+    let input: Int
+    let output: Int
+    let count: Int
+
+    func eval(_ context: EvalContext) throws(KernelError) {
+        let x = context.pointer(input, as: UInt16.self)
+        let y = context.pointer(output, as: Float.self)
+        for i in 0 ..< count { y[i] = HalfPrecision.float(fromBits: x[i]) }
+    }
+}

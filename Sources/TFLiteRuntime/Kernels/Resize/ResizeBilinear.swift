@@ -1,0 +1,104 @@
+import TFLiteModel
+
+/// RESIZE_BILINEAR, float32.
+///
+/// Per axis, output position `o` maps to the source coordinate
+/// `v = halfPixelCenters ? (o + 0.5) * scale - 0.5 : o * scale` (Float), whose neighbours are
+/// `lo = max(floor(v), 0)` and `hi = min(ceil(v), in - 1)`, with weight `t = v - lo` on `hi`
+/// (`t` may fall outside [0, 1] near the border with half-pixel centers, as in TFLite).
+/// `out = a·(1-ty)·(1-tx) + b·ty·(1-tx) + c·(1-ty)·tx + d·ty·tx` summed in that order, where
+/// a = (lo_y, lo_x), b = (hi_y, lo_x), c = (lo_y, hi_x), d = (hi_y, hi_x) — TFLite's
+/// reference kernel's order, so results match it to the last bit barring FMA contraction.
+/// `alignCorners` together with `halfPixelCenters` is rejected, as TFLite does.
+enum ResizeBilinear {
+    static let prepare: KernelPrepare = { (context: inout PrepareContext) throws(KernelError) -> any PreparedKernel in
+        guard case let .resizeBilinear(options) = context.op.options else {
+            throw .invalid("missing ResizeBilinearOptions")
+        }
+        guard !(options.alignCorners && options.halfPixelCenters) else {
+            throw .invalid("half_pixel_centers requires align_corners to be false")
+        }
+        let geometry = try ResizeGeometry.prepare(&context)
+        let input = try context.input(0)
+        let rows = BilinearAxis(input: geometry.inputHeight, output: geometry.outputHeight, options: options)
+        let columns = BilinearAxis(input: geometry.inputWidth, output: geometry.outputWidth, options: options)
+        switch input.type {
+        case .float32:
+            return ResizeBilinearF32(input: input.index, output: try context.outputIndex(0),
+                                     geometry: geometry, rows: rows, columns: columns)
+        default:
+            // uint8/int8 use TFLite's 10-bit fixed-point weights; not implemented yet.
+            throw context.unsupportedTypes()
+        }
+    }
+}
+
+/// Source neighbours and weights for every output position along one axis.
+struct BilinearAxis {
+    var lower: [Int]
+    var upper: [Int]
+    /// `v - lower`: the weight of `upper`.
+    var fraction: [Float]
+
+    init(input: Int, output: Int, options: ResizeOptions) {
+        let scale = ResizeGeometry.scale(input: input, output: output, alignCorners: options.alignCorners)
+        lower = []; upper = []; fraction = []
+        lower.reserveCapacity(output); upper.reserveCapacity(output); fraction.reserveCapacity(output)
+        for o in 0 ..< output {
+            let v = options.halfPixelCenters ? (Float(o) + 0.5) * scale - 0.5 : Float(o) * scale
+            // `min(…, input - 1)` on the lower neighbour only guards against rounding that
+            // TFLite leaves unchecked; for valid sizes `floor(v) <= input - 1` already.
+            let lo = Swift.min(Swift.max(Int(v.rounded(.down)), 0), input - 1)
+            let hi = Swift.max(Swift.min(Int(v.rounded(.up)), input - 1), 0)
+            lower.append(lo)
+            upper.append(hi)
+            fraction.append(v - Float(lo))
+        }
+    }
+}
+
+struct ResizeBilinearF32: PreparedKernel {
+    let input: Int
+    let output: Int
+    let geometry: ResizeGeometry
+    let rows: BilinearAxis
+    let columns: BilinearAxis
+
+    func eval(_ context: EvalContext) throws(KernelError) {
+        let x = context.pointer(input, as: Float.self)
+        let y = context.pointer(output, as: Float.self)
+        let g = geometry
+        let depth = g.depth
+        let inRow = g.inputWidth * depth, inImage = g.inputHeight * inRow
+        let outRow = g.outputWidth * depth
+        rows.lower.withUnsafeBufferPointer { rowLo in
+        rows.upper.withUnsafeBufferPointer { rowHi in
+        rows.fraction.withUnsafeBufferPointer { rowT in
+        columns.lower.withUnsafeBufferPointer { colLo in
+        columns.upper.withUnsafeBufferPointer { colHi in
+        columns.fraction.withUnsafeBufferPointer { colT in
+            // One chunk computes whole output rows: results do not depend on the thread count.
+            context.parallel.forEachChunk(g.batch * g.outputHeight, minimumChunk: 4) { range in
+                for r in range {
+                    let b = r / g.outputHeight, oy = r % g.outputHeight
+                    let ty = rowT[oy], uy = 1 - ty
+                    let top = x + b * inImage + rowLo[oy] * inRow
+                    let bottom = x + b * inImage + rowHi[oy] * inRow
+                    var out = y + r * outRow
+                    for ox in 0 ..< g.outputWidth {
+                        let tx = colT[ox], ux = 1 - tx
+                        let left = colLo[ox] * depth, right = colHi[ox] * depth
+                        for c in 0 ..< depth {
+                            let a = top[left + c] * uy * ux
+                            let bb = bottom[left + c] * ty * ux
+                            let cc = top[right + c] * uy * tx
+                            let d = bottom[right + c] * ty * tx
+                            out[c] = a + bb + cc + d
+                        }
+                        out += depth
+                    }
+                }
+            }
+        }}}}}}
+    }
+}
