@@ -3,6 +3,7 @@ import TFLiteModel
 extension KernelRegistry {
     static var convolutionKernels: [(BuiltinOperator, KernelPrepare)] {
         [
+            (.conv2D, Conv2D.prepare),
         ]
     }
 }
