@@ -4,6 +4,7 @@ extension KernelRegistry {
     static var convolutionKernels: [(BuiltinOperator, KernelPrepare)] {
         [
             (.conv2D, Conv2D.prepare),
+            (.depthwiseConv2D, DepthwiseConv2D.prepare),
         ]
     }
 }
