@@ -120,3 +120,12 @@ extension EvalContext {
         index.map { UnsafePointer(pointer($0, as: Float.self)) }
     }
 }
+
+/// Unaligned SIMD loads of floats (tensor rows are not 32-byte aligned in general).
+/// Shared by the convolution and pooling kernels.
+@inline(__always)
+func load8(_ p: UnsafePointer<Float>) -> SIMD8<Float> { UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Float>.self) }
+@inline(__always)
+func load8(_ p: UnsafeMutablePointer<Float>) -> SIMD8<Float> { UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Float>.self) }
+@inline(__always)
+func load4(_ p: UnsafePointer<Float>) -> SIMD4<Float> { UnsafeRawPointer(p).loadUnaligned(as: SIMD4<Float>.self) }

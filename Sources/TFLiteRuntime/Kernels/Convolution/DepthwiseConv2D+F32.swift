@@ -100,13 +100,6 @@ struct DepthwiseConv2DF32General: PreparedKernel {
     }
 }
 
-@inline(__always)
-func load8(_ p: UnsafePointer<Float>) -> SIMD8<Float> { UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Float>.self) }
-@inline(__always)
-func load8(_ p: UnsafeMutablePointer<Float>) -> SIMD8<Float> { UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Float>.self) }
-@inline(__always)
-func load4(_ p: UnsafePointer<Float>) -> SIMD4<Float> { UnsafeRawPointer(p).loadUnaligned(as: SIMD4<Float>.self) }
-
 /// `depthwiseConv3x3F32`: 3×3 filter, multiplier 1, no dilation, stride 1 or 2.
 ///
 /// Pixels whose whole 3×3 window lies inside the image (all but a one-pixel border) take
