@@ -6,6 +6,7 @@ extension KernelRegistry {
             (.conv2D, Conv2D.prepare),
             (.depthwiseConv2D, DepthwiseConv2D.prepare),
             (.fullyConnected, FullyConnected.prepare),
+            (.transposeConv, TransposeConv.prepare),
         ]
     }
 }
