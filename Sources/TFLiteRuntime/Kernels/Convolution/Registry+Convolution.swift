@@ -7,6 +7,7 @@ extension KernelRegistry {
             (.depthwiseConv2D, DepthwiseConv2D.prepare),
             (.fullyConnected, FullyConnected.prepare),
             (.transposeConv, TransposeConv.prepare),
+            (.batchMatmul, BatchMatMul.prepare),
         ]
     }
 }
