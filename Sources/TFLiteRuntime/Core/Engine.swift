@@ -188,6 +188,7 @@ public final class Engine {
         scratchPointers.initialize(repeating: emptyStorage.pointer, count: Swift.max(scratch.count, 1))
         for (i, b) in scratch.enumerated() { scratchPointers[i] = b.pointer }
         let context = EvalContext(tensors: table, scratch: scratchPointers, scratchCount: scratch.count, parallel: parallel)
+        setBLASThreadCount(1)   // as in invoke()
         do {
             try kernel.eval(context)
         } catch {
@@ -265,7 +266,9 @@ public final class Engine {
     /// Runs every prepared operator in order.
     public func invoke() throws(RuntimeError) {
         guard isAllocated else { throw .notAllocated }
-        setBLASThreadCount(parallel.threadCount)
+        // Kernels split GEMMs over `parallel` themselves, in tiles fixed by the shapes, so
+        // that results do not depend on the thread count; BLAS's own threading would not.
+        setBLASThreadCount(1)
         for step in steps {
             let context = EvalContext(tensors: pointerTable, scratch: scratchTable + step.scratchStart,
                                       scratchCount: step.scratchCount, parallel: parallel)

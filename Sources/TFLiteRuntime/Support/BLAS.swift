@@ -7,15 +7,16 @@ import COpenBLAS
 #endif
 
 /// Single-precision GEMM through CBLAS, row-major:
-/// `C[m×n] = A[m×k] · op(B) + beta·C`, where `op(B)` is `B[k×n]` or, when
-/// `transposeB`, the transpose of `B[n×k]` (the layout of TFLite's OHWI filters and
-/// FULLY_CONNECTED weights).
+/// `C[m×n] = op(A) · op(B) + beta·C`, where `op(A)` is `A[m×k]` or, when `transposeA`,
+/// the transpose of `A[k×m]`, and `op(B)` is `B[k×n]` or, when `transposeB`, the
+/// transpose of `B[n×k]` (the layout of TFLite's OHWI filters and FULLY_CONNECTED
+/// weights). Callers check at prepare that every size fits in `Int32`.
 @inline(__always)
 func sgemm(m: Int, n: Int, k: Int,
-           a: UnsafePointer<Float>, lda: Int,
+           a: UnsafePointer<Float>, lda: Int, transposeA: Bool = false,
            b: UnsafePointer<Float>, ldb: Int, transposeB: Bool,
            c: UnsafeMutablePointer<Float>, ldc: Int, beta: Float = 0) {
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, transposeB ? CblasTrans : CblasNoTrans,
+    cblas_sgemm(CblasRowMajor, transposeA ? CblasTrans : CblasNoTrans, transposeB ? CblasTrans : CblasNoTrans,
                 Int32(m), Int32(n), Int32(k), 1.0,
                 a, Int32(lda), b, Int32(ldb), beta, c, Int32(ldc))
 }

@@ -3,6 +3,8 @@ import TFLiteModel
 extension KernelRegistry {
     static var poolingKernels: [(BuiltinOperator, KernelPrepare)] {
         [
+            (.averagePool2D, Pool2D.prepare(.average)),
+            (.maxPool2D, Pool2D.prepare(.max)),
         ]
     }
 }

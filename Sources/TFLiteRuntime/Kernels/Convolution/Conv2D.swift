@@ -1,0 +1,42 @@
+import TFLiteModel
+
+/// CONV_2D: `y[b, oy, ox, oc] = act(bias[oc] + Σ_{ky, kx, i} x[b, iy, ix, g·Cg + i] · w[oc, ky, kx, i])`
+/// with `g = oc / (outC / groups)`, `Cg = inC / groups`, NHWC activations and OHWI filters.
+///
+/// Inputs: 0 input `[N, H, W, inC]`, 1 filter `[outC, kh, kw, Cg]`, 2 optional bias `[outC]`.
+/// The group count is `inC / Cg` (TFLite's grouped convolution); both `inC` and `outC`
+/// must divide evenly into it.
+enum Conv2D {
+    static let prepare: KernelPrepare = { (context: inout PrepareContext) throws(KernelError) -> any PreparedKernel in
+        try context.expectCounts(inputs: 2...3, outputs: 1...1)
+        guard case let .conv2D(options) = context.op.options else {
+            throw .invalid("Conv2DOptions are missing")
+        }
+        let input = try context.input(0)
+        let filter = try context.input(1)
+        let bias = context.optionalInput(2)
+        let output = try context.output(0)
+        let (batch, inH, inW, inC) = try ConvCheck.rank4(input, "input")
+        let (outC, kh, kw, groupInC) = try ConvCheck.rank4(filter, "filter")
+        guard groupInC > 0, inC % groupInC == 0 else {
+            throw .invalid("input has \(inC) channels, which is not a multiple of the filter's \(groupInC) input channels")
+        }
+        let groups = inC / groupInC
+        guard outC > 0, outC % groups == 0 else {
+            throw .invalid("\(outC) output channels cannot be split into \(groups) groups")
+        }
+        try ConvCheck.bias(bias, channels: outC)
+        let range = try ConvCheck.activation(options.activation)
+        let geometry = try Conv2DGeometry.make(
+            batch: batch, inH: inH, inW: inW, inC: inC, outC: outC, kh: kh, kw: kw,
+            strideH: options.strideHeight, strideW: options.strideWidth,
+            dilationH: options.dilationHeight, dilationW: options.dilationWidth, padding: options.padding)
+        try context.setOutputShape(0, geometry.outputShape)
+
+        let floats = [input.type, filter.type, output.type] + (bias.map { [$0.type] } ?? [])
+        guard floats.allSatisfy({ $0 == .float32 }) else { throw context.unsupportedTypes() }
+        return try Conv2DF32.make(&context, geometry: geometry, groups: groups,
+                                  input: input.index, filter: filter.index, bias: bias?.index,
+                                  output: output.index, range: range)
+    }
+}

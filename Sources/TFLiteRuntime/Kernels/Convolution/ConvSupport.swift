@@ -1,0 +1,131 @@
+import TFLiteModel
+
+/// Geometry of a 2-D convolution over NHWC tensors, validated at prepare.
+///
+/// Output pixel `(oy, ox)` reads input rows `oy * strideH - padTop + ky * dilationH`
+/// and columns `ox * strideW - padLeft + kx * dilationW`; taps outside the image read
+/// zeros (they are skipped).
+struct Conv2DGeometry: Hashable, Sendable {
+    var batch: Int
+    var inH: Int, inW: Int, inC: Int
+    var outH: Int, outW: Int, outC: Int
+    var kh: Int, kw: Int
+    var strideH: Int, strideW: Int
+    var dilationH: Int, dilationW: Int
+    var padTop: Int, padLeft: Int
+
+    /// Computes output size and padding (TFLite's rule, see ``AxisGeometry``) and rejects
+    /// geometries that would produce an empty image.
+    static func make(batch: Int, inH: Int, inW: Int, inC: Int, outC: Int, kh: Int, kw: Int,
+                     strideH: Int, strideW: Int, dilationH: Int, dilationW: Int,
+                     padding: Padding) throws(KernelError) -> Conv2DGeometry {
+        let y = try AxisGeometry.compute(input: inH, filter: kh, stride: strideH, dilation: dilationH, padding: padding)
+        let x = try AxisGeometry.compute(input: inW, filter: kw, stride: strideW, dilation: dilationW, padding: padding)
+        guard y.output > 0, x.output > 0 else {
+            throw .invalid("the output would be empty: input \(inH)x\(inW), filter \(kh)x\(kw), dilation \(dilationH)x\(dilationW), padding \(padding)")
+        }
+        return Conv2DGeometry(batch: batch, inH: inH, inW: inW, inC: inC, outH: y.output, outW: x.output, outC: outC,
+                              kh: kh, kw: kw, strideH: strideH, strideW: strideW,
+                              dilationH: dilationH, dilationW: dilationW, padTop: y.padBefore, padLeft: x.padBefore)
+    }
+
+    var outputShape: [Int] { [batch, outH, outW, outC] }
+    /// `batch * outH * outW`; bounded by the output's element count, which prepare checked.
+    var outputPixels: Int { batch * outH * outW }
+}
+
+/// Prepare-time checks shared by the convolution family.
+enum ConvCheck {
+    /// Requires a rank-4 tensor and returns its dimensions.
+    static func rank4(_ t: TensorState, _ role: String) throws(KernelError) -> (Int, Int, Int, Int) {
+        guard t.rank == 4 else { throw .invalid("\(role) must have rank 4, found shape \(t.shape)") }
+        return (t.shape[0], t.shape[1], t.shape[2], t.shape[3])
+    }
+
+    /// Requires `bias` (when present) to hold one value per output channel.
+    static func bias(_ bias: TensorState?, channels: Int) throws(KernelError) {
+        guard let bias else { return }
+        guard bias.elementCount == channels else {
+            throw .invalid("bias has shape \(bias.shape) (\(bias.elementCount) values) but there are \(channels) output channels")
+        }
+    }
+
+    /// CBLAS takes 32-bit sizes: rejects any GEMM dimension or leading dimension past `Int32.max`.
+    static func blasSizes(_ sizes: [Int], _ what: String) throws(KernelError) {
+        for s in sizes where s < 0 || s > Int(Int32.max) {
+            throw .invalid("\(what): GEMM size \(s) does not fit the 32-bit BLAS interface")
+        }
+    }
+
+    /// `a * b * ...` with overflow checks.
+    static func product(_ values: [Int], _ what: String) throws(KernelError) -> Int {
+        guard let n = Shape.elementCount(values) else { throw .invalid("\(what): size \(values) overflows") }
+        return n
+    }
+
+    /// Float clamp range of a fused activation, naming the operator's option.
+    static func activation(_ a: FusedActivation) throws(KernelError) -> FloatActivationRange {
+        try FloatActivationRange.of(a)
+    }
+}
+
+/// The float epilogue shared by GEMM-based kernels: `y = clamp(y + bias[c])` over rows of
+/// `channels` values, in one pass (SIMD over 8 channels, scalar tail).
+struct FloatBiasActivation {
+    let channels: Int
+    let range: FloatActivationRange
+
+    /// True when the epilogue changes nothing (no bias, no clamp) and may be skipped.
+    func isIdentity(hasBias: Bool) -> Bool {
+        !hasBias && range.lower == -.infinity && range.upper == .infinity
+    }
+
+    /// Applies the epilogue to `rows` rows starting at `output`, rows `rowStride` apart.
+    @inline(__always)
+    func apply(rows: Range<Int>, output: UnsafeMutablePointer<Float>, rowStride: Int, bias: UnsafePointer<Float>?) {
+        let lo8 = SIMD8<Float>(repeating: range.lower), hi8 = SIMD8<Float>(repeating: range.upper)
+        for r in rows {
+            let y = output + r * rowStride
+            var c = 0
+            if let bias {
+                while c + 8 <= channels {
+                    let v = UnsafeRawPointer(y + c).loadUnaligned(as: SIMD8<Float>.self)
+                        + UnsafeRawPointer(bias + c).loadUnaligned(as: SIMD8<Float>.self)
+                    UnsafeMutableRawPointer(y + c).storeBytes(of: v.clamped(lowerBound: lo8, upperBound: hi8), as: SIMD8<Float>.self)
+                    c += 8
+                }
+                while c < channels {
+                    y[c] = range.clamp(y[c] + bias[c])
+                    c += 1
+                }
+            } else {
+                while c + 8 <= channels {
+                    let v = UnsafeRawPointer(y + c).loadUnaligned(as: SIMD8<Float>.self)
+                    UnsafeMutableRawPointer(y + c).storeBytes(of: v.clamped(lowerBound: lo8, upperBound: hi8), as: SIMD8<Float>.self)
+                    c += 8
+                }
+                while c < channels {
+                    y[c] = range.clamp(y[c])
+                    c += 1
+                }
+            }
+        }
+    }
+}
+
+extension EvalContext {
+    /// The float data of an optional tensor captured at prepare.
+    @inline(__always)
+    func optionalFloats(_ index: Int?) -> UnsafePointer<Float>? {
+        index.map { UnsafePointer(pointer($0, as: Float.self)) }
+    }
+}
+
+/// Unaligned SIMD loads of floats (tensor rows are not 32-byte aligned in general).
+/// Shared by the convolution and pooling kernels.
+@inline(__always)
+func load8(_ p: UnsafePointer<Float>) -> SIMD8<Float> { UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Float>.self) }
+@inline(__always)
+func load8(_ p: UnsafeMutablePointer<Float>) -> SIMD8<Float> { UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Float>.self) }
+@inline(__always)
+func load4(_ p: UnsafePointer<Float>) -> SIMD4<Float> { UnsafeRawPointer(p).loadUnaligned(as: SIMD4<Float>.self) }

@@ -1,0 +1,64 @@
+import TFLiteModel
+
+/// AVERAGE_POOL_2D and MAX_POOL_2D over NHWC tensors.
+///
+/// The window of output pixel `(oy, ox)` starts at input `(oy·strideH - padTop,
+/// ox·strideW - padLeft)` and is clipped to the image: padding is never read. Average
+/// divides the sum by the number of in-image pixels; max takes the largest of them. The
+/// fused activation clamps the result.
+enum Pool2D {
+    enum Kind: Sendable { case average, max }
+
+    /// Output size, padding and window of a pool, validated at prepare.
+    struct Geometry: Hashable, Sendable {
+        var batch: Int, inH: Int, inW: Int, channels: Int
+        var outH: Int, outW: Int
+        var filterH: Int, filterW: Int
+        var strideH: Int, strideW: Int
+        var padTop: Int, padLeft: Int
+
+        /// Input rows (or columns) `start ..< end` covered by window `o` of one axis, clipped.
+        @inline(__always)
+        static func window(_ o: Int, stride: Int, pad: Int, filter: Int, input: Int) -> Range<Int> {
+            let origin = o * stride - pad
+            return Swift.max(origin, 0) ..< Swift.min(origin + filter, input)
+        }
+    }
+
+    static func prepare(_ kind: Kind) -> KernelPrepare {
+        return { (context: inout PrepareContext) throws(KernelError) -> any PreparedKernel in
+            try context.expectCounts(inputs: 1, outputs: 1)
+            guard case let .pool2D(options) = context.op.options else {
+                throw .invalid("Pool2DOptions are missing")
+            }
+            let input = try context.input(0)
+            let output = try context.output(0)
+            guard input.rank == 4 else { throw .invalid("input must have rank 4, found shape \(input.shape)") }
+            let (batch, inH, inW, channels) = (input.shape[0], input.shape[1], input.shape[2], input.shape[3])
+            let y = try AxisGeometry.compute(input: inH, filter: options.filterHeight, stride: options.strideHeight,
+                                             dilation: 1, padding: options.padding)
+            let x = try AxisGeometry.compute(input: inW, filter: options.filterWidth, stride: options.strideWidth,
+                                             dilation: 1, padding: options.padding)
+            guard y.output > 0, x.output > 0 else {
+                throw .invalid("the output would be empty: input \(inH)x\(inW), window \(options.filterHeight)x\(options.filterWidth), padding \(options.padding)")
+            }
+            let geometry = Geometry(batch: batch, inH: inH, inW: inW, channels: channels, outH: y.output, outW: x.output,
+                                    filterH: options.filterHeight, filterW: options.filterWidth,
+                                    strideH: options.strideHeight, strideW: options.strideWidth,
+                                    padTop: y.padBefore, padLeft: x.padBefore)
+            // TFLite's padding never leaves a window entirely outside the image; the first
+            // and last windows bound all others, so checking them proves every count ≥ 1.
+            for (o, s, p, f, n) in [(0, geometry.strideH, geometry.padTop, geometry.filterH, inH),
+                                    (y.output - 1, geometry.strideH, geometry.padTop, geometry.filterH, inH),
+                                    (0, geometry.strideW, geometry.padLeft, geometry.filterW, inW),
+                                    (x.output - 1, geometry.strideW, geometry.padLeft, geometry.filterW, inW)]
+                where Geometry.window(o, stride: s, pad: p, filter: f, input: n).isEmpty {
+                throw .invalid("a pooling window lies entirely in the padding")
+            }
+            let range = try FloatActivationRange.of(options.activation)
+            try context.setOutputShape(0, [batch, y.output, x.output, channels])
+            guard input.type == .float32, output.type == .float32 else { throw context.unsupportedTypes() }
+            return Pool2DF32(kind: kind, input: input.index, output: output.index, geometry: geometry, range: range)
+        }
+    }
+}
