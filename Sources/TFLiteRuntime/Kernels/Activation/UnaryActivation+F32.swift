@@ -30,6 +30,9 @@ protocol UnaryF32Op: Sendable {
     func apply(_ x: SIMD8<Float>) -> SIMD8<Float>
     /// Elements per thread below which splitting is not worth it.
     static var minimumChunk: Int { get }
+    /// `y[i] = apply(x[i])` for `i` in `range`. A requirement (with the default below)
+    /// so each op's conformance carries a loop specialized for it.
+    func run(_ x: UnsafePointer<Float>, _ y: UnsafeMutablePointer<Float>, _ range: Range<Int>)
 }
 
 extension UnaryF32Op {
@@ -41,6 +44,19 @@ extension UnaryF32Op {
     }
 
     static var minimumChunk: Int { 1 << 12 }
+
+    func run(_ x: UnsafePointer<Float>, _ y: UnsafeMutablePointer<Float>, _ range: Range<Int>) {
+        var i = range.lowerBound
+        while i + 8 <= range.upperBound {
+            let v = UnsafeRawPointer(x + i).loadUnaligned(as: SIMD8<Float>.self)
+            UnsafeMutableRawPointer(y + i).storeBytes(of: apply(v), as: SIMD8<Float>.self)
+            i += 8
+        }
+        while i < range.upperBound {
+            y[i] = apply(x[i])
+            i += 1
+        }
+    }
 }
 
 /// `output[i] = op(input[i])`, split over threads in contiguous chunks.
@@ -55,16 +71,7 @@ struct UnaryF32Kernel<Op: UnaryF32Op>: PreparedKernel {
         let y = context.pointer(output, as: Float.self)
         let op = self.op
         context.parallel.forEachChunk(count, minimumChunk: Op.minimumChunk) { range in
-            var i = range.lowerBound
-            while i + 8 <= range.upperBound {
-                let v = UnsafeRawPointer(x + i).loadUnaligned(as: SIMD8<Float>.self)
-                UnsafeMutableRawPointer(y + i).storeBytes(of: op.apply(v), as: SIMD8<Float>.self)
-                i += 8
-            }
-            while i < range.upperBound {
-                y[i] = op.apply(x[i])
-                i += 1
-            }
+            op.run(x, y, range)
         }
     }
 }

@@ -18,6 +18,47 @@ protocol ReducerF32 {
     static var initial: Float { get }
     static func combine(_ acc: Float, _ x: Float) -> Float
     static func combine(_ acc: SIMD8<Float>, _ x: SIMD8<Float>) -> SIMD8<Float>
+    // The loops are requirements (with defaults below) so each reducer's conformance
+    // carries copies specialized for it; the generic kernel reaches them through the
+    // witness table.
+    /// Reduction of `x[0 ..< n]`, left to right.
+    static func reduceRow(_ x: UnsafePointer<Float>, _ n: Int) -> Float
+    /// `y[c] = reduce over r of x[r * rowStride + c]` for `c < count`, r ascending.
+    static func reduceColumns(_ x: UnsafePointer<Float>, rows: Int, rowStride: Int, into y: UnsafeMutablePointer<Float>, count: Int)
+    /// Reduction of `x[offset + r * stride]` for `r < n`, continuing from `acc`.
+    static func reduceStrided(_ acc: Float, _ x: UnsafePointer<Float>, _ n: Int, stride: Int) -> Float
+}
+
+extension ReducerF32 {
+    static func reduceRow(_ x: UnsafePointer<Float>, _ n: Int) -> Float {
+        var acc = initial
+        for r in 0 ..< n { acc = combine(acc, x[r]) }
+        return acc
+    }
+
+    static func reduceStrided(_ acc: Float, _ x: UnsafePointer<Float>, _ n: Int, stride: Int) -> Float {
+        var acc = acc
+        for r in 0 ..< n { acc = combine(acc, x[r * stride]) }
+        return acc
+    }
+
+    static func reduceColumns(_ x: UnsafePointer<Float>, rows: Int, rowStride: Int, into y: UnsafeMutablePointer<Float>, count: Int) {
+        var c = 0
+        while c + 8 <= count {
+            var acc = SIMD8<Float>(repeating: initial)
+            for r in 0 ..< rows {
+                acc = combine(acc, UnsafeRawPointer(x + r * rowStride + c).loadUnaligned(as: SIMD8<Float>.self))
+            }
+            UnsafeMutableRawPointer(y + c).storeBytes(of: acc, as: SIMD8<Float>.self)
+            c += 8
+        }
+        while c < count {
+            var acc = initial
+            for r in 0 ..< rows { acc = combine(acc, x[r * rowStride + c]) }
+            y[c] = acc
+            c += 1
+        }
+    }
 }
 
 enum SumF32: ReducerF32 {
@@ -64,10 +105,7 @@ struct ReduceF32Kernel<R: ReducerF32>: PreparedKernel {
         case let .inner(outer, reduced):
             parallel.forEachChunk(outer, minimumChunk: minimumOutputs) { range in
                 for o in range {
-                    let row = x + o * reduced
-                    var acc = R.initial
-                    for r in 0 ..< reduced { acc = R.combine(acc, row[r]) }
-                    y[o] = acc
+                    y[o] = R.reduceRow(x + o * reduced, reduced)
                 }
                 Self.divide(y + range.lowerBound, range.count, divisor)
             }
@@ -78,7 +116,7 @@ struct ReduceF32Kernel<R: ReducerF32>: PreparedKernel {
                     // One segment of an outer row: output columns c0 ..< c1 of row o.
                     let o = start / inner, c0 = start % inner
                     let c1 = Swift.min(inner, c0 + (range.upperBound - start))
-                    Self.reduceColumns(x + o * reduced * inner + c0, rows: reduced, rowStride: inner,
+                    R.reduceColumns(x + o * reduced * inner + c0, rows: reduced, rowStride: inner,
                                        into: y + start, count: c1 - c0)
                     start += c1 - c0
                 }
@@ -89,26 +127,6 @@ struct ReduceF32Kernel<R: ReducerF32>: PreparedKernel {
                 for o in range { y[o] = Self.reduceGeneral(x, outputIndex: o, kept: kept, reduced: reduced) }
                 Self.divide(y + range.lowerBound, range.count, divisor)
             }
-        }
-    }
-
-    /// `y[c] = reduce over r of x[r * rowStride + c]` for `c < count`, r ascending.
-    @inline(__always)
-    static func reduceColumns(_ x: UnsafePointer<Float>, rows: Int, rowStride: Int, into y: UnsafeMutablePointer<Float>, count: Int) {
-        var c = 0
-        while c + 8 <= count {
-            var acc = SIMD8<Float>(repeating: R.initial)
-            for r in 0 ..< rows {
-                acc = R.combine(acc, UnsafeRawPointer(x + r * rowStride + c).loadUnaligned(as: SIMD8<Float>.self))
-            }
-            UnsafeMutableRawPointer(y + c).storeBytes(of: acc, as: SIMD8<Float>.self)
-            c += 8
-        }
-        while c < count {
-            var acc = R.initial
-            for r in 0 ..< rows { acc = R.combine(acc, x[r * rowStride + c]) }
-            y[c] = acc
-            c += 1
         }
     }
 
@@ -130,7 +148,7 @@ struct ReduceF32Kernel<R: ReducerF32>: PreparedKernel {
                 let n = groups[last].size, s = groups[last].stride
                 var offset = base
                 while true {
-                    for r in 0 ..< n { acc = R.combine(acc, x[offset + r * s]) }
+                    acc = R.reduceStrided(acc, x + offset, n, stride: s)
                     var d = last - 1
                     while d >= 0 {
                         idx[d] += 1
