@@ -1,0 +1,134 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension UnaryActivation {
+    static func float32(_ kind: Kind, _ operands: Operands, alpha: Float) -> any PreparedKernel {
+        func make<Op: UnaryF32Op>(_ op: Op) -> any PreparedKernel {
+            UnaryF32Kernel(input: operands.input, output: operands.output, count: operands.count, op: op)
+        }
+        switch kind {
+        case .leakyRelu: return make(LeakyReluF32(alpha: alpha))
+        case .logistic: return make(LogisticF32())
+        case .tanh: return make(TanhF32())
+        case .hardSwish: return make(HardSwishF32())
+        case .exp: return make(ExpF32())
+        case .sqrt: return make(SqrtF32())
+        case .rsqrt: return make(RsqrtF32())
+        }
+    }
+}
+
+/// A float function applied elementwise. The SIMD form must equal the scalar form
+/// lane by lane (by default it is the scalar form per lane).
+protocol UnaryF32Op: Sendable {
+    func apply(_ x: Float) -> Float
+    func apply(_ x: SIMD8<Float>) -> SIMD8<Float>
+    /// Elements per thread below which splitting is not worth it.
+    static var minimumChunk: Int { get }
+    /// `y[i] = apply(x[i])` for `i` in `range`. A requirement (with the default below)
+    /// so each op's conformance carries a loop specialized for it.
+    func run(_ x: UnsafePointer<Float>, _ y: UnsafeMutablePointer<Float>, _ range: Range<Int>)
+}
+
+extension UnaryF32Op {
+    @inline(__always)
+    func apply(_ x: SIMD8<Float>) -> SIMD8<Float> {
+        var y = SIMD8<Float>()
+        for lane in 0 ..< 8 { y[lane] = apply(x[lane]) }
+        return y
+    }
+
+    static var minimumChunk: Int { 1 << 12 }
+
+    func run(_ x: UnsafePointer<Float>, _ y: UnsafeMutablePointer<Float>, _ range: Range<Int>) {
+        var i = range.lowerBound
+        while i + 8 <= range.upperBound {
+            let v = UnsafeRawPointer(x + i).loadUnaligned(as: SIMD8<Float>.self)
+            UnsafeMutableRawPointer(y + i).storeBytes(of: apply(v), as: SIMD8<Float>.self)
+            i += 8
+        }
+        while i < range.upperBound {
+            y[i] = apply(x[i])
+            i += 1
+        }
+    }
+}
+
+/// `output[i] = op(input[i])`, split over threads in contiguous chunks.
+struct UnaryF32Kernel<Op: UnaryF32Op>: PreparedKernel {
+    let input: Int
+    let output: Int
+    let count: Int
+    let op: Op
+
+    func eval(_ context: EvalContext) throws(KernelError) {
+        let x = UnsafePointer(context.pointer(input, as: Float.self))
+        let y = context.pointer(output, as: Float.self)
+        let op = self.op
+        context.parallel.forEachChunk(count, minimumChunk: Op.minimumChunk) { range in
+            op.run(x, y, range)
+        }
+    }
+}
+
+/// `x > 0 ? x : alpha * x`
+struct LeakyReluF32: UnaryF32Op {
+    let alpha: Float
+    static var minimumChunk: Int { 1 << 14 }
+    @inline(__always) func apply(_ x: Float) -> Float { x > 0 ? x : x * alpha }
+    @inline(__always) func apply(_ x: SIMD8<Float>) -> SIMD8<Float> { (x * alpha).replacing(with: x, where: x .> 0) }
+}
+
+/// `1 / (1 + e^-x)`, saturated like TFLite's reference kernel: 1 above
+/// 16.619047164916992 (where the float result rounds to 1) and `e^x` below -9 (where
+/// `1 + e^-x` is dominated by `e^-x`).
+struct LogisticF32: UnaryF32Op {
+    @inline(__always) func apply(_ x: Float) -> Float {
+        if x > 16.619047164916992 { return 1 }
+        if x < -9 { return exp(x) }
+        return 1 / (1 + exp(-x))
+    }
+}
+
+struct TanhF32: UnaryF32Op {
+    @inline(__always) func apply(_ x: Float) -> Float { tanh(x) }
+}
+
+/// `x * min(max(x + 3, 0), 6) / 6`, in that order of operations.
+struct HardSwishF32: UnaryF32Op {
+    static var minimumChunk: Int { 1 << 14 }
+    @inline(__always) func apply(_ x: Float) -> Float {
+        let shifted = x + 3
+        let low: Float = 0 < shifted ? shifted : 0
+        return x * (low < 6 ? low : 6) / 6
+    }
+    @inline(__always) func apply(_ x: SIMD8<Float>) -> SIMD8<Float> {
+        let shifted = x + 3
+        let low = SIMD8<Float>(repeating: 0).replacing(with: shifted, where: 0 .< shifted)
+        let six = SIMD8<Float>(repeating: 6)
+        return x * six.replacing(with: low, where: low .< 6) / 6
+    }
+}
+
+struct ExpF32: UnaryF32Op {
+    @inline(__always) func apply(_ x: Float) -> Float { exp(x) }
+}
+
+/// `√x` (NaN for negative x, as in TFLite).
+struct SqrtF32: UnaryF32Op {
+    static var minimumChunk: Int { 1 << 14 }
+    @inline(__always) func apply(_ x: Float) -> Float { x.squareRoot() }
+    @inline(__always) func apply(_ x: SIMD8<Float>) -> SIMD8<Float> { x.squareRoot() }
+}
+
+/// `1 / √x`
+struct RsqrtF32: UnaryF32Op {
+    static var minimumChunk: Int { 1 << 14 }
+    @inline(__always) func apply(_ x: Float) -> Float { 1 / x.squareRoot() }
+    @inline(__always) func apply(_ x: SIMD8<Float>) -> SIMD8<Float> { 1 / x.squareRoot() }
+}

@@ -1,0 +1,60 @@
+import TFLiteModel
+
+/// ADD, SUB, MUL, DIV, SQUARED_DIFFERENCE, MAXIMUM and MINIMUM: `y = f(a, b)` with
+/// NumPy broadcasting (see ``Broadcast``), then the fused activation's clamp where the
+/// operator has one (ADD, SUB, MUL, DIV).
+///
+/// Prepare checks the operand and output types agree, computes the output shape and
+/// the merged broadcast strides, and picks the kernel for the element type:
+/// float32 (`+F32`) or int32 (`+I32`, the shape arithmetic of converted models).
+enum BinaryElementwise {
+    enum Kind: Sendable {
+        case add, sub, mul, div, squaredDifference, maximum, minimum
+    }
+
+    static func prepare(_ kind: Kind) -> KernelPrepare {
+        return { (context: inout PrepareContext) throws(KernelError) -> any PreparedKernel in
+            try context.expectCounts(inputs: 2, outputs: 1)
+            let a = try context.input(0)
+            let b = try context.input(1)
+            let output = try context.output(0)
+            guard a.type == b.type, a.type == output.type else { throw context.unsupportedTypes() }
+            let activation = try fusedActivation(kind, context.op.options)
+            let broadcast = try Broadcast(a.shape, b.shape)
+            try context.setOutputShape(0, broadcast.outputShape)
+            let operands = Operands(a: a.index, b: b.index, output: output.index, broadcast: broadcast)
+            switch a.type {
+            case .float32:
+                return try float32(kind, operands, activation: activation)
+            case .int32:
+                guard let kernel = try int32(kind, operands, activation: activation) else { throw context.unsupportedTypes() }
+                return kernel
+            default:
+                throw context.unsupportedTypes()
+            }
+        }
+    }
+
+    /// Tensor indices and broadcast geometry shared by every element type.
+    struct Operands {
+        let a: Int
+        let b: Int
+        let output: Int
+        let broadcast: Broadcast
+    }
+
+    /// The fused activation from the operator's options; `.none` for operators without
+    /// one or when the options table is absent.
+    static func fusedActivation(_ kind: Kind, _ options: BuiltinOptions) throws(KernelError) -> FusedActivation {
+        switch (kind, options) {
+        case (_, .none): return .none
+        case let (.add, .add(activation, _)), let (.sub, .sub(activation, _)),
+             let (.mul, .mul(activation)), let (.div, .div(activation)):
+            return activation
+        case (.squaredDifference, .empty), (.maximum, .empty), (.minimum, .empty):
+            return .none
+        default:
+            throw .invalid("unexpected options \(options)")
+        }
+    }
+}

@@ -1,0 +1,173 @@
+extension Reduce {
+    static func float32(_ kind: Kind, input: Int, output: Int, geometry: ReductionGeometry) -> any PreparedKernel {
+        switch kind {
+        case .sum:
+            return ReduceF32Kernel<SumF32>(input: input, output: output, geometry: geometry, divisor: nil)
+        case .mean:
+            let divisor = geometry.reducedCount > 0 ? Float(geometry.reducedCount) : nil
+            return ReduceF32Kernel<SumF32>(input: input, output: output, geometry: geometry, divisor: divisor)
+        case .max:
+            return ReduceF32Kernel<MaxF32>(input: input, output: output, geometry: geometry, divisor: nil)
+        }
+    }
+}
+
+/// An accumulation `acc = combine(acc, x)` from `initial`; the SIMD form equals the
+/// scalar form lane by lane.
+protocol ReducerF32 {
+    static var initial: Float { get }
+    static func combine(_ acc: Float, _ x: Float) -> Float
+    static func combine(_ acc: SIMD8<Float>, _ x: SIMD8<Float>) -> SIMD8<Float>
+    // The loops are requirements (with defaults below) so each reducer's conformance
+    // carries copies specialized for it; the generic kernel reaches them through the
+    // witness table.
+    /// Reduction of `x[0 ..< n]`, left to right.
+    static func reduceRow(_ x: UnsafePointer<Float>, _ n: Int) -> Float
+    /// `y[c] = reduce over r of x[r * rowStride + c]` for `c < count`, r ascending.
+    static func reduceColumns(_ x: UnsafePointer<Float>, rows: Int, rowStride: Int, into y: UnsafeMutablePointer<Float>, count: Int)
+    /// Reduction of `x[offset + r * stride]` for `r < n`, continuing from `acc`.
+    static func reduceStrided(_ acc: Float, _ x: UnsafePointer<Float>, _ n: Int, stride: Int) -> Float
+}
+
+extension ReducerF32 {
+    static func reduceRow(_ x: UnsafePointer<Float>, _ n: Int) -> Float {
+        var acc = initial
+        for r in 0 ..< n { acc = combine(acc, x[r]) }
+        return acc
+    }
+
+    static func reduceStrided(_ acc: Float, _ x: UnsafePointer<Float>, _ n: Int, stride: Int) -> Float {
+        var acc = acc
+        for r in 0 ..< n { acc = combine(acc, x[r * stride]) }
+        return acc
+    }
+
+    static func reduceColumns(_ x: UnsafePointer<Float>, rows: Int, rowStride: Int, into y: UnsafeMutablePointer<Float>, count: Int) {
+        var c = 0
+        while c + 8 <= count {
+            var acc = SIMD8<Float>(repeating: initial)
+            for r in 0 ..< rows {
+                acc = combine(acc, UnsafeRawPointer(x + r * rowStride + c).loadUnaligned(as: SIMD8<Float>.self))
+            }
+            UnsafeMutableRawPointer(y + c).storeBytes(of: acc, as: SIMD8<Float>.self)
+            c += 8
+        }
+        while c < count {
+            var acc = initial
+            for r in 0 ..< rows { acc = combine(acc, x[r * rowStride + c]) }
+            y[c] = acc
+            c += 1
+        }
+    }
+}
+
+enum SumF32: ReducerF32 {
+    static var initial: Float { 0 }
+    @inline(__always) static func combine(_ acc: Float, _ x: Float) -> Float { acc + x }
+    @inline(__always) static func combine(_ acc: SIMD8<Float>, _ x: SIMD8<Float>) -> SIMD8<Float> { acc + x }
+}
+
+/// TFLite's max reducer: starts from the lowest finite float, `acc > x ? acc : x`.
+enum MaxF32: ReducerF32 {
+    static var initial: Float { -.greatestFiniteMagnitude }
+    @inline(__always) static func combine(_ acc: Float, _ x: Float) -> Float { acc > x ? acc : x }
+    @inline(__always) static func combine(_ acc: SIMD8<Float>, _ x: SIMD8<Float>) -> SIMD8<Float> { x.replacing(with: acc, where: acc .> x) }
+}
+
+/// A float reduction; MEAN is SUM followed by a division by `divisor`.
+///
+/// Work is split over output elements and each one accumulates its inputs in
+/// row-major order, so results are identical for any thread count.
+struct ReduceF32Kernel<R: ReducerF32>: PreparedKernel {
+    let input: Int
+    let output: Int
+    let geometry: ReductionGeometry
+    let divisor: Float?
+
+    /// Input elements per thread below which splitting is not worth it.
+    static var minimumWork: Int { 1 << 14 }
+
+    func eval(_ context: EvalContext) throws(KernelError) {
+        let x = UnsafePointer(context.pointer(input, as: Float.self))
+        let y = context.pointer(output, as: Float.self)
+        let parallel = context.parallel
+        let divisor = self.divisor
+        let perOutput = Swift.max(geometry.reducedCount, 1)
+        let minimumOutputs = Swift.max(1, Self.minimumWork / perOutput)
+        switch geometry.layout {
+        case let .elementwise(count):
+            parallel.forEachChunk(count, minimumChunk: Self.minimumWork) { range in
+                for i in range { y[i] = R.combine(R.initial, x[i]) }
+                Self.divide(y + range.lowerBound, range.count, divisor)
+            }
+        case let .empty(count):
+            for i in 0 ..< count { y[i] = R.initial }
+        case let .inner(outer, reduced):
+            parallel.forEachChunk(outer, minimumChunk: minimumOutputs) { range in
+                for o in range {
+                    y[o] = R.reduceRow(x + o * reduced, reduced)
+                }
+                Self.divide(y + range.lowerBound, range.count, divisor)
+            }
+        case let .middle(outer, reduced, inner):
+            parallel.forEachChunk(outer * inner, minimumChunk: minimumOutputs) { range in
+                var start = range.lowerBound
+                while start < range.upperBound {
+                    // One segment of an outer row: output columns c0 ..< c1 of row o.
+                    let o = start / inner, c0 = start % inner
+                    let c1 = Swift.min(inner, c0 + (range.upperBound - start))
+                    R.reduceColumns(x + o * reduced * inner + c0, rows: reduced, rowStride: inner,
+                                       into: y + start, count: c1 - c0)
+                    start += c1 - c0
+                }
+                Self.divide(y + range.lowerBound, range.count, divisor)
+            }
+        case let .general(kept, reduced):
+            parallel.forEachChunk(geometry.outputCount, minimumChunk: minimumOutputs) { range in
+                for o in range { y[o] = Self.reduceGeneral(x, outputIndex: o, kept: kept, reduced: reduced) }
+                Self.divide(y + range.lowerBound, range.count, divisor)
+            }
+        }
+    }
+
+    /// Output element `outputIndex` of the general layout: its kept-group index gives
+    /// the base offset, then the reduced groups are walked in row-major order.
+    static func reduceGeneral(_ x: UnsafePointer<Float>, outputIndex: Int, kept: [ReductionGeometry.Group], reduced: [ReductionGeometry.Group]) -> Float {
+        var base = 0
+        var rest = outputIndex
+        for g in kept.reversed() {
+            base += (rest % g.size) * g.stride
+            rest /= g.size
+        }
+        var acc = R.initial
+        var index = (0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &index) { raw in
+            let idx = raw.baseAddress.unsafelyUnwrapped.assumingMemoryBound(to: Int.self)
+            reduced.withUnsafeBufferPointer { groups in
+                let last = groups.count - 1
+                let n = groups[last].size, s = groups[last].stride
+                var offset = base
+                while true {
+                    acc = R.reduceStrided(acc, x + offset, n, stride: s)
+                    var d = last - 1
+                    while d >= 0 {
+                        idx[d] += 1
+                        offset += groups[d].stride
+                        if idx[d] < groups[d].size { break }
+                        offset -= groups[d].stride * groups[d].size
+                        idx[d] = 0
+                        d -= 1
+                    }
+                    if d < 0 { return }
+                }
+            }
+        }
+        return acc
+    }
+
+    @inline(__always)
+    static func divide(_ y: UnsafeMutablePointer<Float>, _ count: Int, _ divisor: Float?) {
+        guard let divisor else { return }
+        for i in 0 ..< count { y[i] = y[i] / divisor }
+    }
+}
