@@ -58,11 +58,12 @@ let package = Package(
         // MARK: - Tests
         // Test-only FlatBuffers/FlexBuffers writers, shared by the format and model tests.
         .target(name: "FlatBufferTestSupport", path: "Tests/Support/FlatBufferTestSupport"),
-        .testTarget(name: "TFLiteFormatTests", dependencies: ["TFLiteFormat", "FlatBufferTestSupport"]),
-        .testTarget(name: "TFLiteModelTests", dependencies: ["TFLiteModel", "TFLiteFormat", "FlatBufferTestSupport"]),
-        .testTarget(name: "TFLiteRuntimeTests", dependencies: ["TFLiteRuntime", "TFLiteModel"]),
+        .target(name: "SeededRandom", path: "Tests/Support/SeededRandom"),
+        .testTarget(name: "TFLiteFormatTests", dependencies: ["SeededRandom", "TFLiteFormat", "FlatBufferTestSupport"]),
+        .testTarget(name: "TFLiteModelTests", dependencies: ["SeededRandom", "TFLiteModel", "TFLiteFormat", "FlatBufferTestSupport"]),
+        .testTarget(name: "TFLiteRuntimeTests", dependencies: ["SeededRandom", "TFLiteRuntime", "TFLiteModel"]),
         .testTarget(name: "TensorFlowLiteTests", dependencies: ["TensorFlowLite", "TFLiteModel"]),
-        .testTarget(name: "NumPyTests", dependencies: ["NumPy"]),
+        .testTarget(name: "NumPyTests", dependencies: ["SeededRandom", "NumPy"]),
         .testTarget(name: "ConformanceTests", dependencies: ["TFLiteConformance", "TensorFlowLite"]),
         .testTarget(name: "TFLiteCommandsTests", dependencies: ["TFLiteCommands", "TFLiteModel", "NumPy"]),
     ],
