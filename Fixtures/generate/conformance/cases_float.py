@@ -2,8 +2,8 @@
 import numpy as np
 import tensorflow as tf
 
-from common import Case, In, weights
-from converters import build_float
+from common import Case, In, variant, weights
+from converters import build_float, qconst
 
 ACTS = {
     "NONE": lambda x: x,
@@ -14,6 +14,7 @@ ACTS = {
 
 
 def F(op, cid, params, inputs, fn, **kw):
+    """A float32 case; its op body is reused by the quantized paths."""
     return Case(op=op, case_id=cid, dtype="float32", params=params, inputs=inputs,
                 build=build_float, fn=fn, **kw)
 
@@ -37,7 +38,7 @@ def conv_cases():
     ]
     for cid, shape, (kh, kw), oc, s, pad, dil, act in specs:
         def fn(r, x, kh=kh, kw=kw, ic=shape[3], oc=oc, s=s, pad=pad, dil=dil, act=act):
-            w = tf.constant(weights(r, (kh, kw, ic, oc)))
+            w = qconst(weights(r, (kh, kw, ic, oc)))
             b = tf.constant(r.uniform(-0.5, 0.5, oc).astype(np.float32))
             y = tf.nn.conv2d(x, w, strides=[1, s, s, 1], padding=pad, dilations=[1, dil, dil, 1])
             return ACTS[act](y + b)
@@ -61,7 +62,7 @@ def depthwise_cases():
     ]
     for cid, shape, (kh, kw), m, s, pad, dil, act in specs:
         def fn(r, x, kh=kh, kw=kw, ic=shape[3], m=m, s=s, pad=pad, dil=dil, act=act):
-            w = tf.constant(weights(r, (kh, kw, ic, m), scale=1.5 / np.sqrt(kh * kw)))
+            w = qconst(weights(r, (kh, kw, ic, m), scale=1.5 / np.sqrt(kh * kw)))
             b = tf.constant(r.uniform(-0.5, 0.5, ic * m).astype(np.float32))
             y = tf.nn.depthwise_conv2d(x, w, strides=[1, s, s, 1], padding=pad, dilations=[dil, dil])
             return ACTS[act](y + b)
@@ -88,8 +89,9 @@ def pool_cases():
             def fn(r, x, k2=k2, s=s, pad=pad, act=act, kind=kind):
                 f = tf.nn.avg_pool2d if kind == "avg" else tf.nn.max_pool2d
                 return ACTS[act](f(x, ksize=k2, strides=s, padding=pad))
+            lim = 1.2 if act == "RELU_N1_TO_1" else 3.0
             out.append(F(op, cid, dict(input=shape, filter=k2, stride=s, padding=pad, activation=act),
-                         [In(shape, -3, 3)], fn))
+                         [In(shape, -lim, lim)], fn))
     return out
 
 
@@ -112,7 +114,7 @@ def fc_cases():
                                     ("6to1_n1to1", 4, 6, 1, "RELU_N1_TO_1", True),
                                     ("1to7", 2, 1, 7, "NONE", True)]:
         def fn(r, x, i=i, o=o, act=act, bias=bias):
-            y = tf.matmul(x, tf.constant(weights(r, (i, o))))
+            y = tf.matmul(x, qconst(weights(r, (i, o))))
             if bias:
                 y = y + tf.constant(r.uniform(-0.5, 0.5, o).astype(np.float32))
             return ACTS[act](y)
@@ -120,7 +122,7 @@ def fc_cases():
                                                   bias=bias), [In((b, i))], fn))
     # keep_num_dims: 3-D input flattened over the last axis only.
     out.append(F("FULLY_CONNECTED", "rank3_keep_dims", dict(input=(2, 3, 6), out_features=4, keep_num_dims=True),
-                 [In((2, 3, 6))], lambda r, x: tf.tensordot(x, tf.constant(weights(r, (6, 4))), axes=1)))
+                 [In((2, 3, 6))], lambda r, x: tf.tensordot(x, qconst(weights(r, (6, 4))), axes=1)))
     return out
 
 
@@ -136,13 +138,13 @@ def binary_cases():
         ("same_4d", (1, 4, 4, 3), (1, 4, 4, 3)),
         ("bcast_channel", (1, 4, 5, 3), (3,)),
         ("bcast_4d_5d_mix", (2, 1, 4, 3), (1, 3, 1, 3)),
-        ("bcast_scalar_lhs", (1,), (2, 5)),
+        ("bcast_scalar_lhs", (1,), (2, 5)),   # lhs range narrowed below
         ("rank2", (3, 7), (3, 7)),
     ]
     for op, f in BINARY.items():
         for cid, a, b in shapes:
             lo_b, hi_b = (0.5, 2.0) if op == "DIV" else (-2.0, 2.0)
-            inputs = [In(a, -2, 2), In(b, lo_b, hi_b)]
+            inputs = [In(a, -0.3, 0.3) if a == (1,) else In(a, -2, 2), In(b, lo_b, hi_b)]
             if op == "DIV":
                 # keep the divisor away from zero, both signs
                 inputs[1] = In(b, 0.5, 2.0)
@@ -150,18 +152,20 @@ def binary_cases():
                 fn = (lambda r, x, y, f=f: f(x, y))
             else:
                 fn = (lambda r, x, y, f=f: f(x, y))
-            out.append(F(op, cid, dict(lhs=a, rhs=b), inputs, fn))
+            out.append(F(op, cid, dict(lhs=a, rhs=b), inputs, fn,
+                         input_mode="float" if a == (1,) else "codes"))
         if op in ("ADD", "SUB", "MUL", "DIV"):
             for act in ("RELU", "RELU6", "RELU_N1_TO_1"):
-                out.append(F(op, f"fused_{act.lower()}", dict(lhs=(1, 3, 4, 2), rhs=(1, 3, 4, 2), activation=act),
-                             [In((1, 3, 4, 2), -4, 4), In((1, 3, 4, 2), 0.5, 3)],
+                rhs = In((1, 3, 4, 3), 0.5, 2) if op == "DIV" else In((1, 3, 4, 3), -1.5, 1.5)
+                out.append(F(op, f"fused_{act.lower()}", dict(lhs=(1, 3, 4, 3), rhs=(1, 3, 4, 3), activation=act),
+                             [In((1, 3, 4, 3), -2, 2), rhs],
                              lambda r, x, y, f=f, act=act: ACTS[act](f(x, y))))
         if op == "DIV":  # x / const is rewritten to x * (1/const); keep the constant on the left
             out.append(F(op, "const_lhs", dict(lhs="constant (6,)", rhs=(2, 6)), [In((2, 6), 0.5, 2)],
-                         lambda r, x, f=f: f(tf.constant(r.uniform(-2.0, 2.0, 6).astype(np.float32)), x)))
+                         lambda r, x, f=f: f(qconst(r.uniform(-2.0, 2.0, 6).astype(np.float32)), x)))
         else:
             out.append(F(op, "const_rhs", dict(lhs=(2, 6), rhs="constant (6,)"), [In((2, 6), -2, 2)],
-                         lambda r, x, f=f: f(x, tf.constant(r.uniform(0.5, 2.0, 6).astype(np.float32)))))
+                         lambda r, x, f=f: f(x, qconst(r.uniform(0.5, 2.0, 6).astype(np.float32)))))
     return out
 
 
@@ -189,8 +193,8 @@ def unary_cases():
     # PRELU: per-channel alpha (broadcast over H, W) and full alpha
     for cid, alpha_shape in [("alpha_per_channel", (1, 1, 3)), ("alpha_full", (4, 5, 3))]:
         def fn(r, x, alpha_shape=alpha_shape):
-            a = tf.constant(r.uniform(0.05, 0.6, alpha_shape).astype(np.float32))
-            return tf.nn.relu(x) + (-a) * tf.nn.relu(-x)   # the Keras PReLU pattern
+            a = r.uniform(0.05, 0.6, alpha_shape).astype(np.float32)
+            return tf.nn.relu(x) + qconst(-a) * tf.nn.relu(-x)   # the Keras PReLU pattern
         out.append(F("PRELU", cid, dict(input=sh, alpha=alpha_shape), [In(sh, -3, 3)], fn))
     return out
 
@@ -323,7 +327,7 @@ def transpose_conv_cases():
             oh, ow = (h - 1) * s + k, (w - 1) * s + k
 
         def fn(r, x, k=k, oc=oc, ic=shape[3], s=s, pad=pad, bias=bias, os_=(shape[0], oh, ow, oc)):
-            wgt = tf.constant(weights(r, (k, k, oc, ic), scale=1.0 / np.sqrt(k * k * ic / (s * s))))
+            wgt = qconst(weights(r, (k, k, oc, ic), scale=1.0 / np.sqrt(k * k * ic / (s * s))))
             y = tf.nn.conv2d_transpose(x, wgt, os_, strides=[1, s, s, 1], padding=pad)
             if bias:
                 y = y + tf.constant(r.uniform(-0.5, 0.5, oc).astype(np.float32))
@@ -355,7 +359,12 @@ def cast_cases():
     return out
 
 
-def cases():
+def base_cases():
+    """Unprefixed case bodies, shared with the quantized and float16 paths."""
     return (conv_cases() + depthwise_cases() + pool_cases() + softmax_cases() + fc_cases() + binary_cases()
             + unary_cases() + shape_cases() + reduce_cases() + resize_cases() + transpose_conv_cases()
             + batch_matmul_cases() + cast_cases())
+
+
+def cases():
+    return [variant(c, "float32", build_float) for c in base_cases()]

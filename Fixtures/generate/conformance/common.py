@@ -87,3 +87,12 @@ def near_constant(arr: np.ndarray) -> Optional[str]:
     if flat.size >= 8 and counts.max() > 0.8 * flat.size:
         return f"{counts.max()}/{flat.size} elements share one value"
     return None
+
+
+PREFIX = {"float32": "f32", "int8": "i8", "uint8": "u8", "float16_weights": "f16w"}
+
+
+def variant(base: Case, dtype: str, build, case_id: str = "", **changes) -> Case:
+    """The same op body on another dtype path; ids are prefixed by the path."""
+    cid = f"{PREFIX[dtype]}_{case_id or base.case_id}"
+    return dataclasses.replace(base, dtype=dtype, build=build, case_id=cid, **changes)

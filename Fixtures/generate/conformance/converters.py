@@ -56,6 +56,11 @@ def build_float16_weights(case: Case, rng) -> bytes:
     return conv.convert()
 
 
+def _static(shape):
+    """Dynamic (None) dims are fed as 1, as the interpreter does by default."""
+    return tuple(1 if d is None else d for d in shape)
+
+
 def _representative(case: Case, n=64):
     def gen():
         rng = case.rng(2)
@@ -65,7 +70,7 @@ def _representative(case: Case, n=64):
                 if spec.values is not None:
                     sample.append(np.asarray(spec.values))
                 else:
-                    sample.append(rng.uniform(spec.lo, spec.hi, size=spec.shape).astype(np.float32))
+                    sample.append(rng.uniform(spec.lo, spec.hi, size=_static(spec.shape)).astype(np.float32))
             # Make sure the calibrated range reaches both ends.
             yield sample
         ends = []
@@ -73,9 +78,9 @@ def _representative(case: Case, n=64):
             if spec.values is not None:
                 ends.append(np.asarray(spec.values))
             else:
-                a = np.full(spec.shape, spec.lo, np.float32).reshape(-1)
+                a = np.full(_static(spec.shape), spec.lo, np.float32).reshape(-1)
                 a[1::2] = spec.hi
-                ends.append(a.reshape(spec.shape))
+                ends.append(a.reshape(_static(spec.shape)))
         yield ends
     return gen
 
@@ -95,6 +100,18 @@ def build_int8(case: Case, rng) -> bytes:
 
 
 # ---------------------------------------------------------------- legacy uint8
+
+# Set while a legacy uint8 graph is being built: op constants (weights, alpha,
+# constant operands) then get their own fake-quant range.
+_FAKE_QUANT_CONSTS = False
+
+
+def qconst(a: np.ndarray):
+    """An op's constant operand (weights etc.); fake-quantized in the uint8 path."""
+    if _FAKE_QUANT_CONSTS:
+        return fq_const(np.asarray(a, np.float32))
+    return tf.constant(a)
+
 
 def fq(x, lo, hi):
     """Fake-quant an activation to [lo, hi] (8 bits, nudged so 0 is exact)."""
@@ -118,31 +135,68 @@ def qrange(scale: float, zero_point: int):
     return (-zero_point * scale, (255 - zero_point) * scale)
 
 
+def _nudged(lo, hi):
+    """The exactly representable uint8 range fake-quant would use for [lo, hi]."""
+    scale = (hi - lo) / 255.0
+    zp = int(min(255, max(0, round(-lo / scale))))
+    return qrange(scale, zp), scale, zp
+
+
 def build_uint8(case: Case, rng) -> bytes:
     """tf.compat.v1 graph with fake-quant ops, converted with inference_type=uint8.
 
-    Each float input spec must carry lo/hi from `qrange` so that the
-    quantized_input_stats below describe the same quantization the graph's
-    input fake-quant uses.
+    Inputs get a fake-quant on their nudged [lo, hi] and matching
+    quantized_input_stats; op constants get their own asymmetric range
+    (`qconst`); each output gets a fake-quant whose range is calibrated by
+    running the float graph on the seeded calibration samples, unless the op
+    demands a fixed output quantization (case.extra["uint8_out_range"]) or
+    keeps its input quantization (case.extra["uint8_shared_range"]: every
+    float input and output share the first input's range).
     """
+    global _FAKE_QUANT_CONSTS
     g = tf.Graph()
     with g.as_default():
-        tf.compat.v1.set_random_seed(0)
         phs = [tf.compat.v1.placeholder(_TF_DTYPES[i.dtype], i.shape, name=f"in{k}")
                for k, i in enumerate(case.inputs)]
         quantized_in = []
         stats = {}
+        shared = case.extra.get("uint8_shared_range", False)
+        first = next(i for i in case.inputs if i.dtype == "float32")
         for k, (ph, spec) in enumerate(zip(phs, case.inputs)):
             if spec.dtype == "float32":
-                quantized_in.append(fq(ph, spec.lo, spec.hi))
-                scale = (spec.hi - spec.lo) / 255.0
-                stats[f"in{k}"] = (round(-spec.lo / scale), 1.0 / scale)
+                (lo, hi), scale, zp = _nudged(*((first.lo, first.hi) if shared else (spec.lo, spec.hi)))
+                quantized_in.append(fq(ph, lo, hi))
+                stats[f"in{k}"] = (float(zp), 1.0 / scale)
             else:
                 quantized_in.append(ph)
-        out = case.fn(rng, *quantized_in)
+        _FAKE_QUANT_CONSTS = True
+        try:
+            out = case.fn(rng, *quantized_in)
+        finally:
+            _FAKE_QUANT_CONSTS = False
         outs = list(out) if isinstance(out, (list, tuple)) else [out]
         with tf.compat.v1.Session(graph=g) as sess:
+            fixed = case.extra.get("uint8_out_range")
+            if shared:
+                # Ops that move values without arithmetic keep the input quantization.
+                ranges = [_nudged(first.lo, first.hi)[0]] * len(outs)
+            elif fixed:
+                ranges = [fixed] * len(outs)
+            else:
+                lows = [0.0] * len(outs)
+                highs = [0.0] * len(outs)
+                for sample in _representative(case)():
+                    feed = {ph: np.reshape(v, _static(spec.shape)) for ph, v, spec in zip(phs, sample, case.inputs)}
+                    for j, v in enumerate(sess.run(outs, feed)):
+                        lows[j] = min(lows[j], float(v.min()))
+                        highs[j] = max(highs[j], float(v.max()))
+                ranges = [_nudged(lo, hi)[0] for lo, hi in zip(lows, highs)]
+            outs = [fq(o, lo, hi) for o, (lo, hi) in zip(outs, ranges)]
             conv = tf.compat.v1.lite.TFLiteConverter.from_session(sess, phs, outs)
             conv.inference_type = tf.uint8
             conv.quantized_input_stats = stats
+            io = case.extra.get("io_types")
+            if io:
+                conv.inference_input_type = _TF_DTYPES.get(io[0], tf.float32)
+                conv.inference_output_type = _TF_DTYPES.get(io[1], tf.float32)
             return conv.convert()

@@ -163,6 +163,66 @@ def _max_abs_diff(a_list, b_list):
     return m
 
 
+def float_model_error(case, info, inputs, results):
+    """How far each quantized result is from the float model, in output LSBs.
+
+    The float model is the same op body and the same seeded constants,
+    converted without quantization and run (optimized kernels) on the
+    dequantized inputs.  Weight quantization alone costs a few LSB; a
+    result tens of LSB away is a broken kernel, not rounding.
+    Returns one max error per entry of `results` (None when not comparable).
+    """
+    import dataclasses
+    from converters import build_float
+    from modelinfo import inspect, patch_softmax_beta
+    fcase = dataclasses.replace(case, build=build_float)
+    content = build_float(fcase, case.rng(0))
+    beta = case.extra.get("softmax_beta", 1.0)
+    if beta != 1.0:
+        content = patch_softmax_beta(content, beta)
+    finfo = inspect(content)
+    if len(finfo["outputs"]) != len(info["outputs"]):
+        return [None for _ in results]
+    by_arg = {}
+    for pos, (t, a) in enumerate(zip(info["inputs"], inputs)):
+        k = _input_arg_index(t["name"], len(case.inputs), pos)
+        if t["scale"]:
+            a = ((a.astype(np.float64) - t["zero_point"][0]) * t["scale"][0]).astype(np.float32)
+        by_arg[k] = a
+    tmp = tempfile.mkdtemp(prefix="conf_f_")
+    try:
+        model_path = os.path.join(tmp, "float.tflite")
+        with open(model_path, "wb") as f:
+            f.write(content)
+        paths = []
+        for pos, t in enumerate(finfo["inputs"]):
+            p = os.path.join(tmp, f"in_{pos}.npy")
+            np.save(p, by_arg[_input_arg_index(t["name"], len(case.inputs), pos)].reshape(t["shape"]))
+            paths.append(p)
+        fout, _, err = collect_child(*run_child(model_path, paths, OPT), len(finfo["outputs"]))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    if fout is None:
+        return [None for _ in results]
+    errs = []
+    for res in results:
+        if res is None:
+            errs.append(None)
+            continue
+        worst = 0.0
+        for t, q, f in zip(info["outputs"], res, fout):
+            if not t["scale"] or q.shape != f.shape:
+                continue
+            scale, zp = t["scale"][0], t["zero_point"][0]
+            lim = np.iinfo(q.dtype)
+            real = (q.astype(np.float64) - zp) * scale
+            # Saturation at the calibrated output range is not an error.
+            f = np.clip(f.astype(np.float64), (lim.min - zp) * scale, (lim.max - zp) * scale)
+            worst = max(worst, float(np.max(np.abs(real - f)) / scale))
+        errs.append(round(worst, 3))
+    return errs
+
+
 def process_case(case):
     """Build, verify and write one case.  Returns an index entry or a skip."""
     from modelinfo import inspect, patch_softmax_beta
@@ -206,7 +266,18 @@ def process_case(case):
     if opt is None:
         return fail(f"optimized kernels failed too: {opt_err} (reference: {ref_err})")
     aborted = ref is None
-    expected = opt if aborted else ref
+    float_err = None
+    rejected = None
+    if case.dtype in ("int8", "uint8"):
+        ref_e, opt_e = float_model_error(case, info, inputs, [ref, opt])
+        float_err = {"reference": ref_e, "optimized": opt_e}
+        # A reference result far from the float model while the optimized
+        # kernels agree with it is a reference-kernel bug; don't enshrine it.
+        if ref_e is not None and opt_e is not None and ref_e > max(4.0, 3.0 * opt_e):
+            rejected = (f"BUILTIN_REF output is {ref_e} LSB from the float model, "
+                        f"optimized kernels {opt_e} LSB")
+    use_opt = aborted or rejected is not None
+    expected = opt if use_opt else ref
     for i, a in enumerate(expected):
         why = None if case.allow_constant_output else near_constant(a)
         if why:
@@ -217,7 +288,11 @@ def process_case(case):
     for i, (t, a) in enumerate(zip(info["outputs"], expected)):
         np.save(os.path.join(cdir, f"expected_{i}.npy"), a)
         entry = _io_entry(t, f"expected_{i}.npy")
-        if not aborted and not np.array_equal(opt[i], ref[i]):
+        if rejected is not None and not np.array_equal(opt[i], ref[i]):
+            # expected_ holds the optimized result; keep the rejected reference beside it
+            np.save(os.path.join(cdir, f"rejected_reference_{i}.npy"), ref[i])
+            entry["rejected_reference_file"] = f"rejected_reference_{i}.npy"
+        elif not aborted and not np.array_equal(opt[i], ref[i]):
             np.save(os.path.join(cdir, f"optimized_{i}.npy"), opt[i])
             entry["optimized_file"] = f"optimized_{i}.npy"
         outputs.append(entry)
@@ -231,7 +306,7 @@ def process_case(case):
         "params": case.params,
         "tolerance": tolerance,
         "generator_version": GENERATOR_VERSION,
-        "reference": OPT if aborted else REF,
+        "reference": OPT if use_opt else REF,
         "reference_aborted": aborted,
         "optimized_max_abs_diff": diff,
         "model_ops": [o["op"] for o in info["ops"]],
@@ -240,11 +315,16 @@ def process_case(case):
     }
     if aborted:
         meta["reference_error"] = ref_err
+    if rejected:
+        meta["reference_rejected"] = rejected
+    if float_err is not None:
+        meta["float_model_error_lsb"] = float_err
     with open(os.path.join(cdir, "case.json"), "w") as f:
         json.dump(meta, f, indent=2, sort_keys=False)
         f.write("\n")
     return {**key, "path": rel, "tolerance": tolerance, "reference": meta["reference"],
-            "reference_aborted": aborted, "optimized_max_abs_diff": diff,
+            "reference_aborted": aborted, "reference_rejected": rejected is not None,
+            "optimized_max_abs_diff": diff, "float_model_error_lsb": float_err,
             "ref_ops": ref_ops, "opt_ops": opt_ops}
 
 
@@ -257,7 +337,10 @@ def worker(shard, nshards, only):
         t0 = time.time()
         r = process_case(c)
         r["seconds"] = round(time.time() - t0, 2)
-        status = "SKIP " + r["skipped"] if "skipped" in r else ("ABORT" if r["reference_aborted"] else "ok")
+        status = "SKIP " + r["skipped"] if "skipped" in r else (
+            "ABORT" if r["reference_aborted"] else "REJECTED-REF" if r["reference_rejected"] else "ok")
+        if "float_model_error_lsb" in r and r["float_model_error_lsb"]:
+            status += f" float-err {r['float_model_error_lsb']}"
         print(f"[{shard}] {c.op}/{c.case_id} ({c.dtype}): {status}", flush=True)
         results.append(r)
     return results
@@ -286,13 +369,14 @@ def main():
     done = sorted((r for r in results if "skipped" not in r), key=lambda r: r["path"])
     skipped = sorted((r for r in results if "skipped" in r), key=lambda r: (r["op"], r["case_id"]))
     for r in done:
-        if r["ref_ops"] != r["opt_ops"]:
+        if r["ref_ops"] is not None and r["ref_ops"] != r["opt_ops"]:
             print(f"warning: {r['path']}: resolvers disagree on ops {r['ref_ops']} vs {r['opt_ops']}")
     if not args.only:
         index = {
             "generator_version": GENERATOR_VERSION,
             "cases": [{k: r[k] for k in ("path", "op", "dtype", "tolerance", "reference",
-                                          "reference_aborted", "optimized_max_abs_diff")}
+                                          "reference_aborted", "reference_rejected",
+                                          "optimized_max_abs_diff")}
                       for r in done],
             "skipped": [{k: r[k] for k in ("op", "case_id", "dtype", "skipped")} for r in skipped],
         }
