@@ -69,10 +69,10 @@ extension Subcommand {
         if args.flag("json") {
             console.out(stats.json.serialized())
         } else {
-            console.out(stats.text)
+            console.out(stats.text + "\n")
         }
         if profile {
-            console.out(profileText(model: model, perOperator: perOperator, runs: runs))
+            console.out(profileText(model: model, perOperator: perOperator, runs: runs) + "\n")
         }
         return ExitCode.success
     }

@@ -87,7 +87,7 @@ public final class Interpreter {
     /// Prints `TensorFlow Lite Error: <message>` when options were given, as
     /// TensorFlowLiteSwift's error reporter does.
     static func report(_ message: String, options: Options?) {
-        guard options != nil else { return }
+        guard let options, options.isErrorLoggingEnabled else { return }
         print("TensorFlow Lite Error: \(message)")
     }
 
