@@ -216,6 +216,10 @@ extension Interpreter {
         /// Largest tensor arena, in bytes, that ``Interpreter/allocateTensors()`` may
         /// allocate (an addition). `nil` means 4 GiB.
         public var memoryBudget: Int? = nil
+        /// Whether errors are also printed as `TensorFlow Lite Error: <message>`, as
+        /// TensorFlowLiteSwift's error reporter does when options are given (an addition:
+        /// set it to false to keep standard output clean; thrown errors carry the message).
+        public var isErrorLoggingEnabled: Bool = true
 
         public init() {}
     }
