@@ -16,6 +16,16 @@ public final class AutoMLLocalModel: LocalModel, @unchecked Sendable {
     }
 
     override func manifest() throws(ModelBundleError) -> AutoMLManifest? { try parsedManifest.get() }
+
+    /// Checks the manifest parsed and the model and labels files it names exist; throws
+    /// ``ModelBundleError`` with the reason otherwise (an addition: Firebase raises
+    /// `FIRInvalidAutoMLLocalModel` when the options are created).
+    public func validate() throws {
+        let manifest = try parsedManifest.get()
+        for file in [manifest.modelPath, manifest.labelsPath] where !FileManager.default.fileExists(atPath: file) {
+            throw ModelBundleError.unreadable(path: file, reason: "no such file (named by \(manifest.manifestPath))")
+        }
+    }
 }
 
 /// An AutoML Vision Edge model published on a model server (Firebase's `AutoMLRemoteModel`).
