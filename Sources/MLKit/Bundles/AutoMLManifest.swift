@@ -44,11 +44,12 @@ enum LabelDictionary {
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw .invalidLabels(path: path, reason: "not valid UTF-8")
         }
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
-            line.hasSuffix("\r") ? String(line.dropLast()) : String(line)
+        // Split on the byte: as Characters, "\r\n" is one grapheme and never equals "\n".
+        var lines = text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { line in
+            String(decoding: line.last == UInt8(ascii: "\r") ? line.dropLast() : line, as: UTF8.self)
         }
         if lines.last == "" { lines.removeLast() }
-        guard !lines.isEmpty else { throw .invalidLabels(path: path, reason: "no labels") }
+        guard !lines.isEmpty, lines != [""] else { throw .invalidLabels(path: path, reason: "no labels") }
         if let empty = lines.firstIndex(where: { $0.allSatisfy { $0 == " " || $0 == "\t" } }) {
             throw .invalidLabels(path: path, reason: "line \(empty + 1) is empty")
         }

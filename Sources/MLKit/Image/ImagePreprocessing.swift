@@ -72,6 +72,10 @@ struct ImageInputSpec: Equatable {
     var dataType: Tensor.DataType
     var quantization: QuantizationParameters?
 
+    init(width: Int, height: Int, dataType: Tensor.DataType, quantization: QuantizationParameters?) {
+        self.width = width; self.height = height; self.dataType = dataType; self.quantization = quantization
+    }
+
     init(_ tensor: Tensor) throws(VisionError) {
         let d = tensor.shape.dimensions
         guard d.count == 4, d[0] == 1, d[3] == 3, d[1] > 0, d[2] > 0 else {

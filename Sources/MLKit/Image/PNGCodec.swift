@@ -15,14 +15,23 @@ enum PNGCodec {
     ///
     /// Every color type and bit depth is accepted (gray 1–16 bits, gray + alpha, RGB, RGBA,
     /// palette with or without tRNS; interlaced or not). libpng expands palettes and gray to
-    /// RGB and reduces 16-bit samples to 8 bits; if the file has gamma information
-    /// (gAMA/sRGB/iCCP) libpng converts to sRGB, otherwise samples pass through unchanged.
+    /// RGB and reduces 16-bit samples to 8 bits.
     /// Alpha is dropped (not composited): a model sees the color channels as stored.
+    ///
+    /// Gamma: a file without gAMA, sRGB or iCCP is decoded as sRGB at every bit depth, so
+    /// its samples pass through unchanged and 16-bit samples become `round(v / 257)` — as
+    /// other decoders (Pillow, `tf.io.decode_png`) read them. libpng's simplified API would
+    /// otherwise take untagged 16-bit data as *linear* and re-encode it to sRGB, so such
+    /// files are handed to it with an `sRGB` chunk inserted after IHDR. Files that do
+    /// carry gamma or a profile are converted to sRGB by libpng.
     static func decodeRGB(_ data: Data) throws(ImageError) -> RGBImage {
         let result: Result<RGBImage, ImageError> = data.withUnsafeBytes { raw in
             do {
                 let header = try PNGStructure.validate(raw)
-                return .success(try decodeValidated(raw, header: header))
+                if header.bitDepth == 16, header.interlaced { return .success(try decodeInterlaced16(raw, header: header)) }
+                if header.hasColorSpace { return .success(try decodeValidated(raw, header: header)) }
+                let tagged = Array(raw.prefix(PNGStructure.endOfHeader)) + PNGStructure.sRGBChunk + Array(raw.dropFirst(PNGStructure.endOfHeader))
+                return .success(try tagged.withUnsafeBytes { t throws(ImageError) in try decodeValidated(t, header: header) })
             } catch let error as ImageError {
                 return .failure(error)
             } catch {
@@ -63,6 +72,48 @@ enum PNGCodec {
             rgb[3 * i] = rgba[4 * i]
             rgb[3 * i + 1] = rgba[4 * i + 1]
             rgb[3 * i + 2] = rgba[4 * i + 2]
+        }
+        return RGBImage(width: width, height: height, pixels: rgb)
+    }
+
+    /// 16-bit interlaced files, through libpng's 16-bit *linear* output.
+    ///
+    /// libpng 1.6.39's simplified API returns wrong values when it reduces interlaced
+    /// 16-bit data to 8 bits (non-interlaced is right). Its 16-bit linear output is right,
+    /// and untagged 16-bit data is taken as linear, so the samples come back unchanged —
+    /// but premultiplied by alpha, as linear formats always are. We divide alpha back out
+    /// (`c = c' * 65535 / a`, exact for opaque pixels, approximate for translucent ones,
+    /// black where `a = 0`) and reduce to 8 bits as `round(c / 257)`. A gamma-tagged file
+    /// takes this path too and then yields linear-light values.
+    private static func decodeInterlaced16(_ raw: UnsafeRawBufferPointer, header: PNGHeader) throws(ImageError) -> RGBImage {
+        guard let base = raw.baseAddress else { throw .notPNG }
+        var image = png_image()
+        image.version = png_uint_32(PNG_IMAGE_VERSION)
+        guard png_image_begin_read_from_memory(&image, base, raw.count) != 0 else {
+            let message = Self.message(of: &image)
+            png_image_free(&image)
+            throw .decodingFailed(message)
+        }
+        image.format = png_uint_32(PNG_FORMAT_FLAG_LINEAR | PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA)
+        let width = header.width, height = header.height
+        var rgba = [UInt16](repeating: 0, count: width * height * 4)
+        // The row stride of 16-bit formats counts components, not bytes.
+        let ok = rgba.withUnsafeMutableBytes { buffer in
+            png_image_finish_read(&image, nil, buffer.baseAddress, png_int_32(width * 4), nil)
+        }
+        guard ok != 0 else {
+            let message = Self.message(of: &image)
+            png_image_free(&image)
+            throw .decodingFailed(message)
+        }
+        var rgb = [UInt8](repeating: 0, count: width * height * 3)
+        for i in 0 ..< width * height {
+            let a = UInt32(rgba[4 * i + 3])
+            for c in 0 ..< 3 {
+                guard a > 0 else { continue }
+                let straight = min(65535, (UInt32(rgba[4 * i + c]) * 65535 + a / 2) / a)
+                rgb[3 * i + c] = UInt8((straight * 255 + 32767) / 65535)
+            }
         }
         return RGBImage(width: width, height: height, pixels: rgb)
     }

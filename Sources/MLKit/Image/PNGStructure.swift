@@ -5,6 +5,8 @@ struct PNGHeader: Equatable, Sendable {
     var bitDepth: Int
     var colorType: Int
     var interlaced: Bool
+    /// Whether the file carries gamma or color-space information (gAMA, sRGB or iCCP).
+    var hasColorSpace = false
 }
 
 /// Structural validation of a PNG byte stream: signature, chunk framing, CRCs, the IHDR
@@ -41,7 +43,7 @@ enum PNGStructure {
         guard zip(bytes.prefix(8), signature).allSatisfy({ $0 == $1 }) else { throw .notPNG }
         var offset = 8
         var header: PNGHeader?
-        var sawPalette = false, sawData = false, dataEnded = false
+        var sawPalette = false, sawData = false, dataEnded = false, sawColorSpace = false
         while true {
             guard bytes.count - offset >= 8 else { throw .truncated(offset: offset) }
             let length = Int(readUInt32(bytes, offset))
@@ -74,10 +76,12 @@ enum PNGStructure {
                     sawData = true
                 case "IEND":
                     guard sawData else { throw .malformed("no IDAT chunk") }
-                    guard let header else { throw .malformed("no IHDR chunk") }
+                    guard var header else { throw .malformed("no IHDR chunk") }
+                    header.hasColorSpace = sawColorSpace
                     return header
                 default:
                     if sawData { dataEnded = true }
+                    if ["gAMA", "sRGB", "iCCP"].contains(type) { sawColorSpace = true }
                     // An unknown critical chunk (uppercase first letter) cannot be skipped.
                     if typeBytes[0] < 0x61, !["PLTE", "IDAT", "IEND"].contains(type) {
                         throw .malformed("unknown critical chunk \(type)")
@@ -99,6 +103,17 @@ enum PNGStructure {
         guard bytes[p + 12] <= 1 else { throw .malformed("IHDR interlace method \(bytes[p + 12]) is invalid") }
         return PNGHeader(width: width, height: height, bitDepth: depth, colorType: color, interlaced: bytes[p + 12] == 1)
     }
+
+    /// An `sRGB` chunk (rendering intent 0), to insert after IHDR in files without color
+    /// information: see ``PNGCodec/decodeRGB(_:)``.
+    static let sRGBChunk: [UInt8] = {
+        let body: [UInt8] = Array("sRGB".utf8) + [0]
+        let crc = body.withUnsafeBytes { CRC32.checksum($0) }
+        return [0, 0, 0, 1] + body + [UInt8(crc >> 24), UInt8((crc >> 16) & 0xFF), UInt8((crc >> 8) & 0xFF), UInt8(crc & 0xFF)]
+    }()
+
+    /// Byte offset just past the IHDR chunk (signature 8 + IHDR 25).
+    static let endOfHeader = 33
 
     static func readUInt32(_ bytes: UnsafeRawBufferPointer, _ offset: Int) -> UInt32 {
         (UInt32(bytes[offset]) << 24) | (UInt32(bytes[offset + 1]) << 16) | (UInt32(bytes[offset + 2]) << 8) | UInt32(bytes[offset + 3])
