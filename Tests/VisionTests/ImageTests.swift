@@ -145,3 +145,20 @@ enum ImageInputSpecFixture {
         ImageInputSpec(width: 2, height: 1, dataType: type, quantization: nil)
     }
 }
+
+@Suite struct AnnotationTests {
+    @Test func drawsBoxAndCaption() throws {
+        let image = try VisionImage(width: 64, height: 48, pixelFormat: .rgb8, pixels: [UInt8](repeating: 255, count: 64 * 48 * 3))
+        let out = image.annotated([ImageAnnotation(frame: CGRect(x: 10, y: 20, width: 30, height: 20), caption: "A1")]).stored
+        let red: (UInt8, UInt8, UInt8) = (255, 48, 48)
+        #expect(out.pixel(10, 20) == red && out.pixel(39, 39) == red && out.pixel(25, 39) == red)  // outline
+        #expect(out.pixel(25, 30) == (255, 255, 255))                                           // inside untouched
+        // Caption band above the box (9 px: 7 glyph rows + 1 px margins), black glyph pixels in it.
+        #expect(out.pixel(10, 11) == red)
+        let band = (11 ..< 20).flatMap { y in (10 ..< 23).map { x in out.pixel(x, y) } }
+        #expect(band.contains { $0 == (0, 0, 0) })
+        // Boxes partly outside the image clip instead of trapping.
+        _ = image.annotated([ImageAnnotation(frame: CGRect(x: -100, y: -5, width: 1000, height: 1e9), caption: "?~")])
+        _ = image.annotated([ImageAnnotation(frame: CGRect(x: CGFloat.nan, y: 0, width: 1, height: 1), caption: "")])
+    }
+}
