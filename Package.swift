@@ -65,6 +65,9 @@ let package = Package(
         .testTarget(name: "TensorFlowLiteTests", dependencies: ["TensorFlowLite", "TFLiteModel"]),
         .testTarget(name: "NumPyTests", dependencies: ["SeededRandom", "NumPy"]),
         .testTarget(name: "ConformanceTests", dependencies: ["TFLiteConformance", "TensorFlowLite"]),
+        // PNG, preprocessing, bundles, labelers and detectors; Resources/ holds tiny PNGs,
+        // TF resize references and the scripts that made them.
+        .testTarget(name: "VisionTests", dependencies: ["MLKit", "TensorFlowLite"], exclude: ["Resources"]),
         .testTarget(name: "TFLiteCommandsTests", dependencies: ["TFLiteCommands", "TFLiteModel", "NumPy"]),
     ],
     swiftLanguageModes: [.v6]
