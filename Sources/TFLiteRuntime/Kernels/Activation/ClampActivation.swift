@@ -12,6 +12,12 @@ enum ClampActivation {
             case .float32:
                 try context.setOutputShape(0, input.shape)
                 return ClampF32(input: input.index, output: output.index, count: input.elementCount, lower: lower, upper: upper)
+            case .uint8:
+                try context.setOutputShape(0, input.shape)
+                return try quantized(UInt8.self, input: input, output: output, lower: lower, upper: upper)
+            case .int8:
+                try context.setOutputShape(0, input.shape)
+                return try quantized(Int8.self, input: input, output: output, lower: lower, upper: upper)
             default:
                 throw context.unsupportedTypes()
             }
