@@ -60,7 +60,8 @@ let package = Package(
         .target(name: "FlatBufferTestSupport", path: "Tests/Support/FlatBufferTestSupport"),
         .testTarget(name: "TFLiteFormatTests", dependencies: ["TFLiteFormat", "FlatBufferTestSupport"]),
         .testTarget(name: "TFLiteModelTests", dependencies: ["TFLiteModel", "TFLiteFormat", "FlatBufferTestSupport"]),
-        .testTarget(name: "TFLiteRuntimeTests", dependencies: ["TFLiteRuntime", "TFLiteModel"]),
+        // Resources/ holds LiteRT goldens read through #filePath, so `swift test` needs no bundle.
+        .testTarget(name: "TFLiteRuntimeTests", dependencies: ["TFLiteRuntime", "TFLiteModel"], exclude: ["Resources"]),
         .testTarget(name: "TensorFlowLiteTests", dependencies: ["TensorFlowLite", "TFLiteModel"]),
         .testTarget(name: "NumPyTests", dependencies: ["NumPy"]),
         .testTarget(name: "ConformanceTests", dependencies: ["TFLiteConformance", "TensorFlowLite"]),
