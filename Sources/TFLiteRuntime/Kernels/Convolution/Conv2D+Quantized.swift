@@ -26,7 +26,7 @@ enum Conv2DQuantized {
     private static func build<T: Quantized8>(_: T.Type, _ context: inout PrepareContext, _ g: Conv2DGeometry, _ groups: Int,
                                              _ input: Int, _ filter: TensorState, _ bias: Int?, _ output: Int,
                                              _ params: QuantizedConvParams) throws(KernelError) -> any PreparedKernel {
-        let reference = Conv2DQuantizedReference<T>(input: input, filter: filter.index, bias: bias, output: output,
+        let reference = Conv2DQuantizedReference(signed: T.isSigned, input: input, filter: filter.index, bias: bias, output: output,
                                                     geometry: g, groups: groups, params: params)
         guard let constant = filter.constant else { return reference }
         let groupInC = g.inC / groups, groupOutC = g.outC / groups
@@ -41,8 +41,8 @@ enum Conv2DQuantized {
         let workerBytes = (columnsBytes + 2 * resultBytes + 63) / 64 * 64
         let scratch = context.requestScratch(bytes: try ConvCheck.product([workerBytes, context.threadCount], "CONV_2D scratch"))
         let (packed, maxW) = centeredWeights(constant.typed(T.self), zeroPoint: params.weightZeroPoint)
-        return Conv2DQuantizedGemm<T>(
-            input: input, bias: bias, output: output, geometry: g, groups: groups, groupInC: groupInC, groupOutC: groupOutC,
+        return Conv2DQuantizedGemm(
+            signed: T.isSigned, input: input, bias: bias, output: output, geometry: g, groups: groups, groupInC: groupInC, groupOutC: groupOutC,
             patch: patch, tileRows: tileRows, scratch: scratch, workerBytes: workerBytes,
             columnsBytes: columnsBytes, resultBytes: resultBytes, packed: packed,
             table: QuantizedConvParams.centeredTable(T.self, zeroPoint: params.inputZeroPoint),
@@ -56,7 +56,9 @@ enum Conv2DQuantized {
 /// (`x - zx`, zeros for taps in the padding, which is what skipping them means), multiplied
 /// by the packed centered filter rows `w - zw` (OHWI is already `[outC, kh·kw·Cg]`), then
 /// requantized. Tiles are spread over threads, each with its own scratch.
-struct Conv2DQuantizedGemm<T: Quantized8>: PreparedKernel {
+struct Conv2DQuantizedGemm: PreparedKernel {
+    /// int8 (else uint8) data; `eval` dispatches to the specialization of `run`.
+    let signed: Bool
     let input: Int, bias: Int?, output: Int
     let geometry: Conv2DGeometry
     let groups: Int, groupInC: Int, groupOutC: Int
@@ -71,6 +73,10 @@ struct Conv2DQuantizedGemm<T: Quantized8>: PreparedKernel {
     let requantizer: Requantizer
 
     func eval(_ context: EvalContext) throws(KernelError) {
+        if signed { run(context, Int8.self) } else { run(context, UInt8.self) }
+    }
+
+    private func run<T: Quantized8>(_ context: EvalContext, _: T.Type) {
         let x = UnsafePointer(context.pointer(input, as: T.self))
         let y = context.pointer(output, as: T.self)
         let b = context.optionalInt32s(bias)
@@ -103,7 +109,7 @@ struct Conv2DQuantizedGemm<T: Quantized8>: PreparedKernel {
     /// The receptive field of output pixel `pixel` (flattened `(b, oy, ox)`) for `group`,
     /// as `patch` centered values ordered `(ky, kx, channel)`.
     @inline(__always)
-    func gather(pixel: Int, group: Int, _ x: UnsafePointer<T>, _ lut: UnsafeBufferPointer<Float>,
+    func gather<T: Quantized8>(pixel: Int, group: Int, _ x: UnsafePointer<T>, _ lut: UnsafeBufferPointer<Float>,
                 into col: UnsafeMutablePointer<Float>) {
         let g = geometry
         let perImage = g.outH * g.outW
@@ -137,13 +143,19 @@ struct Conv2DQuantizedGemm<T: Quantized8>: PreparedKernel {
 
 /// TFLite's reference loops, used when the filter is only known at run time (and as the
 /// oracle the GEMM kernel is tested against). Work is split over output rows.
-struct Conv2DQuantizedReference<T: Quantized8>: PreparedKernel {
+struct Conv2DQuantizedReference: PreparedKernel {
+    /// int8 (else uint8) data; `eval` dispatches to the specialization of `run`.
+    let signed: Bool
     let input: Int, filter: Int, bias: Int?, output: Int
     let geometry: Conv2DGeometry
     let groups: Int
     let params: QuantizedConvParams
 
     func eval(_ context: EvalContext) throws(KernelError) {
+        if signed { run(context, Int8.self) } else { run(context, UInt8.self) }
+    }
+
+    private func run<T: Quantized8>(_ context: EvalContext, _: T.Type) {
         let x = UnsafePointer(context.pointer(input, as: T.self))
         let w = UnsafePointer(context.pointer(filter, as: T.self))
         let y = context.pointer(output, as: T.self)

@@ -37,34 +37,68 @@ struct Requantizer: Sendable {
         case fixedPoint(mantissas: [Int32], exponents: [Int])
         case double(scales: [Double])
     }
-    let mode: Mode
+    /// Per-channel parameters of the mode in use (the other arrays are empty), kept as
+    /// plain arrays so that the per-element path does no enum payload copies.
+    let floating: Bool
+    let mantissas: [Int32]
+    let exponents: [Int]
+    let scales: [Double]
     let outputZeroPoint: Int32
     let lower: Int32
     let upper: Int32
 
+    init(mode: Mode, outputZeroPoint: Int32, lower: Int32, upper: Int32) {
+        switch mode {
+        case let .fixedPoint(m, e): (floating, mantissas, exponents, scales) = (false, m, e, [])
+        case let .double(s): (floating, mantissas, exponents, scales) = (true, [], [], s)
+        }
+        self.outputZeroPoint = outputZeroPoint
+        self.lower = lower
+        self.upper = upper
+    }
+
     @inline(__always)
     func apply(_ acc: Int32, channel: Int) -> Int32 {
         let scaled: Int64
-        switch mode {
-        case let .fixedPoint(mantissas, exponents):
-            scaled = Int64(FixedPoint.multiplyByQuantizedMultiplier(acc, mantissas[channel], exponents[channel]))
-        case let .double(scales):
+        if floating {
             let v = (Double(acc) * scales[channel]).rounded(.toNearestOrAwayFromZero)
             scaled = Int64(Swift.max(Swift.min(v, 4.0e9), -4.0e9))
+        } else {
+            scaled = Int64(FixedPoint.multiplyByQuantizedMultiplier(acc, mantissas[channel], exponents[channel]))
         }
         let shifted = scaled + Int64(outputZeroPoint)
         return Int32(Swift.min(Swift.max(shifted, Int64(lower)), Int64(upper)))
     }
 
     /// Requantizes `count` accumulators of consecutive channels `firstChannel...` (plus
-    /// `bias[channel]` when given) into `output`.
+    /// `bias[channel]` when given) into `output`. Same arithmetic as `apply`, with the
+    /// mode test and the array accesses hoisted out of the loop.
     @inline(__always)
     func store<T: Quantized8>(_ acc: UnsafePointer<Int32>, count: Int, firstChannel: Int,
                               bias: UnsafePointer<Int32>?, into output: UnsafeMutablePointer<T>) {
-        for j in 0 ..< count {
-            let c = firstChannel + j
-            let a = bias.map { acc[j] &+ $0[c] } ?? acc[j]
-            output[j] = T(truncatingIfNeeded: apply(a, channel: c))
+        let zero = Int64(outputZeroPoint), lo = Int64(lower), hi = Int64(upper)
+        @inline(__always) func finish(_ scaled: Int64) -> T {
+            T(truncatingIfNeeded: Swift.min(Swift.max(scaled + zero, lo), hi))
+        }
+        let b = bias.map { $0 + firstChannel }
+        if floating {
+            scales.withUnsafeBufferPointer { s in
+                for j in 0 ..< count {
+                    let a = b.map { acc[j] &+ $0[j] } ?? acc[j]
+                    let v = (Double(a) * s[firstChannel + j]).rounded(.toNearestOrAwayFromZero)
+                    output[j] = finish(Int64(Swift.max(Swift.min(v, 4.0e9), -4.0e9)))
+                }
+            }
+        } else {
+            mantissas.withUnsafeBufferPointer { m in
+                exponents.withUnsafeBufferPointer { e in
+                    for j in 0 ..< count {
+                        let a = b.map { acc[j] &+ $0[j] } ?? acc[j]
+                        let c = firstChannel + j
+                        output[j] = finish(Int64(FixedPoint.multiplyByQuantizedMultiplier(a, m[c], e[c])))
+                    }
+                }
+            }
         }
     }
 }
@@ -237,9 +271,9 @@ func centeredWeights<T: Quantized8>(_ weights: UnsafeBufferPointer<T>, zeroPoint
     let out = buffer.typed(Float.self)
     var largest: Int32 = 0
     for i in weights.indices {
-        let v = Int32(weights[i]) - zeroPoint
+        let v = Int32(truncatingIfNeeded: weights[i]) &- zeroPoint   // |v| ≤ 255
         out[i] = Float(v)
-        largest = Swift.max(largest, abs(v))
+        largest = Swift.max(largest, v < 0 ? 0 &- v : v)
     }
     return (buffer, Int(largest))
 }

@@ -23,7 +23,7 @@ enum DepthwiseConv2DQuantized {
                                              _ input: Int, _ filter: TensorState, _ bias: Int?, _ output: Int,
                                              _ params: QuantizedConvParams) throws(KernelError) -> any PreparedKernel {
         guard let constant = filter.constant else {
-            return DepthwiseConv2DQuantizedReference<T>(input: input, filter: filter.index, bias: bias, output: output,
+            return DepthwiseConv2DQuantizedReference(signed: T.isSigned, input: input, filter: filter.index, bias: bias, output: output,
                                                        geometry: g, params: params)
         }
         let weights = constant.typed(T.self)
@@ -31,7 +31,7 @@ enum DepthwiseConv2DQuantized {
         let accBytes = try ConvCheck.product([g.outC, MemoryLayout<Int32>.stride], "DEPTHWISE_CONV_2D")
         let workerBytes = (accBytes + 63) / 64 * 64
         let scratch = context.requestScratch(bytes: try ConvCheck.product([workerBytes, context.threadCount], "DEPTHWISE_CONV_2D"))
-        return DepthwiseConv2DQuantizedDirect<T>(input: input, bias: bias, output: output, geometry: g,
+        return DepthwiseConv2DQuantizedDirect(signed: T.isSigned, input: input, bias: bias, output: output, geometry: g,
                                                  multiplier: g.outC / g.inC, weights: packed,
                                                  inputZeroPoint: params.inputZeroPoint,
                                                  requantizer: params.requantizer, scratch: scratch, workerBytes: workerBytes)
@@ -41,7 +41,9 @@ enum DepthwiseConv2DQuantized {
 /// Constant filter, centered at prepare (`w - zw` as `Int32`, `[kh·kw, outC]`). Each output
 /// pixel's channels are accumulated in a per-worker `Int32` row over the in-image taps;
 /// with multiplier 1 eight channels at a time. Work is split over output rows.
-struct DepthwiseConv2DQuantizedDirect<T: Quantized8>: PreparedKernel {
+struct DepthwiseConv2DQuantizedDirect: PreparedKernel {
+    /// int8 (else uint8) data; `eval` dispatches to the specialization of `run`.
+    let signed: Bool
     let input: Int, bias: Int?, output: Int
     let geometry: Conv2DGeometry
     let multiplier: Int
@@ -52,6 +54,10 @@ struct DepthwiseConv2DQuantizedDirect<T: Quantized8>: PreparedKernel {
     let workerBytes: Int
 
     func eval(_ context: EvalContext) throws(KernelError) {
+        if signed { run(context, Int8.self) } else { run(context, UInt8.self) }
+    }
+
+    private func run<T: Quantized8>(_ context: EvalContext, _: T.Type) {
         let x = UnsafePointer(context.pointer(input, as: T.self))
         let y = context.pointer(output, as: T.self)
         let b = context.optionalInt32s(bias)
@@ -73,7 +79,7 @@ struct DepthwiseConv2DQuantizedDirect<T: Quantized8>: PreparedKernel {
 
     /// Accumulates output pixel `(row / outH, row % outH, ox)` into `acc[0 ..< outC]`.
     @inline(__always)
-    func pixel(row: Int, ox: Int, x: UnsafePointer<T>, w: UnsafePointer<Int32>, acc: UnsafeMutablePointer<Int32>) {
+    func pixel<T: Quantized8>(row: Int, ox: Int, x: UnsafePointer<T>, w: UnsafePointer<Int32>, acc: UnsafeMutablePointer<Int32>) {
         let g = geometry
         let b = row / g.outH, oy = row % g.outH
         acc.update(repeating: 0, count: g.outC)
@@ -114,12 +120,18 @@ struct DepthwiseConv2DQuantizedDirect<T: Quantized8>: PreparedKernel {
 
 /// TFLite's reference loops, used when the filter is only known at run time (and as the
 /// oracle the direct kernel is tested against). Work is split over output rows.
-struct DepthwiseConv2DQuantizedReference<T: Quantized8>: PreparedKernel {
+struct DepthwiseConv2DQuantizedReference: PreparedKernel {
+    /// int8 (else uint8) data; `eval` dispatches to the specialization of `run`.
+    let signed: Bool
     let input: Int, filter: Int, bias: Int?, output: Int
     let geometry: Conv2DGeometry
     let params: QuantizedConvParams
 
     func eval(_ context: EvalContext) throws(KernelError) {
+        if signed { run(context, Int8.self) } else { run(context, UInt8.self) }
+    }
+
+    private func run<T: Quantized8>(_ context: EvalContext, _: T.Type) {
         let x = UnsafePointer(context.pointer(input, as: T.self))
         let w = UnsafePointer(context.pointer(filter, as: T.self))
         let y = context.pointer(output, as: T.self)

@@ -27,7 +27,7 @@ enum FullyConnectedQuantized {
                                              _ bias: Int?, _ output: Int, _ params: QuantizedConvParams,
                                              _ batch: Int, _ units: Int, _ depth: Int) throws(KernelError) -> any PreparedKernel {
         guard let constant = weights.constant else {
-            return FullyConnectedQuantizedReference<T>(input: input, weights: weights.index, bias: bias, output: output,
+            return FullyConnectedQuantizedReference(signed: T.isSigned, input: input, weights: weights.index, bias: bias, output: output,
                                                        batch: batch, units: units, depth: depth, params: params)
         }
         let rowBytes = try ConvCheck.product([depth, MemoryLayout<Float>.stride], "FULLY_CONNECTED")
@@ -39,8 +39,8 @@ enum FullyConnectedQuantized {
         let workerBytes = (inputBytes + 2 * resultBytes + 63) / 64 * 64
         let scratch = context.requestScratch(bytes: try ConvCheck.product([workerBytes, context.threadCount], "FULLY_CONNECTED"))
         let (packed, maxW) = centeredWeights(constant.typed(T.self), zeroPoint: params.weightZeroPoint)
-        return FullyConnectedQuantizedGemm<T>(
-            input: input, bias: bias, output: output, batch: batch, units: units, depth: depth,
+        return FullyConnectedQuantizedGemm(
+            signed: T.isSigned, input: input, bias: bias, output: output, batch: batch, units: units, depth: depth,
             rows: rows, columns: columns, scratch: scratch, workerBytes: workerBytes,
             inputBytes: inputBytes, resultBytes: resultBytes, packed: packed,
             table: QuantizedConvParams.centeredTable(T.self, zeroPoint: params.inputZeroPoint),
@@ -52,7 +52,9 @@ enum FullyConnectedQuantized {
 /// Exact GEMM (``ExactGEMM``) against the packed centered weights, in output tiles of
 /// `rows × columns` spread over the threads. A worker converts a tile's input rows to
 /// centered floats once and reuses them for consecutive column tiles.
-struct FullyConnectedQuantizedGemm<T: Quantized8>: PreparedKernel {
+struct FullyConnectedQuantizedGemm: PreparedKernel {
+    /// int8 (else uint8) data; `eval` dispatches to the specialization of `run`.
+    let signed: Bool
     let input: Int, bias: Int?, output: Int
     let batch: Int, units: Int, depth: Int
     let rows: Int, columns: Int
@@ -64,6 +66,10 @@ struct FullyConnectedQuantizedGemm<T: Quantized8>: PreparedKernel {
     let requantizer: Requantizer
 
     func eval(_ context: EvalContext) throws(KernelError) {
+        if signed { run(context, Int8.self) } else { run(context, UInt8.self) }
+    }
+
+    private func run<T: Quantized8>(_ context: EvalContext, _: T.Type) {
         let x = UnsafePointer(context.pointer(input, as: T.self))
         let y = context.pointer(output, as: T.self)
         let b = context.optionalInt32s(bias)
@@ -99,12 +105,18 @@ struct FullyConnectedQuantizedGemm<T: Quantized8>: PreparedKernel {
 
 /// TFLite's reference loops, used when the weights are only known at run time (and as the
 /// oracle the GEMM kernel is tested against). Work is split over rows.
-struct FullyConnectedQuantizedReference<T: Quantized8>: PreparedKernel {
+struct FullyConnectedQuantizedReference: PreparedKernel {
+    /// int8 (else uint8) data; `eval` dispatches to the specialization of `run`.
+    let signed: Bool
     let input: Int, weights: Int, bias: Int?, output: Int
     let batch: Int, units: Int, depth: Int
     let params: QuantizedConvParams
 
     func eval(_ context: EvalContext) throws(KernelError) {
+        if signed { run(context, Int8.self) } else { run(context, UInt8.self) }
+    }
+
+    private func run<T: Quantized8>(_ context: EvalContext, _: T.Type) {
         let x = UnsafePointer(context.pointer(input, as: T.self))
         let w = UnsafePointer(context.pointer(weights, as: T.self))
         let y = context.pointer(output, as: T.self)

@@ -25,7 +25,7 @@ enum TransposeConvQuantized {
                                              _ params: QuantizedConvParams) throws(KernelError) -> any PreparedKernel {
         guard let constant = weights.constant else {
             let bytes = try ConvCheck.product([g.batch, g.outH, g.outW, g.outC, MemoryLayout<Int32>.stride], "TRANSPOSE_CONV")
-            return TransposeConvQuantizedReference<T>(input: input, weights: weights.index, bias: bias, output: output,
+            return TransposeConvQuantizedReference(signed: T.isSigned, input: input, weights: weights.index, bias: bias, output: output,
                                                       geometry: g, params: params, scratch: context.requestScratch(bytes: bytes))
         }
         let taps = try ConvCheck.product([g.kh, g.kw, g.outC], "TRANSPOSE_CONV")
@@ -52,8 +52,8 @@ enum TransposeConvQuantized {
                 }
             }
         }
-        return TransposeConvQuantizedGemm<T>(
-            input: input, bias: bias, output: output, geometry: g, packed: packed, columns: columns,
+        return TransposeConvQuantizedGemm(
+            signed: T.isSigned, input: input, bias: bias, output: output, geometry: g, packed: packed, columns: columns,
             scratch: scratch, workerBytes: workerBytes, inputBytes: inputBytes, tempBytes: tempBytes, tileRows: tileRows,
             table: QuantizedConvParams.centeredTable(T.self, zeroPoint: params.inputZeroPoint),
             gemm: ExactGEMM(maxAbsA: QuantizedConvParams.maxCentered(T.self, zeroPoint: params.inputZeroPoint), maxAbsB: Int(maxW)),
@@ -64,7 +64,9 @@ enum TransposeConvQuantized {
 /// Per image: exact GEMM `col[H·W, kh·kw·outC] = (x - zx) · Pᵀ` in `Int32`
 /// (``ExactGEMM``, input pixels tiled over threads), then each output pixel sums the
 /// columns of the input pixels that reach it (split over output rows) and is requantized.
-struct TransposeConvQuantizedGemm<T: Quantized8>: PreparedKernel {
+struct TransposeConvQuantizedGemm: PreparedKernel {
+    /// int8 (else uint8) data; `eval` dispatches to the specialization of `run`.
+    let signed: Bool
     let input: Int, bias: Int?, output: Int
     let geometry: Conv2DGeometry
     let packed: AlignedBuffer
@@ -77,6 +79,10 @@ struct TransposeConvQuantizedGemm<T: Quantized8>: PreparedKernel {
     let requantizer: Requantizer
 
     func eval(_ context: EvalContext) throws(KernelError) {
+        if signed { run(context, Int8.self) } else { run(context, UInt8.self) }
+    }
+
+    private func run<T: Quantized8>(_ context: EvalContext, _: T.Type) {
         let g = geometry
         let x = UnsafePointer(context.pointer(input, as: T.self))
         let y = context.pointer(output, as: T.self)
@@ -142,13 +148,19 @@ struct TransposeConvQuantizedGemm<T: Quantized8>: PreparedKernel {
 
 /// TFLite's reference scatter loops into an `Int32` image, used when the weights are only
 /// known at run time (and as the oracle the GEMM kernel is tested against).
-struct TransposeConvQuantizedReference<T: Quantized8>: PreparedKernel {
+struct TransposeConvQuantizedReference: PreparedKernel {
+    /// int8 (else uint8) data; `eval` dispatches to the specialization of `run`.
+    let signed: Bool
     let input: Int, weights: Int, bias: Int?, output: Int
     let geometry: Conv2DGeometry
     let params: QuantizedConvParams
     let scratch: Int
 
     func eval(_ context: EvalContext) throws(KernelError) {
+        if signed { run(context, Int8.self) } else { run(context, UInt8.self) }
+    }
+
+    private func run<T: Quantized8>(_ context: EvalContext, _: T.Type) {
         let g = geometry
         let x = UnsafePointer(context.pointer(input, as: T.self))
         let w = UnsafePointer(context.pointer(weights, as: T.self))

@@ -22,23 +22,29 @@ enum Pool2DQuantized {
             throw .invalid("fused activation \(activation.name) is not supported")
         }
         if input.type == .uint8 {
-            return Pool2DQuantized8<UInt8>(kind: kind, input: input.index, output: output.index, geometry: geometry,
+            return Pool2DQuantized8(signed: false, kind: kind, input: input.index, output: output.index, geometry: geometry,
                                             lower: range.lower, upper: range.upper)
         }
-        return Pool2DQuantized8<Int8>(kind: kind, input: input.index, output: output.index, geometry: geometry,
+        return Pool2DQuantized8(signed: true, kind: kind, input: input.index, output: output.index, geometry: geometry,
                                        lower: range.lower, upper: range.upper)
     }
 }
 
 /// Per output pixel and channel, a reduction over the clipped window; work is split over
 /// output rows.
-struct Pool2DQuantized8<T: Quantized8>: PreparedKernel {
+struct Pool2DQuantized8: PreparedKernel {
+    /// int8 (else uint8) data; `eval` dispatches to the specialization of `run`.
+    let signed: Bool
     let kind: Pool2D.Kind
     let input: Int, output: Int
     let geometry: Pool2D.Geometry
     let lower: Int32, upper: Int32
 
     func eval(_ context: EvalContext) throws(KernelError) {
+        if signed { run(context, Int8.self) } else { run(context, UInt8.self) }
+    }
+
+    private func run<T: Quantized8>(_ context: EvalContext, _: T.Type) {
         let x = UnsafePointer(context.pointer(input, as: T.self))
         let y = context.pointer(output, as: T.self)
         let g = geometry
