@@ -1,0 +1,48 @@
+import Foundation
+
+/// A model stored on this machine: Firebase's `LocalModel`. Use a subclass such as
+/// ``CustomLocalModel``.
+public class LocalModel: NSObject, @unchecked Sendable {
+    /// Absolute path of the model file.
+    public let path: String
+
+    /// For subclasses in this module (Firebase's `LocalModel` has no public initializer).
+    init(path: String) {
+        self.path = path
+        super.init()
+    }
+
+    public override var description: String { "\(type(of: self))(path: \(path))" }
+}
+
+/// A model hosted on a model server and downloaded by ``ModelManager``: Firebase's
+/// `RemoteModel`. Use a subclass such as ``CustomRemoteModel``.
+public class RemoteModel: NSObject, @unchecked Sendable {
+    /// The name the model is published under (the directory `<server>/<name>/`).
+    public let name: String
+
+    /// For subclasses in this module (Firebase's `RemoteModel` has no public initializer).
+    init(name: String) {
+        self.name = name
+        super.init()
+    }
+
+    public override var description: String { "\(type(of: self))(name: \(name))" }
+}
+
+/// A custom TensorFlow Lite model file on this machine.
+public final class CustomLocalModel: LocalModel, @unchecked Sendable {
+    /// A model read from the `.tflite` file at `modelPath` (absolute, or relative to the
+    /// current directory). The file is read when an interpreter first needs it.
+    public init(modelPath: String) {
+        super.init(path: modelPath)
+    }
+}
+
+/// A custom TensorFlow Lite model published on a model server (see `spec/model-server.md`).
+public final class CustomRemoteModel: RemoteModel, @unchecked Sendable {
+    /// The model published as `name` (letters, digits, `.`, `_` and `-`).
+    public override init(name: String) {
+        super.init(name: name)
+    }
+}
