@@ -65,6 +65,7 @@ let package = Package(
         .testTarget(name: "NumPyTests", dependencies: ["NumPy"]),
         .testTarget(name: "ConformanceTests", dependencies: ["TFLiteConformance", "TensorFlowLite"]),
         .testTarget(name: "TFLiteCommandsTests", dependencies: ["TFLiteCommands", "TFLiteModel", "NumPy"]),
+        .testTarget(name: "MLKitTests", dependencies: ["MLKit", "TensorFlowLite", "TFLiteModel", "FlatBufferTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
