@@ -242,10 +242,10 @@ import Testing
         defer { f.finish() }
         try f.serveV2(file: .ok(f.v2Bytes))
         let before = f.server.requests.filter { $0.hasSuffix("model-v2.tflite") }.count
-        let second = ModelManager.modelManager(source: f.server.baseURL, cacheDirectory: f.dirs.cache)
+        let sharingCache = ModelManager.modelManager(source: f.server.baseURL, cacheDirectory: f.dirs.cache)
         let other = CustomRemoteModel(name: "classifier")
         async let a = download(f.manager, f.model)
-        async let b = download(second, other)
+        async let b = download(sharingCache, other)
         let (first, second) = try await (a, b)
         #expect(first.0.succeeded && second.0.succeeded)
         #expect(f.server.requests.filter { $0.hasSuffix("model-v2.tflite") }.count - before <= 2)

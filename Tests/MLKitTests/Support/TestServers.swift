@@ -175,9 +175,11 @@ final class PythonHTTPServer: @unchecked Sendable {
         throw POSIXError(.ECONNREFUSED)
     }
 
+    /// Kills the server. SIGKILL, because the child inherits the test process's signal
+    /// mask, in which libdispatch's threads block SIGTERM.
     func stop() {
         guard process.isRunning else { return }
-        process.terminate()
+        kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
     }
 
