@@ -163,6 +163,19 @@ import Testing
         try await f.expectV1Kept()
     }
 
+    @Test func cancellingTheProgressCancelsTheDownload() async throws {
+        let f = try await Faulty()
+        defer { f.finish() }
+        try f.serveV2(file: .stall(f.v2Bytes, sent: 1024))
+        let (outcome, _) = try await download(f.manager, f.model) { progress in
+            let started = (try? await waitUntil { progress.completedUnitCount >= 1024 }) ?? false
+            #expect(started, "the first 1024 bytes arrived")
+            progress.cancel()
+        }
+        expectError(outcome.error, .cancelled, "The download of model 'classifier' was cancelled.")
+        try await f.expectV1Kept()
+    }
+
     @Test func modelFileNotFound() async throws {
         let f = try await Faulty()
         defer { f.finish() }
