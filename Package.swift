@@ -58,12 +58,17 @@ let package = Package(
         // MARK: - Tests
         // Test-only FlatBuffers/FlexBuffers writers, shared by the format and model tests.
         .target(name: "FlatBufferTestSupport", path: "Tests/Support/FlatBufferTestSupport"),
-        .testTarget(name: "TFLiteFormatTests", dependencies: ["TFLiteFormat", "FlatBufferTestSupport"]),
-        .testTarget(name: "TFLiteModelTests", dependencies: ["TFLiteModel", "TFLiteFormat", "FlatBufferTestSupport"]),
-        .testTarget(name: "TFLiteRuntimeTests", dependencies: ["TFLiteRuntime", "TFLiteModel"]),
+        .target(name: "SeededRandom", path: "Tests/Support/SeededRandom"),
+        .testTarget(name: "TFLiteFormatTests", dependencies: ["SeededRandom", "TFLiteFormat", "FlatBufferTestSupport"]),
+        .testTarget(name: "TFLiteModelTests", dependencies: ["SeededRandom", "TFLiteModel", "TFLiteFormat", "FlatBufferTestSupport"]),
+        .testTarget(name: "TFLiteRuntimeTests", dependencies: ["SeededRandom", "TFLiteRuntime", "TFLiteModel", "NumPy"],
+                    exclude: ["Resources"]),
         .testTarget(name: "TensorFlowLiteTests", dependencies: ["TensorFlowLite", "TFLiteModel"]),
-        .testTarget(name: "NumPyTests", dependencies: ["NumPy"]),
+        .testTarget(name: "NumPyTests", dependencies: ["SeededRandom", "NumPy"]),
         .testTarget(name: "ConformanceTests", dependencies: ["TFLiteConformance", "TensorFlowLite"]),
+        // PNG, preprocessing, bundles, labelers and detectors; Resources/ holds tiny PNGs,
+        // TF resize references and the scripts that made them.
+        .testTarget(name: "VisionTests", dependencies: ["MLKit", "TensorFlowLite"], exclude: ["Resources"]),
         .testTarget(name: "TFLiteCommandsTests", dependencies: ["TFLiteCommands", "TFLiteModel", "NumPy"]),
         .testTarget(name: "MLKitTests", dependencies: ["MLKit", "TensorFlowLite", "TFLiteModel", "FlatBufferTestSupport"]),
     ],

@@ -1,19 +1,7 @@
 import Foundation
 
-/// A model stored on this machine: Firebase's `LocalModel`. Use a subclass such as
-/// ``CustomLocalModel``.
-public class LocalModel: NSObject, @unchecked Sendable {
-    /// Absolute path of the model file.
-    public let path: String
-
-    /// For subclasses in this module (Firebase's `LocalModel` has no public initializer).
-    init(path: String) {
-        self.path = path
-        super.init()
-    }
-
-    public override var description: String { "\(type(of: self))(path: \(path))" }
-}
+// `LocalModel`, the base class of `CustomLocalModel`, is in LocalModel.swift (shared with
+// the AutoML models).
 
 /// A model hosted on a model server and downloaded by ``ModelManager``: Firebase's
 /// `RemoteModel`. Use a subclass such as ``CustomRemoteModel``.

@@ -32,11 +32,11 @@ extension Subcommand {
                 let listed = expected.reason(for: c.id) != nil
                 if !listed { unexpected += 1 }
                 let detail = r.error ?? "max error \(r.vsReference?.maxAbsError ?? .nan)"
-                console.out("\(listed ? "XFAIL" : "FAIL ") \(c.id): \(detail)")
+                console.out("\(listed ? "XFAIL" : "FAIL ") \(c.id): \(detail)" + "\n")
             }
         }
         let passed = results.filter(\.passed).count
-        console.out("\(passed) passed, \(results.count - passed) failed (\(unexpected) not in expected-failures.txt)")
+        console.out("\(passed) passed, \(results.count - passed) failed (\(unexpected) not in expected-failures.txt)\n")
         if let path = args.value("markdown") {
             let text = ConformanceReport.markdown(results, expectedFailures: expected,
                                                   generatedBy: "swift run -c release tflite conformance --markdown \((path as NSString).lastPathComponent)")

@@ -27,7 +27,7 @@ extension Subcommand {
             }
             console.out(json.serialized())
         } else {
-            console.out(inspectText(model) + "\n" + plan.text)
+            console.out(inspectText(model) + "\n" + plan.text + "\n")
         }
         return ExitCode.success
     }

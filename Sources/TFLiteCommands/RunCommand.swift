@@ -59,7 +59,7 @@ extension Subcommand {
             let array = try NPYArray(dtype: NPYDType(tensor.dataType), shape: tensor.shape.dimensions, data: [UInt8](tensor.data))
             let url = directory.appendingPathComponent("output_\(i).npy")
             try array.write(to: url)
-            console.out("output \(i) '\(tensor.name)' \(tensor.dataType) \(tensor.shape.dimensions) → \(url.path)  \(summary(array))")
+            console.out("output \(i) '\(tensor.name)' \(tensor.dataType) \(tensor.shape.dimensions) → \(url.path)  \(summary(array))\n")
         }
         return ExitCode.success
     }

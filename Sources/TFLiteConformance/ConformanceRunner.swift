@@ -62,6 +62,7 @@ public enum ConformanceRunner {
     public static func invoke(_ testCase: ConformanceCase, threads: Int = 1) throws -> [NPYArray] {
         var options = Interpreter.Options()
         options.threadCount = threads
+        options.isErrorLoggingEnabled = false
         let interpreter = try Interpreter(modelPath: testCase.modelPath, options: options)
         guard testCase.inputs.count == interpreter.inputTensorCount else {
             throw ConformanceError.badCase(testCase.id, "model has \(interpreter.inputTensorCount) inputs, case provides \(testCase.inputs.count)")

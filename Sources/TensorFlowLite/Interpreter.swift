@@ -87,7 +87,7 @@ public final class Interpreter {
     /// Prints `TensorFlow Lite Error: <message>` when options were given, as
     /// TensorFlowLiteSwift's error reporter does.
     static func report(_ message: String, options: Options?) {
-        guard options != nil else { return }
+        guard let options, options.isErrorLoggingEnabled else { return }
         print("TensorFlow Lite Error: \(message)")
     }
 
@@ -216,6 +216,10 @@ extension Interpreter {
         /// Largest tensor arena, in bytes, that ``Interpreter/allocateTensors()`` may
         /// allocate (an addition). `nil` means 4 GiB.
         public var memoryBudget: Int? = nil
+        /// Whether errors are also printed as `TensorFlow Lite Error: <message>`, as
+        /// TensorFlowLiteSwift's error reporter does when options are given (an addition:
+        /// set it to false to keep standard output clean; thrown errors carry the message).
+        public var isErrorLoggingEnabled: Bool = true
 
         public init() {}
     }

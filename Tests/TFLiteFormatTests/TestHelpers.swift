@@ -1,4 +1,5 @@
 import Testing
+import SeededRandom
 import TFLiteFormat
 
 /// Runs `body` over `bytes` as a FlatBuffer.
@@ -32,18 +33,7 @@ func expectFlexError(_ kind: FlexBufferError.Kind, _ text: String = "", sourceLo
     }
 }
 
-/// SplitMix64: a small deterministic generator so fuzz runs repeat exactly.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+typealias SeededGenerator = SplitMix64
 
 /// Little-endian byte appends for hand-made buffers.
 struct ByteWriter {

@@ -120,6 +120,7 @@ import TFLiteModel
         #expect(prepare(.softmax, [([3], .float32)], options: .softmax(beta: .nan)) == "operator 0 (SOFTMAX): beta nan is not finite")
         #expect(prepare(.leakyRelu, [([3], .float32)], options: .softmax(beta: 1)) == "operator 0 (LEAKY_RELU): unexpected options softmax(beta: 1.0)")
         #expect(prepare(.prelu, [([2, 3], .float32), ([2], .float32)]) == "operator 0 (PRELU): shapes [2, 3] and [2] cannot be broadcast together")
-        #expect(prepare(.prelu, [([2, 3], .uint8), ([3], .uint8)], out: .uint8) == "operator 0 (PRELU) does not support the types inputs (UINT8, UINT8) -> outputs (UINT8)")
+        #expect(prepare(.prelu, [([2, 3], .uint8), ([3], .uint8)], out: .uint8) == "operator 0 (PRELU): input (tensor 0, UINT8) has no quantization parameters")
+        #expect(prepare(.exp, [([4], .int8)], out: .int8) == "operator 0 (EXP) does not support the types inputs (INT8) -> outputs (INT8)")
     }
 }

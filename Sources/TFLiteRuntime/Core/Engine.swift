@@ -281,6 +281,32 @@ public final class Engine {
         }
     }
 
+    /// Runs every prepared operator like `invoke()`, timing each one.
+    ///
+    /// Returns, per executed step, the operator's index and its duration in seconds.
+    /// Operators folded at prepare do not appear: they cost nothing at run time.
+    public func invokeProfiled() throws(RuntimeError) -> [(operatorIndex: Int, seconds: Double)] {
+        guard isAllocated else { throw .notAllocated }
+        setBLASThreadCount(1)
+        var timings: [(operatorIndex: Int, seconds: Double)] = []
+        timings.reserveCapacity(steps.count)
+        let clock = ContinuousClock()
+        for step in steps {
+            let context = EvalContext(tensors: pointerTable, scratch: scratchTable + step.scratchStart,
+                                      scratchCount: step.scratchCount, parallel: parallel)
+            let start = clock.now
+            do {
+                try step.kernel.eval(context)
+            } catch {
+                let op = subgraph.operators[step.operatorIndex]
+                throw .invokeFailed(index: op.index, op: op.code.name, reason: error.message)
+            }
+            let d = clock.now - start
+            timings.append((step.operatorIndex, Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18))
+        }
+        return timings
+    }
+
     // MARK: - Data access
 
     /// The bytes of tensor `index` for the current shape, or nil before `allocate()`

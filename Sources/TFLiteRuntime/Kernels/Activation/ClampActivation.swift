@@ -12,6 +12,12 @@ enum ClampActivation {
             case .float32:
                 try context.setOutputShape(0, input.shape)
                 return ClampF32(input: input.index, output: output.index, count: input.elementCount, lower: lower, upper: upper)
+            case .uint8:
+                try context.setOutputShape(0, input.shape)
+                return try quantized(UInt8.self, input: input, output: output, lower: lower, upper: upper)
+            case .int8:
+                try context.setOutputShape(0, input.shape)
+                return try quantized(Int8.self, input: input, output: output, lower: lower, upper: upper)
             default:
                 throw context.unsupportedTypes()
             }
@@ -19,7 +25,7 @@ enum ClampActivation {
     }
 }
 
-/// Float clamp; SIMD over 8 lanes with a scalar tail.
+/// Float clamp. A plain loop over raw pointers, which the compiler vectorizes.
 struct ClampF32: PreparedKernel {
     let input: Int
     let output: Int
@@ -30,16 +36,9 @@ struct ClampF32: PreparedKernel {
     func eval(_ context: EvalContext) throws(KernelError) {
         let x = context.pointer(input, as: Float.self)
         let y = context.pointer(output, as: Float.self)
-        let lo = SIMD8<Float>(repeating: lower), hi = SIMD8<Float>(repeating: upper)
-        var i = 0
-        while i + 8 <= count {
-            let v = UnsafeRawPointer(x + i).loadUnaligned(as: SIMD8<Float>.self)
-            UnsafeMutableRawPointer(y + i).storeBytes(of: v.clamped(lowerBound: lo, upperBound: hi), as: SIMD8<Float>.self)
-            i += 8
-        }
-        while i < count {
+        let lower = self.lower, upper = self.upper
+        for i in 0 ..< count {
             y[i] = Swift.min(Swift.max(x[i], lower), upper)
-            i += 1
         }
     }
 }

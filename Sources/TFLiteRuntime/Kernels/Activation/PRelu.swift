@@ -19,6 +19,10 @@ enum PRelu {
         case .float32:
             return BroadcastBinaryKernel<PReluF32>(a: input.index, b: alpha.index, output: output.index,
                                                    broadcast: broadcast, clamp: nil)
+        case .uint8:
+            return try quantized(UInt8.self, input: input, alpha: alpha, output: output, broadcast: broadcast)
+        case .int8:
+            return try quantized(Int8.self, input: input, alpha: alpha, output: output, broadcast: broadcast)
         default:
             throw context.unsupportedTypes()
         }

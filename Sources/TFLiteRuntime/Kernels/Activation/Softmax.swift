@@ -32,6 +32,10 @@ enum Softmax {
                     return LogSoftmaxF32(input: input.index, output: output.index, rows: rows, depth: depth)
                 }
                 return SoftmaxF32(input: input.index, output: output.index, rows: rows, depth: depth, beta: beta)
+            case .uint8 where !logarithmic:
+                return try quantized(UInt8.self, input: input, output: output, beta: beta, rows: rows, depth: depth)
+            case .int8 where !logarithmic:
+                return try quantized(Int8.self, input: input, output: output, beta: beta, rows: rows, depth: depth)
             default:
                 throw context.unsupportedTypes()
             }

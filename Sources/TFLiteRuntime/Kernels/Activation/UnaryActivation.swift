@@ -4,7 +4,7 @@ import TFLiteModel
 /// SQRT and RSQRT. The output has the input's shape and type.
 ///
 /// Prepare validates the operator and picks the kernel for the element type; float32
-/// kernels are in `+F32`.
+/// kernels are in `+F32`, uint8/int8 ones in `+Quantized`.
 enum UnaryActivation {
     enum Kind: Sendable {
         case leakyRelu, logistic, tanh, hardSwish, exp, sqrt, rsqrt
@@ -22,6 +22,16 @@ enum UnaryActivation {
             switch input.type {
             case .float32:
                 return float32(kind, operands, alpha: alpha)
+            case .uint8:
+                guard let kernel = try quantized(UInt8.self, kind, operands, alpha: alpha, input: input, output: output) else {
+                    throw context.unsupportedTypes()
+                }
+                return kernel
+            case .int8:
+                guard let kernel = try quantized(Int8.self, kind, operands, alpha: alpha, input: input, output: output) else {
+                    throw context.unsupportedTypes()
+                }
+                return kernel
             default:
                 throw context.unsupportedTypes()
             }

@@ -6,7 +6,8 @@ import TFLiteModel
 ///
 /// Prepare checks the operand and output types agree, computes the output shape and
 /// the merged broadcast strides, and picks the kernel for the element type:
-/// float32 (`+F32`) or int32 (`+I32`, the shape arithmetic of converted models).
+/// float32 (`+F32`), int32 (`+I32`, the shape arithmetic of converted models) or
+/// uint8/int8 (`+Quantized`, bit-exact with TFLite's reference kernels).
 enum BinaryElementwise {
     enum Kind: Sendable {
         case add, sub, mul, div, squaredDifference, maximum, minimum
@@ -28,6 +29,16 @@ enum BinaryElementwise {
                 return try float32(kind, operands, activation: activation)
             case .int32:
                 guard let kernel = try int32(kind, operands, activation: activation) else { throw context.unsupportedTypes() }
+                return kernel
+            case .uint8:
+                guard let kernel = try quantized(UInt8.self, kind, operands, activation: activation, a: a, b: b, output: output) else {
+                    throw context.unsupportedTypes()
+                }
+                return kernel
+            case .int8:
+                guard let kernel = try quantized(Int8.self, kind, operands, activation: activation, a: a, b: b, output: output) else {
+                    throw context.unsupportedTypes()
+                }
                 return kernel
             default:
                 throw context.unsupportedTypes()

@@ -3,6 +3,7 @@ import TFLiteModel
 extension KernelRegistry {
     static var quantizationKernels: [(BuiltinOperator, KernelPrepare)] {
         [
+            (.quantize, Quantize.prepare),
             (.dequantize, Dequantize.prepare),
             (.cast, Cast.prepare),
             (.densify, Densify.prepare),

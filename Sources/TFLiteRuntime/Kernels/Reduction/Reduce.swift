@@ -11,7 +11,7 @@ import TFLiteModel
 ///
 /// Prepare validates the operator, computes the output shape and the
 /// ``ReductionGeometry``, and picks the kernel for the element type; float32 kernels
-/// are in `+F32`.
+/// are in `+F32`, uint8/int8 MEAN and SUM in `+Quantized`.
 enum Reduce {
     enum Kind: Sendable {
         case mean, sum, max
@@ -36,6 +36,10 @@ enum Reduce {
             switch input.type {
             case .float32:
                 return float32(kind, input: input.index, output: output.index, geometry: geometry)
+            case .uint8 where kind != .max:
+                return try quantized(UInt8.self, kind, input: input, output: output, geometry: geometry)
+            case .int8 where kind != .max:
+                return try quantized(Int8.self, kind, input: input, output: output, geometry: geometry)
             default:
                 throw context.unsupportedTypes()
             }

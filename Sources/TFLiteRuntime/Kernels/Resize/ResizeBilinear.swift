@@ -1,6 +1,6 @@
 import TFLiteModel
 
-/// RESIZE_BILINEAR, float32.
+/// RESIZE_BILINEAR, float32 (uint8 and int8 in `+Quantized`).
 ///
 /// Per axis, output position `o` maps to the source coordinate
 /// `v = halfPixelCenters ? (o + 0.5) * scale - 0.5 : o * scale` (Float), whose neighbours are
@@ -26,8 +26,14 @@ enum ResizeBilinear {
         case .float32:
             return ResizeBilinearF32(input: input.index, output: try context.outputIndex(0),
                                      geometry: geometry, rows: rows, columns: columns)
+        case .uint8:
+            return ResizeBilinearU8(input: input.index, output: try context.outputIndex(0),
+                                    geometry: geometry, rows: rows, columns: columns)
+        case .int8:
+            return ResizeBilinearI8(input: input.index, output: try context.outputIndex(0), geometry: geometry,
+                                    rows: IntegerBilinearAxis(input: geometry.inputHeight, output: geometry.outputHeight, options: options),
+                                    columns: IntegerBilinearAxis(input: geometry.inputWidth, output: geometry.outputWidth, options: options))
         default:
-            // uint8/int8 use TFLite's 10-bit fixed-point weights; not implemented yet.
             throw context.unsupportedTypes()
         }
     }

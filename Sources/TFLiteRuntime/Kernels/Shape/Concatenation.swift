@@ -2,7 +2,9 @@ import TFLiteModel
 
 /// CONCATENATION and PACK: each input is copied, block by block, into its slot of the
 /// output. Quantized inputs must share the output's scale and zero point (the codes are
-/// copied unchanged; requantizing differing inputs is not supported yet).
+/// copied unchanged), except uint8 CONCATENATION inputs, which are requantized as
+/// TFLite's reference kernel does (see ``ConcatenationRescale``). TFLite rejects the
+/// other differing cases (int8 CONCATENATION, PACK of any type) and so do we.
 enum ConcatenationKernels {
     /// CONCATENATION: inputs of equal rank and type whose shapes agree except along
     /// `axis` (negative counts from the end); the output's `axis` is the sum. A fused
@@ -29,7 +31,8 @@ enum ConcatenationKernels {
             guard !o else { throw .invalid("the concatenated axis is too large") }
             total = s
         }
-        try ShapeSupport.requireSameQuantization(inputs, output: output)
+        let rescaled = first.type == .uint8 ? try ConcatenationRescale.inputs(inputs, output: output) : []
+        if first.type != .uint8 { try ShapeSupport.requireSameQuantization(inputs, output: output) }
         var clamp: FloatActivationRange?
         if activation != .none {
             guard first.type == .float32 else {
@@ -44,16 +47,23 @@ enum ConcatenationKernels {
         let outer = shape[..<a].reduce(1, *)
         let inner = shape[(a + 1)...].reduce(1, *)
         var steps: [CopyPlansKernel.Step] = []
+        var rescales: [ConcatenationRescale] = []
         var offset = 0
-        for t in inputs {
+        for (k, t) in inputs.enumerated() {
             let block = t.shape[a] * inner
+            if !rescaled.isEmpty, let r = rescaled[k] {
+                rescales.append(ConcatenationRescale(source: t.index, outer: outer, block: block,
+                                                     outputRow: total * inner, outputOffset: offset * inner, factors: r))
+                offset += t.shape[a]
+                continue
+            }
             let plan = StridedCopyPlan(counts: [outer, block], srcStrides: [block * size, size],
                                        dstStrides: [total * inner * size, size],
                                        srcOffset: 0, dstOffset: offset * inner * size, elementSize: size)
             steps.append(.init(source: t.index, destination: output.index, plan: plan))
             offset += t.shape[a]
         }
-        return ConcatenationKernel(copies: CopyPlansKernel(steps: steps), output: output.index,
+        return ConcatenationKernel(copies: CopyPlansKernel(steps: steps), rescales: rescales, output: output.index,
                                    count: outer * total * inner, clamp: clamp)
     }
 
@@ -99,12 +109,14 @@ enum ConcatenationKernels {
 /// The copies of a concatenation, then the float activation clamp if one is fused.
 struct ConcatenationKernel: PreparedKernel {
     let copies: CopyPlansKernel
+    let rescales: [ConcatenationRescale]
     let output: Int
     let count: Int
     let clamp: FloatActivationRange?
 
     func eval(_ context: EvalContext) throws(KernelError) {
         try copies.eval(context)
+        for r in rescales { r.run(context, output: output) }
         guard let clamp else { return }
         let y = context.pointer(output, as: Float.self)
         for i in 0 ..< count { y[i] = clamp.clamp(y[i]) }

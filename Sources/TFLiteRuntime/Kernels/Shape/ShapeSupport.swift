@@ -66,7 +66,7 @@ enum ShapeSupport {
     /// and zero point), for ops that copy codes without requantizing.
     static func requireSameQuantization(_ inputs: [TensorState], output: TensorState) throws(KernelError) {
         for t in inputs where !sameQuantization(t, output) {
-            throw .invalid("input tensor \(t.index) is quantized with scale \(t.scale ?? 0), zero point \(t.zeroPoint ?? 0) but the output uses scale \(output.scale ?? 0), zero point \(output.zeroPoint ?? 0); requantizing inputs is not supported yet")
+            throw .invalid("input tensor \(t.index) is quantized with scale \(t.scale ?? 0), zero point \(t.zeroPoint ?? 0) but the output uses scale \(output.scale ?? 0), zero point \(output.zeroPoint ?? 0); inputs must be quantized like the output here, as in TFLite")
         }
     }
 

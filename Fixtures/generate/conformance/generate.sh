@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Regenerates the whole op-level conformance corpus in Fixtures/conformance/.
+# Creates or reuses the fixture virtualenv (Fixtures/generate/venv.sh; set
+# FIXTURE_VENV to point at an existing one).  Extra arguments go to generate.py.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+python="$("$here/../venv.sh")"
+# Determinism: no hash randomisation, no GPU, one intra/inter-op thread pool,
+# deterministic TF kernels.  Logs quiet.
+export PYTHONHASHSEED=0 CUDA_VISIBLE_DEVICES="" TF_DETERMINISTIC_OPS=1 \
+       TF_CPP_MIN_LOG_LEVEL=3 TF_ENABLE_ONEDNN_OPTS=0 PYTHONDONTWRITEBYTECODE=1
+exec "$python" "$here/generate.py" "$@"

@@ -1,0 +1,171 @@
+import Foundation
+import TFLiteModel
+import TFLiteRuntime
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension Subcommand {
+    /// `tflite bench MODEL [--threads N] [--runs N] [--warmup N] [--json] [--profile]`.
+    public static let bench = Subcommand(
+        name: "bench",
+        summary: "Time model load and inference (use a release build: swift run -c release)",
+        discussion: """
+        Load time covers reading the file, validating it, preparing every operator and
+        planning memory (everything before the first invoke). Inputs are filled with
+        seeded pseudo-random values. Latencies are wall-clock per invoke. With --profile,
+        also prints the time spent per operator type and per operator (mean over the runs).
+        """,
+        arguments: ArgumentSpec(
+            positionals: [.init("MODEL", help: "Path of a .tflite file")],
+            options: [
+                .init("threads", valueName: "N", help: "Threads (default 1)"),
+                .init("runs", short: "n", valueName: "N", help: "Timed invocations (default 50)"),
+                .init("warmup", valueName: "N", help: "Untimed invocations first (default 5)"),
+                .init("json", help: "Print one JSON object"),
+                .init("profile", help: "Print time per operator type and per operator"),
+            ]
+        )
+    ) { args, console in
+        guard let path = args.positional("MODEL") else { throw UsageError.missingArgument("MODEL") }
+        let threads = try args.intValue("threads", in: 1 ... 256) ?? 1
+        let runs = try args.intValue("runs", in: 1 ... 1_000_000) ?? 50
+        let warmup = try args.intValue("warmup", in: 0 ... 1_000_000) ?? 5
+        let clock = ContinuousClock()
+
+        let loadStart = clock.now
+        let model = try Model(contentsOfFile: path)
+        var options = EngineOptions()
+        options.threadCount = threads
+        let engine = try Engine(model: model, options: options)
+        try engine.allocate()
+        let loadSeconds = seconds(clock.now - loadStart)
+
+        fillInputs(engine)
+        let firstStart = clock.now
+        try engine.invoke()
+        let firstSeconds = seconds(clock.now - firstStart)
+        for _ in 0 ..< warmup { try engine.invoke() }
+
+        var latencies: [Double] = []
+        var perOperator: [Int: Double] = [:]
+        let profile = args.flag("profile")
+        for _ in 0 ..< runs {
+            let start = clock.now
+            if profile {
+                for (op, s) in try engine.invokeProfiled() { perOperator[op, default: 0] += s }
+            } else {
+                try engine.invoke()
+            }
+            latencies.append(seconds(clock.now - start))
+        }
+        latencies.sort()
+        let stats = BenchStats(loadMs: loadSeconds * 1e3, firstInvokeMs: firstSeconds * 1e3,
+                               medianMs: percentile(latencies, 0.5) * 1e3, p90Ms: percentile(latencies, 0.9) * 1e3,
+                               minMs: (latencies.first ?? 0) * 1e3, peakRSS: peakResidentBytes(),
+                               runs: runs, threads: threads, arenaBytes: engine.arenaSize)
+        if args.flag("json") {
+            console.out(stats.json.serialized())
+        } else {
+            console.out(stats.text + "\n")
+        }
+        if profile {
+            console.out(profileText(model: model, perOperator: perOperator, runs: runs) + "\n")
+        }
+        return ExitCode.success
+    }
+}
+
+struct BenchStats {
+    var loadMs, firstInvokeMs, medianMs, p90Ms, minMs: Double
+    var peakRSS: Int
+    var runs, threads, arenaBytes: Int
+
+    var json: JSONValue {
+        .object([
+            "load_ms": .float(Float(loadMs)), "first_invoke_ms": .float(Float(firstInvokeMs)),
+            "median_ms": .float(Float(medianMs)), "p90_ms": .float(Float(p90Ms)), "min_ms": .float(Float(minMs)),
+            "peak_rss_bytes": .int(peakRSS), "runs": .int(runs), "threads": .int(threads), "arena_bytes": .int(arenaBytes),
+        ])
+    }
+
+    var text: String {
+        func ms(_ x: Double) -> String { String(format: "%.3f ms", x) }
+        return """
+        threads \(threads), \(runs) runs
+        load (file → ready to invoke)  \(ms(loadMs))
+        first invoke                   \(ms(firstInvokeMs))
+        median                         \(ms(medianMs))
+        p90                            \(ms(p90Ms))
+        min                            \(ms(minMs))
+        peak RSS                       \(peakRSS / 1024) KiB
+        tensor arena                   \(arenaBytes / 1024) KiB
+        """
+    }
+}
+
+/// Seeded pseudo-random inputs: floats in [-1, 1), integers over their whole range.
+func fillInputs(_ engine: Engine) {
+    var state: UInt64 = 0x5EED
+    for t in engine.inputs {
+        guard let buffer = engine.buffer(forTensor: t) else { continue }
+        let type = engine.tensors[t].type
+        if type == .float32 {
+            let floats = buffer.bindMemory(to: Float.self)
+            for i in floats.indices {
+                state = state &* 6364136223846793005 &+ 1442695040888963407
+                floats[i] = Float(Int64(state >> 40)) / Float(1 << 23) - 1
+            }
+        } else {
+            for i in buffer.indices {
+                state = state &* 6364136223846793005 &+ 1442695040888963407
+                buffer[i] = UInt8(truncatingIfNeeded: state >> 56)
+            }
+        }
+    }
+}
+
+func seconds(_ d: Duration) -> Double {
+    Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
+}
+
+func percentile(_ sorted: [Double], _ p: Double) -> Double {
+    guard !sorted.isEmpty else { return 0 }
+    let i = min(sorted.count - 1, max(0, Int((Double(sorted.count - 1) * p).rounded())))
+    return sorted[i]
+}
+
+/// Peak resident set size of this process, in bytes.
+func peakResidentBytes() -> Int {
+    var usage = rusage()
+    #if canImport(Darwin)
+    guard getrusage(RUSAGE_SELF, &usage) == 0 else { return 0 }
+    return Int(usage.ru_maxrss)
+    #else
+    guard getrusage(RUSAGE_SELF.rawValue, &usage) == 0 else { return 0 }
+    return Int(usage.ru_maxrss) * 1024
+    #endif
+}
+
+/// Mean time per operator type and per operator, largest first.
+func profileText(model: Model, perOperator: [Int: Double], runs: Int) -> String {
+    let ops = model.mainSubgraph.operators
+    var byType: [String: Double] = [:]
+    for (i, s) in perOperator where i < ops.count { byType[ops[i].code.name, default: 0] += s }
+    let total = perOperator.values.reduce(0, +)
+    func row(_ name: String, _ s: Double) -> String {
+        let share = total > 0 ? s / total * 100 : 0
+        let padded = name.count < 40 ? name + String(repeating: " ", count: 40 - name.count) : name
+        return "  " + padded + String(format: " %9.3f ms  %5.1f%%", s / Double(runs) * 1e3, share)
+    }
+    var lines = ["", "Time per operator type (mean per invoke):"]
+    for (name, s) in byType.sorted(by: { $0.value > $1.value }) { lines.append(row(name, s)) }
+    lines.append("")
+    lines.append("Time per operator (mean per invoke):")
+    for (i, s) in perOperator.sorted(by: { $0.value > $1.value }) where i < ops.count {
+        lines.append(row("#\(i) \(ops[i].code.name)", s))
+    }
+    return lines.joined(separator: "\n")
+}

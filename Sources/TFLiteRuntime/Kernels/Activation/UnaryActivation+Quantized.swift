@@ -1,0 +1,97 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import TFLiteModel
+
+extension UnaryActivation {
+    /// The uint8/int8 kernel of `kind`, or nil where TFLite has none (EXP, SQRT, RSQRT).
+    ///
+    /// - LOGISTIC and TANH: a 256-entry table built at prepare, as TFLite's reference
+    ///   kernel does (see ``lookupTable(_:input:output:_:)``). LOGISTIC requires an
+    ///   output scale of exactly 1/256.
+    /// - LEAKY_RELU: `y = z_y + MBQM(x − z_x, x ≥ z_x ? s_x/s_y : s_x·α/s_y)`, clamped to
+    ///   the type; a negative α multiplies by |α| and negates.
+    /// - HARD_SWISH: TFLite's int16 fixed-point evaluation (``HardSwishQ8``).
+    static func quantized<T: QuantizedByte>(_: T.Type, _ kind: Kind, _ operands: Operands, alpha: Float,
+                                            input: TensorState, output: TensorState) throws(KernelError) -> (any PreparedKernel)? {
+        if kind == .exp || kind == .sqrt || kind == .rsqrt { return nil }
+        let qx = try QuantizedOperand(input, role: "input")
+        let qy = try QuantizedOperand(output, role: "output")
+        switch kind {
+        case .logistic:
+            guard Double(qy.scale) == 1.0 / 256 else {
+                throw .invalid("LOGISTIC needs an output scale of 1/256 for \(output.type), found \(qy.scale)")
+            }
+            return LookupTableKernel<T>(input: operands.input, output: operands.output, count: operands.count,
+                                        table: lookupTable(T.self, input: qx, output: qy) { 1 / (1 + expf(-$0)) })
+        case .tanh:
+            return LookupTableKernel<T>(input: operands.input, output: operands.output, count: operands.count,
+                                        table: lookupTable(T.self, input: qx, output: qy) { tanhf($0) })
+        case .leakyRelu:
+            let op = LeakyReluQ8(zeroX: qx.zeroPoint, zeroY: qy.zeroPoint,
+                                 identity: QuantizedMultiplier(Double(qx.scale / qy.scale)),
+                                 alpha: QuantizedMultiplier(Double(qx.scale * alpha / qy.scale)),
+                                 lower: T.lowest, upper: T.highest)
+            return QuantizedUnaryKernel<T, LeakyReluQ8>(input: operands.input, output: operands.output,
+                                                       count: operands.count, op: op)
+        case .hardSwish:
+            return QuantizedUnaryKernel<T, HardSwishQ8>(input: operands.input, output: operands.output,
+                                                       count: operands.count,
+                                                       op: try HardSwishQ8(input: qx, output: qy, lower: T.lowest, upper: T.highest))
+        case .exp, .sqrt, .rsqrt:
+            return nil
+        }
+    }
+
+    /// TFLite's 8-bit lookup table of `f`, all in Float: for every code `v`,
+    /// `q = Int32(round(f(s_x · (v − z_x)) · (1/s_y)) + z_y)` (ties away from zero),
+    /// clamped to the type, stored at index `UInt8(truncatingIfNeeded: v)`.
+    static func lookupTable<T: QuantizedByte>(_: T.Type, input: QuantizedOperand, output: QuantizedOperand,
+                                              _ f: (Float) -> Float) -> [T] {
+        var table = [T](repeating: 0, count: 256)
+        let inverseScale = 1 / output.scale
+        for v in T.lowest ... T.highest {
+            let y = f(input.scale * Float(v - input.zeroPoint))
+            let rescaled = (y * inverseScale).rounded(.toNearestOrAwayFromZero)
+            let shifted = rescaled + Float(output.zeroPoint)
+            // NaN (an invalid scale cannot produce one; kept total) maps to the lowest code.
+            let q = shifted.isNaN ? T.lowest : Int32(Swift.max(Swift.min(shifted, 1e9), -1e9))
+            table[Int(UInt8(truncatingIfNeeded: v))] = T.clamping(q)
+        }
+        return table
+    }
+}
+
+/// Quantized LEAKY_RELU: identity or α slope, each its own multiplier.
+struct LeakyReluQ8: QuantizedUnaryOp {
+    let zeroX: Int32, zeroY: Int32
+    let identity: QuantizedMultiplier
+    /// |α| as a multiplier, and whether α is negative.
+    let alphaMantissa: Int32, alphaExponent: Int, alphaNegative: Bool
+    let lower: Int32, upper: Int32
+
+    init(zeroX: Int32, zeroY: Int32, identity: QuantizedMultiplier, alpha: QuantizedMultiplier, lower: Int32, upper: Int32) {
+        self.zeroX = zeroX; self.zeroY = zeroY; self.identity = identity
+        alphaNegative = alpha.mantissa < 0
+        alphaMantissa = alphaNegative ? 0 &- alpha.mantissa : alpha.mantissa
+        alphaExponent = alpha.exponent
+        self.lower = lower; self.upper = upper
+    }
+
+    @inline(__always)
+    func apply(_ x: Int32) -> Int32 {
+        let d = x - zeroX
+        var y = zeroY
+        if d >= 0 {
+            y += identity.apply(d)
+        } else {
+            let scaled = FixedPoint.multiplyByQuantizedMultiplier(d, alphaMantissa, alphaExponent)
+            y += alphaNegative ? -scaled : scaled
+        }
+        return Swift.min(Swift.max(y, lower), upper)
+    }
+}
