@@ -116,10 +116,13 @@ import Testing
     }
 
     @Test func modelThisRuntimeCannotRun() async throws {
-        // Quantized CONV_2D is not in this runtime yet: the error names the operator.
-        let interpreter = ModelInterpreter.modelInterpreter(localModel: CustomLocalModel(modelPath: MLKitFixtures.model("mobilenet_int8")))
+        // CAST has no string kernel: the error names the operator and types.
+        let dir = try MLKitFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = try CastModel.write(input: .string, output: .float32, shape: [1, 4], to: dir)
+        let interpreter = ModelInterpreter.modelInterpreter(localModel: CustomLocalModel(modelPath: path))
         expectError(try await T.runError(interpreter, T.floatInputs(), T.floatOptions()), .invalidArgument,
-                    containing: ["The custom model at \(MLKitFixtures.model("mobilenet_int8")) cannot run: TensorFlow Lite Error: operator 0 (CONV_2D)"])
+                    containing: ["The custom model at \(path) cannot run: TensorFlow Lite Error: operator 0 (CAST)"])
     }
 
     @Test func wrongNumberOfInputs() async throws {

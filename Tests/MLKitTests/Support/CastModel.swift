@@ -8,7 +8,7 @@ import Foundation
 enum CastModel {
     /// TFLite schema `TensorType` codes.
     enum TensorType: Int8 {
-        case float32 = 0, int32 = 2, uint8 = 3, int64 = 4, int8 = 9
+        case float32 = 0, int32 = 2, uint8 = 3, int64 = 4, string = 5, int8 = 9
     }
 
     /// - Parameter outputScale: quantizes the output with this scale and zero point 0.
