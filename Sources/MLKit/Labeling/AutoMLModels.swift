@@ -37,15 +37,13 @@ public final class AutoMLLocalModel: LocalModel, @unchecked Sendable {
 ///
 /// Note: Firebase's class derives from `RemoteModel`; that base class belongs to the
 /// custom-model API and this class will be rebased onto it when the two meet.
-public final class AutoMLRemoteModel: NSObject, @unchecked Sendable {
-    /// The name the model is published under.
-    public let name: String
+public final class AutoMLRemoteModel: RemoteModel, @unchecked Sendable {
     private let lock = NSLock()
     private var _downloadedManifestPath: String?
 
-    public init(name: String) {
-        self.name = name
-        super.init()
+    /// The AutoML bundle published as `name`.
+    public override init(name: String) {
+        super.init(name: name)
     }
 
     /// Path of the downloaded bundle's `manifest.json`, or `nil` while not downloaded.
