@@ -33,10 +33,8 @@ public final class AutoMLLocalModel: LocalModel, @unchecked Sendable {
 /// Downloading is the job of the `ModelManager` (the custom-model API). Until a manager
 /// has stored the bundle, detectors using this model report
 /// ``VisionError/modelNotDownloaded(name:)``. The hook: set ``downloadedManifestPath``
-/// (the manager does, once the bundle's `manifest.json` is on disk).
-///
-/// Note: Firebase's class derives from `RemoteModel`; that base class belongs to the
-/// custom-model API and this class will be rebased onto it when the two meet.
+/// once the bundle's `manifest.json` is on disk. (`ModelManager` delivers single `.tflite`
+/// files today; bundle delivery is not implemented yet.)
 public final class AutoMLRemoteModel: RemoteModel, @unchecked Sendable {
     private let lock = NSLock()
     private var _downloadedManifestPath: String?
