@@ -2,7 +2,8 @@
 # Regenerates the whole conformance corpus in Fixtures/conformance/: the op-level
 # cases (generate.py), then the whole-model cases in models/ (cases_models.py).
 # Creates or reuses the fixture virtualenv (Fixtures/generate/venv.sh; set
-# FIXTURE_VENV to point at an existing one).  Extra arguments go to generate.py.
+# FIXTURE_VENV to point at an existing one).  Extra arguments (--only, --jobs) go
+# to both scripts.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 python="$("$here/../venv.sh")"

@@ -166,7 +166,6 @@ def classifier_check(min_distinct_top1=3):
 def mobilenet_cases(arch):
     """float32 and int8 cases of a Keras MobileNet (and legacy uint8 for v1)."""
     from cases_models import ModelCase
-    from modelinfo import inspect
     import models_data
     size = ARCHS[arch][1]
     calib = models_data.crops(_rng(arch, 2), 32, size)
