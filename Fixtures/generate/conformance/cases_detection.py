@@ -1,4 +1,4 @@
-"""TFLite_Detection_PostProcess (custom op) cases, float32 inputs.
+"""TFLite_Detection_PostProcess (custom op) cases, float32 and quantized inputs.
 
 The converter emits the custom op for a tf.function whose
 `experimental_implements` names it; the function body is a placeholder
@@ -51,6 +51,43 @@ def build_detection(case, rng):
     return conv.convert()
 
 
+def build_detection_quantized(case, rng):
+    """The float model with its box / score inputs retyped to uint8 or int8.
+
+    TF2 converters never feed this custom op quantized tensors (they insert
+    DEQUANTIZE), but the kernel dequantizes uint8/int8 box encodings, scores
+    and anchors itself, as quantized SSD models from the legacy converter
+    use it.  The converted float model is rewritten through the schema's
+    object API: input tensors get the case's type and (scale, zero point);
+    with "quantized_anchors" the anchor constant is stored as codes too.
+    """
+    import flatbuffers
+    from ai_edge_litert import schema_py_generated as schema
+    kind = {"uint8": schema.TensorType.UINT8, "int8": schema.TensorType.INT8}[case.dtype]
+    model = schema.ModelT.InitFromPackedBuf(bytearray(build_detection(case, rng)), 0)
+    sub = model.subgraphs[0]
+
+    def quantize(t, scale, zp):
+        t.type = kind
+        q = schema.QuantizationParametersT()
+        q.scale, q.zeroPoint = [float(scale)], [int(zp)]
+        t.quantization = q
+
+    for ti, (scale, zp) in zip(sub.inputs, case.extra["input_quant"]):
+        quantize(sub.tensors[ti], scale, zp)
+    if case.extra.get("anchor_quant"):
+        scale, zp = case.extra["anchor_quant"]
+        op = sub.operators[-1]
+        t = sub.tensors[op.inputs[2]]
+        lim = np.iinfo(np.uint8 if case.dtype == "uint8" else np.int8)
+        codes = np.clip(np.round(case.extra["anchors"] / scale) + zp, lim.min, lim.max)
+        model.buffers[t.buffer].data = codes.astype(lim.dtype).view(np.uint8).reshape(-1)
+        quantize(t, scale, zp)
+    b = flatbuffers.Builder(1024)
+    b.Finish(model.Pack(b), file_identifier=b"TFL3")
+    return bytes(b.Output())
+
+
 def _all_slots_written(p):
     """Fast NMS leaves slots past num_detections unwritten (stale memory), so
     fast cases must select max_detections anchors to be reproducible."""
@@ -92,8 +129,34 @@ def _case(cid, n, num_classes, background, regular, max_det, mcpd, dpc, score_th
                 extra={"anchors": anchors}, validate=_all_slots_written(p))
 
 
+def _quantized(base, dtype, cid, anchors=False):
+    """`base` with uint8 box encodings (scale 1/64) and scores (scale 1/256).
+
+    int8 works the same way in the builder, but LiteRT 2.3.0's kernel fails to
+    invoke on int8 inputs (both resolvers), so there are no int8 cases."""
+    import dataclasses
+    off = 0 if dtype == "uint8" else -128
+    quant = [(1.0 / 64, 128 + off), (1.0 / 256, 0 + off)]
+    p = dict(base.params, input_quantization=[{"scale": s, "zero_point": z} for s, z in quant])
+    extra = dict(base.extra, input_quant=quant, float_check=False)
+    if anchors:
+        extra["anchor_quant"] = (1.0 / 255, 0 + off)
+        p["anchor_quantization"] = {"scale": 1.0 / 255, "zero_point": off}
+    prefix = {"uint8": "u8", "int8": "i8"}[dtype]
+    return dataclasses.replace(base, case_id=f"{prefix}_{cid}", dtype=dtype, params=p, extra=extra,
+                               build=build_detection_quantized, input_mode="float",
+                               validate=_all_slots_written(p))
+
+
 def cases():
     return [
+        _quantized(_case("fast_mcpd1", 16, 3, False, False, 4, 1, 100, 0.2, 0.5), "uint8", "fast_mcpd1"),
+        _quantized(_case("fast_mcpd2_background", 16, 3, True, False, 3, 2, 100, 0.2, 0.5), "uint8",
+                   "fast_mcpd2_background_anchors", anchors=True),
+        _quantized(_case("regular_mcpd1", 16, 3, False, True, 6, 1, 3, 0.2, 0.5), "uint8", "regular_mcpd1"),
+        _quantized(_case("regular_background", 16, 3, True, True, 5, 1, 2, 0.3, 0.45), "uint8",
+                   "regular_background_anchors", anchors=True),
+    ] + [
         _case("fast_mcpd1", 16, 3, False, False, 4, 1, 100, 0.2, 0.5),
         _case("fast_mcpd2_background", 16, 3, True, False, 3, 2, 100, 0.2, 0.5),
         _case("fast_mcpd3_all_classes", 12, 3, True, False, 3, 3, 100, 0.1, 0.6),

@@ -27,7 +27,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
 OUT = os.path.join(ROOT, "Fixtures", "conformance")
 RUNNER = os.path.join(HERE, "run_model.py")
-KEEP = {"models"}          # whole-model cases live here; not ours to delete
+KEEP = {"models", "expected-failures.txt"}  # whole-model cases; the reviewed failure list
 sys.path.insert(0, HERE)
 
 from common import GENERATOR_VERSION, near_constant  # noqa: E402
@@ -268,7 +268,7 @@ def process_case(case):
     aborted = ref is None
     float_err = None
     rejected = None
-    if case.dtype in ("int8", "uint8"):
+    if case.dtype in ("int8", "uint8") and case.extra.get("float_check", True):
         ref_e, opt_e = float_model_error(case, info, inputs, [ref, opt])
         float_err = {"reference": ref_e, "optimized": opt_e}
         # A reference result far from the float model while the optimized
