@@ -31,6 +31,9 @@ import tensorflow as tf
 from ai_edge_litert.interpreter import Interpreter, OpResolverType
 from tensorflow.lite.python import schema_py_generated as schema
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tflite_edit import edit, load, save_model, to_uint8  # noqa: E402
+
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 OUT = os.path.join(ROOT, "Tests", "TFLiteRuntimeTests", "Resources", "quantized-elementwise")
 SEED = 20240611
@@ -89,35 +92,6 @@ def sig(*specs):
 
 # ---------------------------------------------------------------------------
 # Flatbuffer edits
-
-
-def load(model):
-    return schema.ModelT.InitFromObj(schema.Model.GetRootAsModel(model, 0))
-
-
-def save_model(m):
-    b = flatbuffers.Builder(1024)
-    b.Finish(m.Pack(b), file_identifier=b"TFL3")
-    return bytes(b.Output())
-
-
-def edit(model, f):
-    m = load(model)
-    f(m)
-    return save_model(m)
-
-
-def to_uint8(m):
-    """Turns an int8 model into its uint8 twin: every INT8 tensor becomes UINT8
-    with zero point + 128 and constant bytes flipped (q + 128)."""
-    for sg in m.subgraphs:
-        for t in sg.tensors:
-            if t.type == schema.TensorType.INT8:
-                t.type = schema.TensorType.UINT8
-                t.quantization.zeroPoint = [int(z) + 128 for z in t.quantization.zeroPoint]
-                buf = m.buffers[t.buffer]
-                if buf.data is not None and len(buf.data) > 0:
-                    buf.data = (np.asarray(buf.data, dtype=np.uint8) ^ 0x80).astype(np.uint8)
 
 
 def set_softmax_beta(beta):

@@ -150,10 +150,14 @@ def _quantized(base, dtype, cid, anchors=False):
 
 def cases():
     return [
-        _quantized(_case("fast_mcpd1", 16, 3, False, False, 4, 1, 100, 0.2, 0.5), "uint8", "fast_mcpd1"),
+        # Anchors are quantized too: with uint8 boxes LiteRT decodes the anchors as uint8
+        # codes whatever their type, so float anchors would enshrine all-zero boxes.
+        _quantized(_case("fast_mcpd1", 16, 3, False, False, 4, 1, 100, 0.2, 0.5), "uint8",
+                   "fast_mcpd1_anchors", anchors=True),
         _quantized(_case("fast_mcpd2_background", 16, 3, True, False, 3, 2, 100, 0.2, 0.5), "uint8",
                    "fast_mcpd2_background_anchors", anchors=True),
-        _quantized(_case("regular_mcpd1", 16, 3, False, True, 6, 1, 3, 0.2, 0.5), "uint8", "regular_mcpd1"),
+        _quantized(_case("regular_mcpd1", 16, 3, False, True, 6, 1, 3, 0.2, 0.5), "uint8",
+                   "regular_mcpd1_anchors", anchors=True),
         _quantized(_case("regular_background", 16, 3, True, True, 5, 1, 2, 0.3, 0.45), "uint8",
                    "regular_background_anchors", anchors=True),
     ] + [
