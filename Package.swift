@@ -21,6 +21,9 @@ let package = Package(
         .library(name: "MLKit", targets: ["MLKit"]),
         .library(name: "TFLiteModel", targets: ["TFLiteModel"]),
         .executable(name: "tflite", targets: ["tflite"]),
+        // The fuzz entry points, for the separate fuzzing package in `Fuzz/` (which can
+        // only depend on products) and the regression replay in ReliabilityTests.
+        .library(name: "TFLiteFuzzing", targets: ["TFLiteFuzzing"]),
     ],
     targets: [
         // MARK: - System libraries
@@ -54,6 +57,8 @@ let package = Package(
         .target(name: "TFLiteConformance", dependencies: ["TensorFlowLite", "NumPy"]),
         .target(name: "TFLiteCommands", dependencies: ["TensorFlowLite", "MLKit", "TFLiteModel", "TFLiteFormat", "TFLiteRuntime", "NumPy", "TFLiteConformance"]),
         .executableTarget(name: "tflite", dependencies: ["TFLiteCommands"]),
+        // Entry points shared by the libFuzzer targets (Fuzz/) and the regression replay.
+        .target(name: "TFLiteFuzzing", dependencies: ["TensorFlowLite", "TFLiteModel", "TFLiteFormat", "NumPy"]),
 
         // MARK: - Tests
         // Test-only FlatBuffers/FlexBuffers writers, shared by the format and model tests.
@@ -72,6 +77,11 @@ let package = Package(
         .testTarget(name: "VisionTests", dependencies: ["MLKit", "TensorFlowLite"], exclude: ["Resources"]),
         .testTarget(name: "TFLiteCommandsTests", dependencies: ["TFLiteCommands", "TFLiteModel", "NumPy"]),
         .testTarget(name: "MLKitTests", dependencies: ["MLKit", "TensorFlowLite", "TFLiteModel", "FlatBufferTestSupport"]),
+        // Fuzz regression replay, concurrency, resource limits and API misuse.
+        .testTarget(
+            name: "ReliabilityTests",
+            dependencies: ["TFLiteFuzzing", "TensorFlowLite", "TFLiteRuntime", "TFLiteModel", "FlatBufferTestSupport"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

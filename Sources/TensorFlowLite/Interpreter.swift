@@ -213,8 +213,11 @@ extension Interpreter {
         public var threadCount: Int? = nil
         /// Accepted for source compatibility; this runtime has its own CPU kernels.
         public var isXNNPackEnabled: Bool = false
-        /// Largest tensor arena, in bytes, that ``Interpreter/allocateTensors()`` may
-        /// allocate (an addition). `nil` means 4 GiB.
+        /// Largest amount of tensor memory, in bytes, that the interpreter may allocate:
+        /// the arena ``Interpreter/allocateTensors()`` plans plus the constants it computes
+        /// while preparing (an addition). Exceeding it fails with
+        /// ``InterpreterError/failedToAllocateTensors`` before anything large is
+        /// allocated. `nil` means 4 GiB.
         public var memoryBudget: Int? = nil
         /// Whether errors are also printed as `TensorFlow Lite Error: <message>`, as
         /// TensorFlowLiteSwift's error reporter does when options are given (an addition:

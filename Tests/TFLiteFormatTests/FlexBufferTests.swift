@@ -188,6 +188,26 @@ struct FlexBufferTests {
         let buffer = try FlexBuffer(FlexBufferWriter.encode(.vector(Array(repeating: .int(1), count: 50)), width: 1))
         #expect(try buffer.tree(maxNodes: 51) == .vector(Array(repeating: .int(1), count: 50)))
         expectFlexError(.sizeLimitExceeded, "too many nodes") { _ = try buffer.tree(maxNodes: 10) }
+        #expect(buffer.defaultMaxNodes == 1_024 + 8 * buffer.bytes.count)
+    }
+
+    /// A vector whose elements all point at one shared vector, `levels` deep: 8 bytes
+    /// per level, 7^levels nodes. The default node budget scales with the buffer, so the
+    /// tree is refused after a few thousand nodes instead of a million.
+    @Test func sharedOffsetsCannotAmplifyTheWork() throws {
+        // Each level: count (1), 7 one-byte offsets to the previous vector, 7 type bytes.
+        var bytes: [UInt8] = [0, 0]   // a leaf: vector count 0, at position 1
+        var previous = 1
+        for _ in 0 ..< 8 {
+            bytes.append(7)                       // count
+            let start = bytes.count
+            for i in 0 ..< 7 { bytes.append(UInt8(start + i - previous)) }
+            bytes += Array(repeating: 10 << 2, count: 7)   // untyped vector, 1-byte children
+            previous = start
+        }
+        bytes += [UInt8(bytes.count - previous), 10 << 2, 1]   // root: offset, type, width
+        let buffer = try FlexBuffer(bytes)
+        expectFlexError(.sizeLimitExceeded, "too many nodes") { _ = try buffer.tree() }
     }
 
     @Test func randomCorruptionNeverCrashes() {

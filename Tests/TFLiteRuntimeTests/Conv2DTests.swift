@@ -173,6 +173,9 @@ func runConv2D(_ c: ConvCase, x: [Float], w: [Float], bias: [Float]?) throws -> 
         expectInvalid(graph(filter: [2, 3, 4]), "filter must have rank 4")
         expectInvalid(graph(filter: [2, 3, 3, 3]), "not a multiple")
         expectInvalid(graph(filter: [3, 3, 3, 2]), "cannot be split into 2 groups")
+        // Zero input channels made zero groups and trapped on `outC % groups` (found by
+        // ReliabilityTests' zero-size tensor test).
+        expectInvalid(graph(input: [1, 5, 5, 0]), "has no channels")
         expectInvalid(graph(bias: 3), "bias has shape [3]")
         expectInvalid(graph(options: BuiltinOptions.none), "Conv2DOptions are missing")
         expectInvalid(graph(options: .conv2D(Conv2DOptions(padding: .same, strideWidth: 0, strideHeight: 1, activation: .none))), "stride (0)")

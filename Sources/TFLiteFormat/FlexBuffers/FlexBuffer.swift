@@ -43,11 +43,18 @@ public struct FlexBuffer: Sendable {
     /// Converts the whole buffer into a tree, verifying every value on the way.
     ///
     /// - Parameter maxNodes: bound on the tree size; shared offsets can make a small
-    ///   buffer describe an exponentially large tree.
-    public func tree(maxNodes: Int = 1_000_000) throws(FlexBufferError) -> FlexTree {
-        var budget = maxNodes
+    ///   buffer describe an exponentially large tree. The default, ``defaultMaxNodes``,
+    ///   grows with the buffer: every value of a well-formed buffer takes at least one
+    ///   byte of its own, so only shared offsets can exceed it.
+    public func tree(maxNodes: Int? = nil) throws(FlexBufferError) -> FlexTree {
+        var budget = maxNodes ?? defaultMaxNodes
         return try FlexTree.build(root, budget: &budget)
     }
+
+    /// `1,024 + 8 × bytes.count`, at most 1,000,000: the work `tree()` may do is
+    /// proportional to the input, not exponential in it (a 217-byte fuzz input reached
+    /// the former flat 1,000,000-node limit and took seconds).
+    public var defaultMaxNodes: Int { Swift.min(1_000_000, 1_024 + 8 * bytes.count) }
 }
 
 /// Bounds-checked little-endian reads over a FlexBuffer's bytes.

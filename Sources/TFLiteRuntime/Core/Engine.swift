@@ -41,6 +41,10 @@ public final class Engine {
     /// Target of pointers for tensors without storage (absent optional inputs).
     private let emptyStorage = AlignedBuffer(zeroedCount: 64)
 
+    /// Bytes of the constants computed at the last prepare (folded operator outputs). They
+    /// count against `EngineOptions.memoryBudget` together with the arena.
+    public private(set) var foldedConstantBytes = 0
+
     /// True after a successful `allocate()` and until the next `resizeInput`.
     public private(set) var isAllocated = false
     /// Size in bytes of the planned arena (0 before `allocate()`).
@@ -56,6 +60,9 @@ public final class Engine {
         self.subgraph = model.subgraphs[subgraphIndex]
         self.parallel = Parallel(threadCount: options.threadCount)
         self.tensors = []
+        guard subgraph.operators.count <= options.maxOperators, subgraph.tensors.count <= options.maxTensors else {
+            throw .unsupportedModel("subgraph \(subgraphIndex) has \(subgraph.operators.count) operators and \(subgraph.tensors.count) tensors, more than the limits of \(options.maxOperators) and \(options.maxTensors)")
+        }
         let count = Swift.max(subgraph.tensors.count, 1)
         pointerTable = .allocate(capacity: count)
         scratchTable = .allocate(capacity: 1)
@@ -138,21 +145,27 @@ public final class Engine {
     private func prepareSteps() throws(RuntimeError) -> Prepared {
         var result = Prepared(steps: [], scratchSizes: [])
         ownedBuffers = []
+        foldedConstantBytes = 0
         for op in subgraph.operators {
             guard let prepare = KernelRegistry.prepare(for: op.code) else {
                 throw .unsupportedOperator(index: op.index, op: op.code.name)
             }
-            var context = PrepareContext(op: op, tensors: tensors, threadCount: parallel.threadCount)
+            // The context takes the tensor states over (and gives them back) instead of
+            // sharing them: a shared array would be copied by the kernel's first
+            // `setOutputShape`, making preparation quadratic in the graph size.
+            var context = PrepareContext(op: op, tensors: [], threadCount: parallel.threadCount)
+            swap(&context.tensors, &tensors)
             let kernel: any PreparedKernel
             do {
                 kernel = try prepare(&context)
+                swap(&context.tensors, &tensors)
             } catch {
+                swap(&context.tensors, &tensors)
                 switch error.kind {
                 case .unsupportedTypes: throw .unsupportedTypes(index: op.index, op: op.code.name, types: error.message)
                 case .invalid: throw .invalidOperator(index: op.index, op: op.code.name, reason: error.message)
                 }
             }
-            tensors = context.tensors
             if try fold(op, kernel: kernel, scratchSizes: context.scratchSizes) { continue }
             result.steps.append(Step(operatorIndex: op.index, kernel: kernel,
                                      scratchStart: result.scratchSizes.count, scratchCount: context.scratchSizes.count))
@@ -168,11 +181,27 @@ public final class Engine {
         guard !op.outputs.isEmpty, inputs.allSatisfy({ tensors[$0].isConstant }) else { return false }
         let outputs = op.outputs
         guard outputs.allSatisfy({ $0 >= 0 && !subgraph.inputs.contains($0) && !tensors[$0].isVariable }) else { return false }
-        var buffers: [AlignedBuffer] = []
+        // Folding allocates now, so it must fit the budget now: the outputs within
+        // `maxFoldedConstantBytes`, and the outputs plus this op's scratch within what the
+        // constants folded so far left of `memoryBudget`. An op that does not fit stays in
+        // the graph, where the arena plan checks its memory against the budget.
+        var outputBytes = 0
+        var sizes: [Int] = []
         for t in outputs {
             guard let bytes = tensors[t].byteCount, bytes <= options.maxFoldedConstantBytes else { return false }
-            buffers.append(AlignedBuffer(zeroedCount: bytes))
+            let (sum, overflow) = outputBytes.addingReportingOverflow(bytes)
+            guard !overflow, sum <= options.maxFoldedConstantBytes else { return false }
+            outputBytes = sum
+            sizes.append(bytes)
         }
+        var transient = outputBytes
+        for size in scratchSizes {
+            let (sum, overflow) = transient.addingReportingOverflow(size)
+            guard !overflow else { return false }
+            transient = sum
+        }
+        guard transient <= options.memoryBudget - Swift.min(foldedConstantBytes, options.memoryBudget) else { return false }
+        let buffers = sizes.map { AlignedBuffer(zeroedCount: $0) }
         let scratch = scratchSizes.map { AlignedBuffer(zeroedCount: $0) }
         let table = UnsafeMutablePointer<UnsafeMutableRawPointer>.allocate(capacity: Swift.max(tensors.count, 1))
         defer { table.deallocate() }
@@ -198,6 +227,7 @@ public final class Engine {
             tensors[t].storage = .constant(ConstantBytes(owned: b))
             ownedBuffers.append(b)
         }
+        foldedConstantBytes += outputBytes
         return true
     }
 
@@ -237,8 +267,9 @@ public final class Engine {
         guard let plan = ArenaPlanner.plan(requests) else {
             throw .memoryBudgetExceeded(required: Int.max, budget: options.memoryBudget)
         }
-        guard plan.size <= options.memoryBudget else {
-            throw .memoryBudgetExceeded(required: plan.size, budget: options.memoryBudget)
+        let (required, overflow) = plan.size.addingReportingOverflow(foldedConstantBytes)
+        guard !overflow, required <= options.memoryBudget else {
+            throw .memoryBudgetExceeded(required: overflow ? Int.max : required, budget: options.memoryBudget)
         }
         let buffer = AlignedBuffer(zeroedCount: plan.size)
         // Rebuild the pointer tables for the new plan.

@@ -20,6 +20,8 @@ enum Conv2D {
         let output = try context.output(0)
         let (batch, inH, inW, inC) = try ConvCheck.rank4(input, "input")
         let (outC, kh, kw, groupInC) = try ConvCheck.rank4(filter, "filter")
+        // inC = 0 would make zero groups (and `outC % groups` a division by zero).
+        guard inC > 0 else { throw .invalid("input shape \(input.shape) has no channels") }
         guard groupInC > 0, inC % groupInC == 0 else {
             throw .invalid("input has \(inC) channels, which is not a multiple of the filter's \(groupInC) input channels")
         }

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Builds one fuzz target with libFuzzer + AddressSanitizer and runs it.
+#
+#   Fuzz/run.sh TARGET SECONDS [extra libFuzzer flags...]
+#   Fuzz/run.sh TARGET replay FILE...      # run single inputs (e.g. a crash artifact)
+#
+# TARGET is one of: model-load, model-invoke, flexbuffer, npy.
+# Build products and the growing corpus live in .build-fuzz/ (gitignored):
+#   .build-fuzz/corpus/TARGET     inputs libFuzzer found interesting (not committed)
+#   .build-fuzz/artifacts/TARGET  crash-*, leak-*, timeout-*, oom-* inputs
+#   .build-fuzz/logs/TARGET.log   the full libFuzzer output
+# Seeds (read-only): Fixtures/models/*.tflite, Fuzz/seeds/TARGET, and the regression
+# corpus Tests/FuzzRegressions/TARGET. A crash input, once the bug is fixed, is
+# minimized (-minimize_crash=1) and committed to Tests/FuzzRegressions/TARGET, which
+# `swift test` replays (ReliabilityTests).
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+target="${1:?usage: Fuzz/run.sh TARGET SECONDS|replay [args...]}"
+mode="${2:?usage: Fuzz/run.sh TARGET SECONDS|replay [args...]}"
+shift 2
+
+seeds=()
+case "$target" in
+  model-load)
+    product=FuzzModelLoad; dict=model; max_len=262144
+    seeds=("$root/.build-fuzz/seeds/models-all") ;;
+  model-invoke)
+    product=FuzzModelInvoke; dict=model; max_len=65536
+    seeds=("$root/.build-fuzz/seeds/models-small") ;;
+  flexbuffer)
+    product=FuzzFlexBuffer; dict=flexbuffer; max_len=4096
+    seeds=("$root/Fuzz/seeds/flexbuffer") ;;
+  npy)
+    product=FuzzNPY; dict=npy; max_len=4096
+    seeds=("$root/Fuzz/seeds/npy") ;;
+  *) echo "unknown target '$target' (model-load, model-invoke, flexbuffer, npy)" >&2; exit 2 ;;
+esac
+
+scratch="$root/.build-fuzz"
+# `--sanitize=fuzzer --sanitize=address` makes SwiftPM link the executables with
+# libFuzzer's `main`; SwiftPM passes them to swiftc as two flags, though, and with
+# Swift 6.3 the later replaces the earlier at compile time, leaving the code without
+# coverage instrumentation ("no interesting inputs were found"). The combined
+# `-Xswiftc -sanitize=fuzzer,address`, which comes last, instruments it.
+swift build -c debug --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer,address \
+  --package-path "$root/Fuzz" --scratch-path "$scratch/build" --product "$product" >&2
+binary="$scratch/build/debug/$product"
+
+# Model seeds: the fixture models up to model-load's max_len (the 1 MB full-range face
+# detector is left out); for invoking only those up to 64 KB (the face detectors take
+# seconds per run under ASan, which would starve the mutator).
+mkdir -p "$scratch/seeds/models-all" "$scratch/seeds/models-small"
+for m in "$root"/Fixtures/models/*.tflite; do
+  size="$(wc -c < "$m")"
+  if [ "$size" -le 262144 ]; then cp -f "$m" "$scratch/seeds/models-all/"; fi
+  if [ "$size" -le 65536 ]; then cp -f "$m" "$scratch/seeds/models-small/"; fi
+done
+
+regressions="$root/Tests/FuzzRegressions/$target"
+corpus="$scratch/corpus/$target"
+artifacts="$scratch/artifacts/$target"
+mkdir -p "$corpus" "$artifacts" "$scratch/logs" "$regressions"
+
+# Swift's runtime keeps metadata caches alive for the process lifetime; they are
+# reachable, so LeakSanitizer reports only real leaks.
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=0}"
+
+if [ "$mode" = replay ]; then
+  exec "$binary" -rss_limit_mb=2048 -timeout=30 "$@"
+fi
+
+seconds="$mode"
+log="$scratch/logs/$target.log"
+echo "fuzzing $target for ${seconds}s; log: $log" >&2
+set +e
+"$binary" "$corpus" "${seeds[@]}" "$regressions" \
+  -dict="$root/Fuzz/dict/$dict.dict" -max_len="$max_len" \
+  -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+  -artifact_prefix="$artifacts/" -print_final_stats=1 "$@" 2>&1 | tee "$log" | grep -E "^#[0-9]+[[:space:]]+(INITED|DONE)|ERROR|SUMMARY|stat::|Done" | tail -n 40
+status=${PIPESTATUS[0]}
+set -e
+echo "exit status $status; artifacts: $(ls "$artifacts" | wc -l) in $artifacts" >&2
+exit "$status"

@@ -1,0 +1,95 @@
+import Foundation
+import NumPy
+import TFLiteFormat
+import TFLiteModel
+import TensorFlowLite
+
+/// The entry points the fuzz targets in `Fuzz/` drive and `Tests/ReliabilityTests`
+/// replays the regression corpus (`Tests/FuzzRegressions/<target>/`) through, so a
+/// crash found by the fuzzer is reproduced by `swift test` with the very same code.
+///
+/// Every entry point takes arbitrary bytes and must return normally: errors thrown by
+/// the library are the expected outcome for bad input; a trap, a sanitizer report or a
+/// hang is a bug. Each returns a short description of the outcome, for test messages.
+public enum FuzzEntryPoints {
+    /// A fuzz target: its directory name under `Tests/FuzzRegressions/` and entry point.
+    public struct Target: Sendable {
+        public let name: String
+        public let run: @Sendable ([UInt8]) -> String
+    }
+
+    /// Every target available in this build. Targets for PNG decoding and for the
+    /// manifest / metadata JSON land with the vision and mlkit branches (RELIABILITY.md).
+    public static let targets: [Target] = [
+        Target(name: "model-load", run: modelLoad),
+        Target(name: "model-invoke", run: modelInvoke),
+        Target(name: "flexbuffer", run: flexBuffer),
+        Target(name: "npy", run: npy),
+    ]
+
+    /// The memory budget of `modelInvoke`: small enough that the fuzzer's RSS limit is
+    /// never reached through a legitimate (budgeted) allocation.
+    public static let invokeMemoryBudget = 64 << 20
+
+    /// 1. Model bytes → `Model(data:)`: FlatBuffer decoding and validation.
+    @Sendable public static func modelLoad(_ bytes: [UInt8]) -> String {
+        do {
+            let model = try Model(data: Data(bytes))
+            return "loaded: \(model.subgraphs.count) subgraphs"
+        } catch {
+            return "rejected: \(error)"
+        }
+    }
+
+    /// 2. Model bytes → `Model` → `Interpreter` (64 MB budget, 1 thread) →
+    /// `allocateTensors()` → zeroed inputs → `invoke()` → read every output.
+    @Sendable public static func modelInvoke(_ bytes: [UInt8]) -> String {
+        let model: Model
+        do {
+            model = try Model(data: Data(bytes))
+        } catch {
+            return "rejected at load: \(error)"
+        }
+        var options = Interpreter.Options()
+        options.threadCount = 1
+        options.memoryBudget = invokeMemoryBudget
+        do {
+            let interpreter = try Interpreter(model: model, options: options)
+            try interpreter.allocateTensors()
+            for i in 0 ..< interpreter.inputTensorCount {
+                let input = try interpreter.input(at: i)
+                try interpreter.copy(Data(count: input.data.count), toInputAt: i)
+            }
+            try interpreter.invoke()
+            var outputBytes = 0
+            for i in 0 ..< interpreter.outputTensorCount {
+                outputBytes += try interpreter.output(at: i).data.count
+            }
+            return "invoked: \(outputBytes) output bytes"
+        } catch {
+            return "rejected at run: \(error)"
+        }
+    }
+
+    /// 3. FlexBuffer bytes (custom options) → `FlexBuffer(_:)` → `tree()`, then the
+    /// JSON rendering `inspect` prints.
+    @Sendable public static func flexBuffer(_ bytes: [UInt8]) -> String {
+        do {
+            let tree = try FlexBuffer(bytes).tree()
+            return "decoded: \(tree.json.utf8.count) bytes of JSON"
+        } catch {
+            return "rejected: \(error)"
+        }
+    }
+
+    /// 5. `.npy` bytes → `NPYArray(bytes:)`, then its float conversion and re-encoding.
+    @Sendable public static func npy(_ bytes: [UInt8]) -> String {
+        do {
+            let array = try NPYArray(bytes: bytes)
+            _ = array.floatValues()
+            return "decoded: shape \(array.shape), \(array.encoded().count) bytes re-encoded"
+        } catch {
+            return "rejected: \(error)"
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+import TFLiteFuzzing
+
+/// Replays every input the fuzzers ever crashed or hung on (`Tests/FuzzRegressions/<target>/`,
+/// committed after the bug was fixed) through the same entry points the fuzz targets call,
+/// together with the seed corpora. Passing means: no trap, and (under
+/// `scripts/test-asan.sh`) no sanitizer report.
+@Suite("Fuzz regressions")
+struct FuzzRegressionTests {
+    static let root = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// Regular files in `directory` (relative to the package root), sorted; none if absent.
+    static func files(in directory: String) -> [URL] {
+        let url = root.appendingPathComponent(directory)
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
+        return names.filter { !$0.hasPrefix(".") && $0 != "README.md" }.sorted().map { url.appendingPathComponent($0) }
+    }
+
+    /// The regression inputs and seeds of `target`.
+    static func inputs(for target: String) -> [URL] {
+        var urls = files(in: "Tests/FuzzRegressions/\(target)")
+        switch target {
+        case "model-load", "model-invoke":
+            urls += files(in: "Fixtures/models").filter { $0.pathExtension == "tflite" && !$0.lastPathComponent.hasPrefix("face_detection_full") }
+        default:
+            urls += files(in: "Fuzz/seeds/\(target)")
+        }
+        return urls
+    }
+
+    static let targetNames = FuzzEntryPoints.targets.map(\.name)
+
+    @Test(arguments: targetNames)
+    func replay(target name: String) throws {
+        let target = try #require(FuzzEntryPoints.targets.first { $0.name == name })
+        let urls = Self.inputs(for: name)
+        #expect(!urls.isEmpty, "no inputs for \(name)")
+        for url in urls {
+            let bytes = try [UInt8](Data(contentsOf: url))
+            let outcome = target.run(bytes)
+            #expect(!outcome.isEmpty, "\(name) \(url.lastPathComponent)")
+        }
+    }
+
+    /// Every regression directory belongs to a target this build has (a directory for a
+    /// target that lands later would otherwise be silently skipped).
+    @Test func everyRegressionDirectoryHasATarget() {
+        let dirs = Self.files(in: "Tests/FuzzRegressions").filter { url in
+            var isDir: ObjCBool = false
+            return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDir) && isDir.boolValue
+        }
+        for dir in dirs {
+            #expect(Self.targetNames.contains(dir.lastPathComponent), "no fuzz target for \(dir.lastPathComponent)")
+        }
+    }
+}
