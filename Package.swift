@@ -73,8 +73,9 @@ let package = Package(
         .testTarget(name: "NumPyTests", dependencies: ["SeededRandom", "NumPy"]),
         .testTarget(name: "ConformanceTests", dependencies: ["TFLiteConformance", "TensorFlowLite"]),
         // PNG, preprocessing, bundles, labelers and detectors; Resources/ holds tiny PNGs,
-        // TF resize references and the scripts that made them.
-        .testTarget(name: "VisionTests", dependencies: ["MLKit", "TensorFlowLite"], exclude: ["Resources"]),
+        // TF resize references, a float classifier with TFLite metadata, and the scripts
+        // that made them (the metadata model: Fixtures/generate/metadata_model.py).
+        .testTarget(name: "VisionTests", dependencies: ["MLKit", "TensorFlowLite", "TFLiteFormat"], exclude: ["Resources"]),
         .testTarget(name: "TFLiteCommandsTests", dependencies: ["TFLiteCommands", "TFLiteModel", "NumPy"]),
         .testTarget(name: "MLKitTests", dependencies: ["MLKit", "TensorFlowLite", "TFLiteModel", "FlatBufferTestSupport"]),
         // Fuzz regression replay, concurrency, resource limits and API misuse.

@@ -49,6 +49,13 @@ public struct ModelMetadata: Hashable, Sendable {
     /// One per model subgraph that has metadata; index 0 is the main subgraph.
     public var subgraphs: [Subgraph]
 
+    public init(name: String?, description: String?, version: String?, author: String?, license: String?,
+                minParserVersion: String?, associatedFiles: [AssociatedFile], subgraphs: [Subgraph]) {
+        self.name = name; self.description = description; self.version = version; self.author = author
+        self.license = license; self.minParserVersion = minParserVersion
+        self.associatedFiles = associatedFiles; self.subgraphs = subgraphs
+    }
+
     public struct Subgraph: Hashable, Sendable {
         public var name: String?
         public var description: String?
@@ -57,6 +64,11 @@ public struct ModelMetadata: Hashable, Sendable {
         /// In the order of the subgraph's outputs.
         public var outputs: [Tensor]
         public var associatedFiles: [AssociatedFile]
+
+        public init(name: String?, description: String?, inputs: [Tensor], outputs: [Tensor], associatedFiles: [AssociatedFile]) {
+            self.name = name; self.description = description
+            self.inputs = inputs; self.outputs = outputs; self.associatedFiles = associatedFiles
+        }
     }
 
     public struct Tensor: Hashable, Sendable {
@@ -67,6 +79,12 @@ public struct ModelMetadata: Hashable, Sendable {
         public var processUnits: [ProcessUnit]
         public var stats: Stats?
         public var associatedFiles: [AssociatedFile]
+
+        public init(name: String?, description: String?, dimensionNames: [String], processUnits: [ProcessUnit],
+                    stats: Stats?, associatedFiles: [AssociatedFile]) {
+            self.name = name; self.description = description; self.dimensionNames = dimensionNames
+            self.processUnits = processUnits; self.stats = stats; self.associatedFiles = associatedFiles
+        }
 
         /// The first normalization unit's `(mean, std)`, as written (not validated).
         public var normalization: (mean: [Float], std: [Float])? {
@@ -93,6 +111,8 @@ public struct ModelMetadata: Hashable, Sendable {
     public struct Stats: Hashable, Sendable {
         public var max: [Float]
         public var min: [Float]
+
+        public init(max: [Float], min: [Float]) { self.max = max; self.min = min }
     }
 
     public struct AssociatedFile: Hashable, Sendable {
@@ -102,6 +122,10 @@ public struct ModelMetadata: Hashable, Sendable {
         /// TENSOR_AXIS_SCORE_CALIBRATION 4, VOCABULARY 5.
         public var type: Int8
         public var locale: String?
+
+        public init(name: String?, description: String?, type: Int8, locale: String?) {
+            self.name = name; self.description = description; self.type = type; self.locale = locale
+        }
     }
 
     /// The metadata of input `index` of the main subgraph, if the metadata describes it.

@@ -32,12 +32,13 @@ final class DetectionModel: @unchecked Sendable {
         return (model, BundleFiles.resolve("dict.txt", in: path), BundleFiles.resolve("tflite_metadata.json", in: path))
     }
 
-    init(bundlePath: String, normalization: InputNormalization) throws {
+    /// `normalization`: the caller's override (see ``InputNormalization/resolved(override:model:convention:)``).
+    init(bundlePath: String, normalization: InputNormalization?) throws {
         let files = try Self.files(bundlePath)
         metadata = try DetectionMetadata(contentsOfFile: files.metadata)
         labels = try LabelDictionary.read(contentsOfFile: files.labels)
         runner = try VisionModelRunner(modelPath: files.model)
-        preprocessor = ImagePreprocessor(fit: .stretch, normalization: normalization)
+        preprocessor = ImagePreprocessor(fit: .stretch, normalization: .resolved(override: normalization, model: runner.interpreter.model, convention: .symmetricUnitRange))
         let input = try runner.interpreter.input(at: 0)
         if input.shape.dimensions != metadata.inputShape {
             throw VisionError.invalidModel("tflite_metadata.json says inputShape \(metadata.inputShape) but the model's input is \(input.shape.dimensions)")

@@ -7,8 +7,10 @@ public final class ObjectDetectorOptions: NSObject, @unchecked Sendable {
     public var scoreThreshold: Float = 0.5
     /// At most this many objects; `nil` (default) or ≤ 0 means the bundle's `maxDetections`.
     public var maxResultCount: Int?
-    /// Float models' input normalization; `nil` means `[-1, 1]`, the convention of the
-    /// SSD models AutoML exports (their input is `normalized_input_image_tensor`).
+    /// Float (and int8) models' input normalization. `nil` (default): the
+    /// `NormalizationOptions` input 0 declares in the model's TFLite metadata, else
+    /// `[-1, 1]`, the convention of the SSD models AutoML exports (their input is
+    /// `normalized_input_image_tensor`). Unreadable or unusable metadata is ignored.
     public var inputNormalization: InputNormalization?
     /// Where completions run; `nil` (default) is the detector's private serial queue.
     public var completionQueue: DispatchQueue?
@@ -78,7 +80,7 @@ public final class ObjectDetector: NSObject, @unchecked Sendable {
         maxCount = options.maxResultCount.flatMap { $0 > 0 ? $0 : nil }
         delivery = CompletionDelivery(label: "object-detector", completionQueue: options.completionQueue)
         let path = options.localModel.path, normalization = options.inputNormalization
-        model = LazyModel { try DetectionModel(bundlePath: path, normalization: normalization ?? .symmetricUnitRange) }
+        model = LazyModel { try DetectionModel(bundlePath: path, normalization: normalization) }
         super.init()
     }
 

