@@ -3,7 +3,8 @@ import TFLiteModel
 
 /// The human-readable `inspect` report for `model`: header facts, inputs and outputs,
 /// signatures, every subgraph's operators in execution order, the op histogram, memory
-/// totals and metadata.
+/// totals, metadata entries and what the TFLite metadata says (name, description, version,
+/// each input's declared normalization; not part of `--json`).
 public func inspectText(_ model: Model) -> String {
     let summary = ModelSummary(model)
     var lines: [String] = []
@@ -41,7 +42,37 @@ public func inspectText(_ model: Model) -> String {
     if !summary.metadata.isEmpty {
         lines += ["", "Metadata:"] + table(summary.metadata.map { ($0.name, byteCount($0.size)) })
     }
+    lines += tfliteMetadataLines(model)
     return lines.joined(separator: "\n") + "\n"
+}
+
+/// The `TFLITE_METADATA` section: the model's name, description and version and each
+/// main-subgraph input's declared normalization. Unreadable metadata is reported in one
+/// line — it does not stop the model from loading, so it does not stop the report.
+private func tfliteMetadataLines(_ model: Model) -> [String] {
+    let metadata: ModelMetadata
+    do {
+        guard let decoded = try model.tfliteMetadata else { return [] }
+        metadata = decoded
+    } catch {
+        return ["", "TFLite metadata: not readable (\(error))"]
+    }
+    var rows: [(String, String)] = []
+    func oneLine(_ s: String) -> String { s.split(whereSeparator: \.isNewline).joined(separator: " ") }
+    if let name = metadata.name { rows.append(("name", oneLine(name))) }
+    if let description = metadata.description { rows.append(("description", oneLine(description))) }
+    if let version = metadata.version { rows.append(("version", oneLine(version))) }
+    for (i, input) in (metadata.subgraphs.first?.inputs ?? []).enumerated() {
+        guard let n = input.normalization else { continue }
+        let name = input.name.map { " '\(oneLine($0))'" } ?? ""
+        rows.append(("input \(i)\(name)", "normalization mean \(floatList(n.mean)), std \(floatList(n.std))"))
+    }
+    return ["", "TFLite metadata:"] + (rows.isEmpty ? ["  (nothing to show)"] : table(rows))
+}
+
+/// `[120, 127.5]`: shortest round-trip digits, no trailing `.0`.
+private func floatList(_ values: [Float]) -> String {
+    "[" + values.map { v in v == v.rounded() && abs(v) < 1e9 ? String(Int(v)) : "\(v)" }.joined(separator: ", ") + "]"
 }
 
 /// `[index] name  TYPE  [1, -1, 3]  quantization` rows.

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TFLiteModel
 @testable import TFLiteCommands
@@ -42,6 +43,29 @@ import TFLiteModel
         #expect(lines.contains("  activations       448 bytes (static shapes, before memory planning)"))
         #expect(lines.contains("  min_runtime_version  16 bytes"))
         #expect(lines.contains("  TFLITE_METADATA      20 bytes"))
+    }
+
+    /// The sample's 20-byte TFLITE_METADATA is not a metadata FlatBuffer: reported, not fatal.
+    @Test func unreadableTFLiteMetadataIsOneLine() throws {
+        let lines = try lines()
+        #expect(lines.last(where: { !$0.isEmpty })?.hasPrefix("TFLite metadata: not readable (") == true)
+    }
+
+    /// The classifier with metadata that VisionTests uses (Fixtures/generate/metadata_model.py).
+    @Test func tfliteMetadataSection() throws {
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("VisionTests/Resources/mobilenet_float_metadata.tflite").path
+        let text = inspectText(try Model(contentsOfFile: path))
+        #expect(text.hasSuffix("""
+            TFLite metadata:
+              name             swift-tflite metadata test classifier
+              description      A float MobileNet-style classifier of 32x32 RGB images into 10 classes.
+              version          v1
+              input 0 'image'  normalization mean [120, 110, 100], std [60, 70, 80]
+
+            """), "\(text)")
+        // --json is unchanged: it lists the entry, nothing decoded.
+        #expect(!inspectJSON(try Model(contentsOfFile: path)).serialized().contains("normalization"))
     }
 
     @Test func quantizationSummaries() {
