@@ -50,7 +50,8 @@ binary="$scratch/build/debug/$product"
 # detector is left out); for invoking only those up to 64 KB (the face detectors take
 # seconds per run under ASan, which would starve the mutator).
 mkdir -p "$scratch/seeds/models-all" "$scratch/seeds/models-small"
-for m in "$root"/Fixtures/models/*.tflite; do
+# The classifier with TFLite metadata seeds the metadata decoding that model-load runs too.
+for m in "$root"/Fixtures/models/*.tflite "$root"/Tests/VisionTests/Resources/mobilenet_float_metadata.tflite; do
   size="$(wc -c < "$m")"
   if [ "$size" -le 262144 ]; then cp -f "$m" "$scratch/seeds/models-all/"; fi
   if [ "$size" -le 65536 ]; then cp -f "$m" "$scratch/seeds/models-small/"; fi

@@ -31,11 +31,18 @@ public enum FuzzEntryPoints {
     /// never reached through a legitimate (budgeted) allocation.
     public static let invokeMemoryBudget = 64 << 20
 
-    /// 1. Model bytes → `Model(data:)`: FlatBuffer decoding and validation.
+    /// 1. Model bytes → `Model(data:)`: FlatBuffer decoding and validation, then the
+    /// TFLite metadata (`Model.tfliteMetadata`), which is decoded only on access.
     @Sendable public static func modelLoad(_ bytes: [UInt8]) -> String {
         do {
             let model = try Model(data: Data(bytes))
-            return "loaded: \(model.subgraphs.count) subgraphs"
+            let metadata: String
+            do {
+                metadata = try model.tfliteMetadata.map { "\($0.subgraphs.count) metadata subgraphs" } ?? "no metadata"
+            } catch {
+                metadata = "metadata rejected: \(error)"
+            }
+            return "loaded: \(model.subgraphs.count) subgraphs, \(metadata)"
         } catch {
             return "rejected: \(error)"
         }
