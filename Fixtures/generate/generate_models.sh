@@ -9,4 +9,6 @@ py="$("$here/venv.sh")"
 export TF_CPP_MIN_LOG_LEVEL="${TF_CPP_MIN_LOG_LEVEL:-2}"
 "$py" "$here/fetch_models.py"
 "$py" "$here/make_models.py"
+# The float classifier again, with TFLite metadata attached (Tests/VisionTests/Resources).
+"$py" "$here/metadata_model.py"
 "$py" "$here/reference_inspect.py"
