@@ -118,6 +118,20 @@ enum MetadataModel {
         #expect(InputNormalization.resolved(override: nil, model: without, convention: nil) == .unitRange)
     }
 
+    /// The face detector (BlazeFace has no metadata, so `[-1, 1]`) takes the override too.
+    @Test func faceDetectorOverride() throws {
+        let photo = try VisionImage(contentsOfFile: FaceTests.astronautPath)
+        let options = FaceDetectorOptions(modelPath: VisionFixtures.model("face_detection_short_range"))
+        options.minFaceSize = 0
+        let byDefault = try FaceDetector.faceDetector(options: options).results(in: photo)
+        options.inputNormalization = .symmetricUnitRange
+        let explicit = try FaceDetector.faceDetector(options: options).results(in: photo)
+        options.inputNormalization = .unitRange
+        let other = try FaceDetector.faceDetector(options: options).results(in: photo)
+        #expect(!byDefault.isEmpty && byDefault.map(\.confidence) == explicit.map(\.confidence))
+        #expect(other.map(\.confidence) != byDefault.map(\.confidence))
+    }
+
     /// Damaged metadata: the accessor throws a typed error, the model still loads and runs,
     /// and the labeler ignores the metadata as a whole, falling back to `[0, 1]`.
     @Test(arguments: ["identifier", "rootOffset", "truncated", "outputUnionType", "inputUnionType"])
