@@ -45,7 +45,8 @@ enum HybridInput {
         let scale = Double(high - low) / 255
         let fromMin = -128 - rmin / scale, fromMax = 127 - rmax / scale
         let chosen = 128 + Swift.abs(rmin / scale) < 127 + Swift.abs(rmax / scale) ? fromMin : fromMax
-        let offset: Int32 = chosen <= -128 ? -128 : chosen >= 127 ? 127 : Int32(chosen.rounded())
+        // NaN (from an infinite input) gives 0, as x86 converts it; Swift would trap.
+        let offset: Int32 = chosen <= -128 ? -128 : chosen >= 127 ? 127 : chosen.isNaN ? 0 : Int32(chosen.rounded())
         let floatScale = Float(scale)
         let inverse = 1 / floatScale
         let base = Float(offset)
