@@ -36,7 +36,7 @@ class In:
 class Case:
     op: str                      # TFLite op name the model must contain
     case_id: str                 # unique within op
-    dtype: str                   # float32 | int8 | uint8 | float16_weights
+    dtype: str                   # float32 | int8 | uint8 | float16_weights | hybrid
     params: dict
     inputs: list                 # list[In]
     build: Callable              # build(case, rng) -> bytes
@@ -91,7 +91,7 @@ def near_constant(arr: np.ndarray) -> Optional[str]:
     return None
 
 
-PREFIX = {"float32": "f32", "int8": "i8", "uint8": "u8", "float16_weights": "f16w"}
+PREFIX = {"float32": "f32", "int8": "i8", "uint8": "u8", "float16_weights": "f16w", "hybrid": "hyb"}
 
 
 def variant(base: Case, dtype: str, build, case_id: str = "", **changes) -> Case:

@@ -56,6 +56,25 @@ def build_float16_weights(case: Case, rng) -> bytes:
     return conv.convert()
 
 
+def build_hybrid(case: Case, rng) -> bytes:
+    """Dynamic-range quantization: DEFAULT optimizations and no representative dataset.
+
+    Constant weights of at least 1024 elements become int8 (per channel unless the
+    case says per_tensor); activations stay float32, so the weighted ops run their
+    hybrid kernels. `case.extra["asymmetric_inputs"] = False` rewrites the ops'
+    asymmetric_quantize_inputs flag afterwards (the converter always sets it).
+    """
+    conv = _from_case(case, rng)
+    conv.optimizations = [tf.lite.Optimize.DEFAULT]
+    if case.params.get("quantization") == "per_tensor":
+        conv._experimental_disable_per_channel = True
+    content = conv.convert()
+    if case.extra.get("asymmetric_inputs", True) is False:
+        from modelinfo import patch_asymmetric_inputs
+        content = patch_asymmetric_inputs(content, False)
+    return content
+
+
 def _static(shape):
     """Dynamic (None) dims are fed as 1, as the interpreter does by default."""
     return tuple(1 if d is None else d for d in shape)

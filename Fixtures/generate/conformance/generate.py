@@ -45,8 +45,9 @@ def all_cases():
     import cases_uint8
     import cases_fp16
     import cases_detection
+    import cases_hybrid
     cases = []
-    for mod in (cases_float, cases_int8, cases_uint8, cases_fp16, cases_detection):
+    for mod in (cases_float, cases_int8, cases_uint8, cases_fp16, cases_detection, cases_hybrid):
         cases.extend(mod.cases())
     seen = set()
     for c in cases:
@@ -98,7 +99,7 @@ def make_inputs(case, info):
 def target_dtype(case):
     if case.op_input_dtype:
         return case.op_input_dtype
-    return {"float16_weights": "float32"}.get(case.dtype, case.dtype)
+    return {"float16_weights": "float32", "hybrid": "float32"}.get(case.dtype, case.dtype)
 
 
 def verify_ops(case, info):
@@ -115,6 +116,9 @@ def verify_ops(case, info):
             hits.append(o)
     if not hits:
         return f"no {case.op} reading {want}; model has {names}"
+    if case.dtype == "hybrid" and not any(t is not None and t["constant"] and t["dtype"] == "int8"
+                                          for o in hits for t in o["inputs"]):
+        return f"{case.op} has no int8 constant operand (weights not quantized); model has {names}"
     allowed = {case.op, *case.aux_ops}
     if case.dtype == "float16_weights":
         allowed.add("DEQUANTIZE")
@@ -192,15 +196,9 @@ def _max_abs_diff(a_list, b_list):
     return m
 
 
-def float_model_error(case, info, inputs, results):
-    """How far each quantized result is from the float model, in output LSBs.
-
-    The float model is the same op body and the same seeded constants,
-    converted without quantization and run (optimized kernels) on the
-    dequantized inputs.  Weight quantization alone costs a few LSB; a
-    result tens of LSB away is a broken kernel, not rounding.
-    Returns one max error per entry of `results` (None when not comparable).
-    """
+def _run_float_model(case, info, inputs):
+    """The case body converted without quantization and run (optimized kernels) on the
+    (dequantized) inputs: (model info, outputs), outputs None when not comparable."""
     import dataclasses
     from converters import build_float
     from modelinfo import inspect, patch_softmax_beta
@@ -211,7 +209,7 @@ def float_model_error(case, info, inputs, results):
         content = patch_softmax_beta(content, beta)
     finfo = inspect(content)
     if len(finfo["outputs"]) != len(info["outputs"]):
-        return [None for _ in results]
+        return None, None
     by_arg = {}
     for pos, (t, a) in enumerate(zip(info["inputs"], inputs)):
         k = _input_arg_index(t["name"], len(case.inputs), pos)
@@ -231,6 +229,19 @@ def float_model_error(case, info, inputs, results):
         fout, _, err = collect_child(*run_child(model_path, paths, OPT), len(finfo["outputs"]))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+    return finfo, fout
+
+
+def float_model_error(case, info, inputs, results):
+    """How far each quantized result is from the float model, in output LSBs.
+
+    The float model is the same op body and the same seeded constants,
+    converted without quantization and run (optimized kernels) on the
+    dequantized inputs.  Weight quantization alone costs a few LSB; a
+    result tens of LSB away is a broken kernel, not rounding.
+    Returns one max error per entry of `results` (None when not comparable).
+    """
+    finfo, fout = _run_float_model(case, info, inputs)
     if fout is None:
         return [None for _ in results]
     errs = []
@@ -250,6 +261,15 @@ def float_model_error(case, info, inputs, results):
             worst = max(worst, float(np.max(np.abs(real - f)) / scale))
         errs.append(round(worst, 3))
     return errs
+
+
+def float_model_abs_diff(case, info, inputs, result):
+    """Hybrid cases: max |result - float model| over all outputs (the error a
+    float-weights implementation would show), or None when not comparable."""
+    finfo, fout = _run_float_model(case, info, inputs)
+    if fout is None or len(fout) != len(result):
+        return None
+    return _max_abs_diff(result, [f.reshape(r.shape) if f.size == r.size else f for f, r in zip(fout, result)])
 
 
 def process_case(case):
@@ -319,6 +339,9 @@ def process_case(case):
                         f"({_max_abs_diff(twin, ref)} LSB): its int8 SUM reads int8 codes as uint8")
     use_opt = (aborted or rejected is not None) and twin is None
     expected = twin if twin is not None else (opt if use_opt else ref)
+    hybrid_err = None
+    if case.dtype == "hybrid" and not use_opt:
+        hybrid_err = float_model_abs_diff(case, info, inputs, ref)
     for i, a in enumerate(expected):
         why = None if case.allow_constant_output else near_constant(a)
         if why:
@@ -375,6 +398,8 @@ def process_case(case):
         meta["reference_rejected"] = rejected
     if float_err is not None:
         meta["float_model_error_lsb"] = float_err
+    if hybrid_err is not None:
+        meta["float_model_max_abs_diff"] = hybrid_err
     with open(os.path.join(cdir, "case.json"), "w") as f:
         json.dump(meta, f, indent=2, sort_keys=False)
         f.write("\n")

@@ -97,3 +97,37 @@ def patch_softmax_beta(content: bytes, beta: float) -> bytes:
     if patched == 0:
         raise ValueError("no SOFTMAX op to patch")
     return bytes(buf)
+
+
+# vtable slot of asymmetric_quantize_inputs in each options table (schema field ids 3 and 2).
+_ASYMMETRIC_FIELD = {"FULLY_CONNECTED": (tflite.BuiltinOperator.FULLY_CONNECTED, 10),
+                     "BATCH_MATMUL": (tflite.BuiltinOperator.BATCH_MATMUL, 8)}
+
+
+def patch_asymmetric_inputs(content: bytes, value: bool) -> bytes:
+    """Overwrite asymmetric_quantize_inputs of every FULLY_CONNECTED / BATCH_MATMUL op.
+
+    The TF2 converter always writes true for dynamic-range models; older models
+    carry false (symmetric per-row input quantization). The byte is present
+    because true differs from the schema default; nothing else moves.
+    """
+    buf = bytearray(content)
+    model = tflite.Model.GetRootAsModel(buf, 0)
+    sub = model.Subgraphs(0)
+    patched = 0
+    for i in range(sub.OperatorsLength()):
+        op = sub.Operators(i)
+        code = model.OperatorCodes(op.OpcodeIndex())
+        builtin = max(code.BuiltinCode(), code.DeprecatedBuiltinCode())
+        slot = next((f for b, f in _ASYMMETRIC_FIELD.values() if b == builtin), None)
+        if slot is None:
+            continue
+        table = op.BuiltinOptions()
+        field = table.Offset(slot) if table is not None else 0
+        if field == 0:
+            raise ValueError("asymmetric_quantize_inputs is not stored explicitly")
+        buf[table.Pos + field] = 1 if value else 0
+        patched += 1
+    if patched == 0:
+        raise ValueError("no FULLY_CONNECTED / BATCH_MATMUL op to patch")
+    return bytes(buf)

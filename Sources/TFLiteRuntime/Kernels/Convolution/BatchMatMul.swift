@@ -5,6 +5,7 @@ import TFLiteModel
 /// (batch) dimensions broadcast NumPy-style (aligned right, each pair equal or 1).
 ///
 /// Both inputs have rank 2...5, as in TFLite. Absent options mean no adjoints.
+/// float32, and hybrid float32 LHS with a constant int8 RHS (``BatchMatMulHybrid``).
 enum BatchMatMul {
     static let prepare: KernelPrepare = { (context: inout PrepareContext) throws(KernelError) -> any PreparedKernel in
         try context.expectCounts(inputs: 2, outputs: 1)
@@ -38,7 +39,8 @@ enum BatchMatMul {
             batch.append(a == 1 ? b : a)
         }
         try context.setOutputShape(0, batch + [m, n])
-        guard x.type == .float32, y.type == .float32, output.type == .float32 else { throw context.unsupportedTypes() }
+        let hybrid = x.type == .float32 && y.type == .int8
+        guard hybrid || (x.type == .float32 && y.type == .float32 && output.type == .float32) else { throw context.unsupportedTypes() }
         try ConvCheck.blasSizes([m, n, k, xc, yc], "BATCH_MATMUL")
 
         // Element offsets of each output matrix's operands (none when the output is empty).
@@ -65,6 +67,10 @@ enum BatchMatMul {
                     d -= 1
                 }
             }
+        }
+        if hybrid {
+            return try BatchMatMulHybrid.make(&context, options: options, x: x, y: y, output: output, m: m, n: n, k: k,
+                                              xOffsets: xOffsets, yOffsets: yOffsets)
         }
         return BatchMatMulF32(x: x.index, y: y.index, output: output.index, m: m, n: n, k: k,
                               adjointX: options.adjointX, adjointY: options.adjointY,

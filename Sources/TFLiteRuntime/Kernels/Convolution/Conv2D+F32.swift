@@ -117,7 +117,18 @@ struct Conv2DF32Im2col: PreparedKernel {
     /// group `group` as `patch` floats ordered `(ky, kx, channel)`.
     @inline(__always)
     func gatherPatch(pixel: Int, group: Int, from x: UnsafePointer<Float>, into col: UnsafeMutablePointer<Float>) {
-        let g = geometry
+        geometry.gatherPatch(pixel: pixel, group: group, groups: groups, groupInC: groupInC, from: x, into: col)
+    }
+}
+
+extension Conv2DGeometry {
+    /// Writes the receptive field of output pixel `pixel` (flattened `(b, oy, ox)`) of an
+    /// NHWC float image for group `group` (of `groups`, `groupInC` channels each) as
+    /// `kh·kw·groupInC` floats ordered `(ky, kx, channel)`, zeros for taps in the padding.
+    @inline(__always)
+    func gatherPatch(pixel: Int, group: Int, groups: Int, groupInC: Int,
+                     from x: UnsafePointer<Float>, into col: UnsafeMutablePointer<Float>) {
+        let g = self
         let perImage = g.outH * g.outW
         let b = pixel / perImage
         let oy = (pixel % perImage) / g.outW

@@ -7,7 +7,8 @@ import TFLiteModel
 /// The group count is `inC / Cg` (TFLite's grouped convolution); both `inC` and `outC`
 /// must divide evenly into it.
 ///
-/// float32, and quantized uint8 / int8 (``Conv2DQuantized``).
+/// float32, quantized uint8 / int8 (``Conv2DQuantized``), and hybrid float32 with int8
+/// weights (``Conv2DHybrid``).
 enum Conv2D {
     static let prepare: KernelPrepare = { (context: inout PrepareContext) throws(KernelError) -> any PreparedKernel in
         try context.expectCounts(inputs: 2...3, outputs: 1...1)
@@ -40,6 +41,10 @@ enum Conv2D {
         if input.type == .uint8 || input.type == .int8 {
             return try Conv2DQuantized.make(&context, geometry: geometry, groups: groups, input: input, filter: filter,
                                             bias: bias, output: output, activation: options.activation)
+        }
+        if input.type == .float32, filter.type == .int8 {
+            return try Conv2DHybrid.make(&context, geometry: geometry, groups: groups, input: input, filter: filter,
+                                         bias: bias, output: output, range: range)
         }
         let floats = [input.type, filter.type, output.type] + (bias.map { [$0.type] } ?? [])
         guard floats.allSatisfy({ $0 == .float32 }) else { throw context.unsupportedTypes() }

@@ -80,10 +80,20 @@ struct DepthwiseConv2DQuantizedDirect: PreparedKernel {
     /// Accumulates output pixel `(row / outH, row % outH, ox)` into `acc[0 ..< outC]`.
     @inline(__always)
     func pixel<T: Quantized8>(row: Int, ox: Int, x: UnsafePointer<T>, w: UnsafePointer<Int32>, acc: UnsafeMutablePointer<Int32>) {
-        let g = geometry
+        geometry.depthwiseAccumulate(row: row, ox: ox, multiplier: multiplier, x: x, zeroPoint: inputZeroPoint, w: w, acc: acc)
+    }
+}
+
+extension Conv2DGeometry {
+    /// Depthwise accumulation of output pixel `(row / outH, row % outH, ox)`:
+    /// `acc[ic·M + m] = Σ (x[ic] - zeroPoint)·w[tap, ic·M + m]` over the in-image taps, with
+    /// `w` the centered filter `[kh·kw, outC]` as `Int32` (wrapping arithmetic).
+    @inline(__always)
+    func depthwiseAccumulate<T: Quantized8>(row: Int, ox: Int, multiplier: Int, x: UnsafePointer<T>, zeroPoint zx: Int32,
+                                            w: UnsafePointer<Int32>, acc: UnsafeMutablePointer<Int32>) {
+        let g = self
         let b = row / g.outH, oy = row % g.outH
         acc.update(repeating: 0, count: g.outC)
-        let zx = inputZeroPoint
         let zx8 = SIMD8<Int32>(repeating: zx)
         for ky in 0 ..< g.kh {
             let iy = oy * g.strideH - g.padTop + ky * g.dilationH

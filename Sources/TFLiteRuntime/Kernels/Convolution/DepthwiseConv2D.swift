@@ -7,7 +7,8 @@ import TFLiteModel
 /// As in TFLite, the multiplier is `M = outC / inC` (it must divide evenly); the options'
 /// `depth_multiplier` is redundant and ignored.
 ///
-/// float32, and quantized uint8 / int8 (``DepthwiseConv2DQuantized``).
+/// float32, quantized uint8 / int8 (``DepthwiseConv2DQuantized``), and hybrid float32 with
+/// int8 weights (``DepthwiseConv2DHybrid``).
 enum DepthwiseConv2D {
     static let prepare: KernelPrepare = { (context: inout PrepareContext) throws(KernelError) -> any PreparedKernel in
         try context.expectCounts(inputs: 2...3, outputs: 1...1)
@@ -35,6 +36,10 @@ enum DepthwiseConv2D {
         if input.type == .uint8 || input.type == .int8 {
             return try DepthwiseConv2DQuantized.make(&context, geometry: geometry, input: input, filter: filter,
                                                      bias: bias, output: output, activation: options.activation)
+        }
+        if input.type == .float32, filter.type == .int8 {
+            return try DepthwiseConv2DHybrid.make(&context, geometry: geometry, input: input, filter: filter,
+                                                  bias: bias, output: output, range: range)
         }
         let floats = [input.type, filter.type, output.type] + (bias.map { [$0.type] } ?? [])
         guard floats.allSatisfy({ $0 == .float32 }) else { throw context.unsupportedTypes() }

@@ -7,7 +7,8 @@ import TFLiteModel
 /// `[batch, out]`, or with `keep_num_dims` the input's shape with its last dimension
 /// (which must then equal `in`) replaced by `out`. Absent options mean TFLite's defaults.
 ///
-/// float32, and quantized uint8 / int8 (``FullyConnectedQuantized``).
+/// float32, quantized uint8 / int8 (``FullyConnectedQuantized``), and hybrid float32 with
+/// int8 weights (``FullyConnectedHybrid``).
 enum FullyConnected {
     static let prepare: KernelPrepare = { (context: inout PrepareContext) throws(KernelError) -> any PreparedKernel in
         try context.expectCounts(inputs: 2...3, outputs: 1...1)
@@ -47,6 +48,10 @@ enum FullyConnected {
         if input.type == .uint8 || input.type == .int8 {
             return try FullyConnectedQuantized.make(&context, input: input, weights: weights, bias: bias, output: output,
                                                     activation: options.activation, batch: batch, units: units, depth: depth)
+        }
+        if input.type == .float32, weights.type == .int8 {
+            return try FullyConnectedHybrid.make(&context, input: input, weights: weights, bias: bias, output: output,
+                                                 options: options, range: range, batch: batch, units: units, depth: depth)
         }
         let floats = [input.type, weights.type, output.type] + (bias.map { [$0.type] } ?? [])
         guard floats.allSatisfy({ $0 == .float32 }) else { throw context.unsupportedTypes() }

@@ -9,7 +9,8 @@ import TFLiteModel
 /// convolution padding rule applied with the *output* size in the role of the input size
 /// (``transposePadding(output:filter:stride:padding:)``).
 ///
-/// float32, and quantized uint8 / int8 (``TransposeConvQuantized``).
+/// float32, quantized uint8 / int8 (``TransposeConvQuantized``), and hybrid float32 with
+/// int8 weights (``TransposeConvHybrid``).
 enum TransposeConv {
     static let prepare: KernelPrepare = { (context: inout PrepareContext) throws(KernelError) -> any PreparedKernel in
         try context.expectCounts(inputs: 3...4, outputs: 1...1)
@@ -52,6 +53,10 @@ enum TransposeConv {
         if input.type == .uint8 || input.type == .int8 {
             return try TransposeConvQuantized.make(&context, geometry: geometry, weights: weights, input: input,
                                                    bias: bias, output: output, activation: options.activation)
+        }
+        if input.type == .float32, weights.type == .int8 {
+            return try TransposeConvHybrid.make(&context, geometry: geometry, weights: weights, input: input,
+                                                bias: bias, output: output, range: range)
         }
         let floats = [input.type, weights.type, output.type] + (bias.map { [$0.type] } ?? [])
         guard floats.allSatisfy({ $0 == .float32 }) else { throw context.unsupportedTypes() }

@@ -1,0 +1,138 @@
+import Foundation
+import NumPy
+import Testing
+import TFLiteModel
+@testable import TFLiteRuntime
+
+/// Hybrid (dynamic-range quantized) kernels: float activations, constant int8 weights.
+/// The goldens are the conformance corpus's `hyb_*` cases (LiteRT 2.3.0 `BUILTIN_REF`
+/// outputs, `Fixtures/generate/conformance/cases_hybrid.py`); the runtime reproduces
+/// LiteRT's arithmetic, so the comparison is bit for bit, for 1, 2 and 3 threads.
+@Suite struct HybridTests {
+    static let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Fixtures/conformance")
+
+    /// `OP/hyb_*` folders of the corpus.
+    static let cases: [String] = {
+        let fm = FileManager.default
+        guard let ops = try? fm.contentsOfDirectory(atPath: corpus.path) else { return [] }
+        return ops.sorted().flatMap { op -> [String] in
+            let ids = (try? fm.contentsOfDirectory(atPath: corpus.appendingPathComponent(op).path)) ?? []
+            return ids.filter { $0.hasPrefix("hyb_") }.sorted().map { "\(op)/\($0)" }
+        }
+    }()
+
+    @Test func everyHybridOpHasGoldens() {
+        let ops = Set(Self.cases.map { String($0.split(separator: "/")[0]) })
+        #expect(ops.isSuperset(of: ["FULLY_CONNECTED", "CONV_2D", "DEPTHWISE_CONV_2D", "BATCH_MATMUL", "TRANSPOSE_CONV"]))
+    }
+
+    @Test(arguments: cases)
+    func matchesReferenceBitForBit(_ id: String) throws {
+        let dir = Self.corpus.appendingPathComponent(id)
+        let model = try Model(contentsOfFile: dir.appendingPathComponent("model.tflite").path)
+        let expected = try NPYArray(contentsOf: dir.appendingPathComponent("expected_0.npy"))
+        var inputs: [[UInt8]] = []
+        while true {
+            let url = dir.appendingPathComponent("input_\(inputs.count).npy")
+            guard FileManager.default.fileExists(atPath: url.path) else { break }
+            inputs.append(try NPYArray(contentsOf: url).data)
+        }
+        let want: [UInt32] = expected.data.withUnsafeBytes { Array($0.bindMemory(to: UInt32.self)) }
+        for threads in [1, 2, 3] {
+            var options = EngineOptions()
+            options.threadCount = threads
+            let engine = try Engine(model: model, options: options)
+            try engine.allocate()
+            for (i, bytes) in inputs.enumerated() { try engine.setInput(i, bytes) }
+            try engine.invoke()
+            let got = try engine.output(0, as: Float.self).map(\.bitPattern)
+            let differing = zip(got, want).filter { $0 != $1 }.count
+            #expect(got.count == want.count && differing == 0,
+                    "\(id), \(threads) threads: \(differing) of \(want.count) values differ from BUILTIN_REF")
+        }
+    }
+
+    // MARK: input quantization
+
+    @Test func asymmetricInputQuantization() {
+        // Range [-1, 3]: scale 4/255, zero point from the smaller-error end: -128 + 63.75 → -64.
+        let x: [Float] = [-1, 0, 0.5, 3]
+        var q = [Int8](repeating: 0, count: 4)
+        let (scale, offset) = x.withUnsafeBufferPointer { xb in
+            q.withUnsafeMutableBufferPointer { HybridInput.asymmetric(xb.baseAddress!, count: 4, stride: 1, into: $0.baseAddress!) }
+        }
+        #expect(scale == Float(4) / 255)
+        #expect(offset == -64)
+        #expect(q == [-128, -64, -32, 127])
+    }
+
+    @Test func allZeroRowsQuantizeToZerosWithScaleOne() {
+        let x = [Float](repeating: 0, count: 5)
+        var q = [Float](repeating: 9, count: 5)
+        for asymmetric in [false, true] {
+            let (scale, offset) = x.withUnsafeBufferPointer { xb in
+                q.withUnsafeMutableBufferPointer {
+                    HybridInput.quantize(xb.baseAddress!, count: 5, stride: 1, asymmetric: asymmetric, into: $0.baseAddress!)
+                }
+            }
+            #expect(scale == 1 && offset == 0 && q.allSatisfy { $0 == 0 })
+        }
+    }
+
+    @Test func symmetricQuantizationAndNonFiniteInputsDoNotTrap() {
+        let x: [Float] = [-2, 1, 0.5, .nan, .infinity]
+        var q = [Int8](repeating: 0, count: 5)
+        let (scale, _) = x.withUnsafeBufferPointer { xb in
+            q.withUnsafeMutableBufferPointer { HybridInput.symmetric(xb.baseAddress!, count: 3, stride: 1, into: $0.baseAddress!) }
+        }
+        #expect(scale == Float(2) / 127)
+        #expect(Array(q.prefix(3)) == [-127, 64, 32])
+        _ = x.withUnsafeBufferPointer { xb in   // NaN and infinity give codes, not a crash
+            q.withUnsafeMutableBufferPointer { HybridInput.asymmetric(xb.baseAddress!, count: 5, stride: 1, into: $0.baseAddress!) }
+        }
+        #expect(HybridInput.truncatingToInt32(.nan) == .min && HybridInput.truncatingToInt32(3e9) == .min)
+        #expect(HybridInput.truncatingToInt32(-7.9) == -7)
+    }
+
+    // MARK: prepare-time validation
+
+    private func hybridFC(weights quantization: Quantization?, constantWeights: Bool = true) -> GraphBuilder {
+        var g = GraphBuilder()
+        let x = g.input([2, 4], .float32)
+        let w = constantWeights
+            ? g.constant([Int8](repeating: 1, count: 12), shape: [3, 4], .int8, quantization: quantization)
+            : g.input([3, 4], .int8, quantization: quantization)
+        let y = g.tensor([2, 3], .float32)
+        g.op(.fullyConnected, inputs: [x, w], outputs: [y], options: .fullyConnected(FullyConnectedOptions(activation: .none)))
+        g.output(y)
+        return g
+    }
+
+    @Test func rejectsInvalidHybridWeights() {
+        expectInvalid(hybridFC(weights: nil), "no quantization parameters")
+        expectInvalid(hybridFC(weights: Quantization(scales: [0.1], zeroPoints: [3])), "zero points 0")
+        expectInvalid(hybridFC(weights: Quantization(scales: [0.1, 0.2], zeroPoints: [0, 0])), "2 weight scales")
+        expectInvalid(hybridFC(weights: Quantization(scales: [0.1, 0.2, 0.3], zeroPoints: [0, 0, 0], quantizedDimension: 1)),
+                      "along dimension 1")
+        expectInvalid(hybridFC(weights: Quantization(scales: [-1], zeroPoints: [0])), "finite positive")
+        expectInvalid(hybridFC(weights: Quantization(scales: [0.1], zeroPoints: [0]), constantWeights: false), "must be constant")
+    }
+
+    @Test func perTensorHybridFullyConnectedMatchesHandComputation() throws {
+        // Default options quantize symmetrically: row [1, -1, 0.5, 0.25] has scale 1/127 and
+        // codes [127, -127, 64, 32] (ties away from zero).
+        var g = GraphBuilder()
+        let x = g.input([1, 4], .float32)
+        let w = g.constant([Int8]([1, 2, 3, 4, -1, -2, -3, -4, 0, 0, 0, 1]), shape: [3, 4], .int8,
+                           quantization: Quantization(scales: [0.5], zeroPoints: [0]))
+        let y = g.tensor([1, 3], .float32)
+        g.op(.fullyConnected, inputs: [x, w], outputs: [y], options: .fullyConnected(FullyConnectedOptions(activation: .relu)))
+        g.output(y)
+        let (values, shape) = try runFloatGraph([[1, -1, 0.5, 0.25]]) { $0 = g }
+        #expect(shape == [1, 3])
+        let s = Float(1) / Float(127) * 0.5
+        let acc: [Int32] = [127 - 254 + 192 + 128, -(127 - 254 + 192 + 128), 32]
+        #expect(values == acc.map { Swift.max(0, 0 + Float($0) * s) })
+    }
+}
