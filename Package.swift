@@ -20,6 +20,8 @@ let package = Package(
         .library(name: "TensorFlowLite", targets: ["TensorFlowLite"]),
         .library(name: "MLKit", targets: ["MLKit"]),
         .library(name: "TFLiteModel", targets: ["TFLiteModel"]),
+        // The engine itself, for Benchmarks/ (kernels driven through in-memory models).
+        .library(name: "TFLiteRuntime", targets: ["TFLiteRuntime"]),
         .executable(name: "tflite", targets: ["tflite"]),
     ],
     targets: [
