@@ -64,6 +64,7 @@ let package = Package(
         .testTarget(name: "TFLiteFormatTests", dependencies: ["SeededRandom", "TFLiteFormat", "FlatBufferTestSupport"]),
         .testTarget(name: "TFLiteModelTests", dependencies: ["SeededRandom", "TFLiteModel", "TFLiteFormat", "FlatBufferTestSupport"]),
         .testTarget(name: "TFLiteRuntimeTests", dependencies: ["SeededRandom", "TFLiteRuntime", "TFLiteModel", "NumPy"],
+                    // Resources/ holds LiteRT goldens read through #filePath, so `swift test` needs no bundle.
                     exclude: ["Resources"]),
         .testTarget(name: "TensorFlowLiteTests", dependencies: ["TensorFlowLite", "TFLiteModel"]),
         .testTarget(name: "NumPyTests", dependencies: ["SeededRandom", "NumPy"]),
@@ -72,6 +73,7 @@ let package = Package(
         // TF resize references and the scripts that made them.
         .testTarget(name: "VisionTests", dependencies: ["MLKit", "TensorFlowLite"], exclude: ["Resources"]),
         .testTarget(name: "TFLiteCommandsTests", dependencies: ["TFLiteCommands", "TFLiteModel", "NumPy"]),
+        .testTarget(name: "MLKitTests", dependencies: ["MLKit", "TensorFlowLite", "TFLiteModel", "FlatBufferTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

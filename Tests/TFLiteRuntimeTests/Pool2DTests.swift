@@ -135,7 +135,9 @@ import TFLiteModel
         expectInvalid(graph(options: .pool2D(Pool2DOptions(padding: .same, strideWidth: 1, strideHeight: 1, filterWidth: 2, filterHeight: 0, activation: .none))), "filter size (0)")
         expectInvalid(graph(options: .pool2D(Pool2DOptions(padding: .valid, strideWidth: 1, strideHeight: 1, filterWidth: 5, filterHeight: 2, activation: .none))), "empty")
         expectInvalid(graph(.maxPool2D, options: .pool2D(Pool2DOptions(padding: .same, strideWidth: 1, strideHeight: 1, filterWidth: 2, filterHeight: 2, activation: .tanh))), "TANH")
-        expectUnsupportedTypes(graph(type: .int8))
-        expectUnsupportedTypes(graph(.maxPool2D, type: .uint8))
+        expectUnsupportedTypes(graph(type: .int16))
+        // 8-bit pools need quantization parameters (QuantizedPrepareTests covers the rest).
+        expectInvalid(graph(type: .int8), "input of type INT8 needs one scale and one zero point")
+        expectInvalid(graph(.maxPool2D, type: .uint8), "input of type UINT8 needs one scale and one zero point")
     }
 }

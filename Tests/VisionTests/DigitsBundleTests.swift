@@ -5,13 +5,9 @@ import TensorFlowLite
 
 /// The demo digits bundle (a uint8-quantized AutoML-style export from the `bundles`
 /// branch) through both labeler APIs, against LiteRT's raw uint8 scores in its
-/// REPORT.json. Runs once the runtime has the quantized kernels the model needs
-/// (QUANTIZE, uint8 CONV_2D…); until then it is reported as skipped, not passed.
+/// REPORT.json: labels, order and confidences must be identical.
 @Suite struct DigitsBundleTests {
     static let bundle = VisionFixtures.repoRoot.appendingPathComponent("Fixtures/bundles/digits")
-    static var runtimeRunsModel: Bool {
-        (try? Interpreter(modelPath: bundle.appendingPathComponent("model.tflite").path)) != nil
-    }
 
     struct Report: Decodable {
         struct Output: Decodable { var scale: Float; var zero_point: Int }
@@ -20,8 +16,7 @@ import TensorFlowLite
         var per_image: [Entry]
     }
 
-    @Test(.enabled(if: runtimeRunsModel, "the runtime cannot load the uint8 digits model yet"))
-    func labelsEqualLiteRTScores() throws {
+    @Test func labelsEqualLiteRTScores() throws {
         let report = try JSONDecoder().decode(Report.self, from: Data(contentsOf: Self.bundle.appendingPathComponent("REPORT.json")))
         let manifest = Self.bundle.appendingPathComponent("manifest.json").path
         let labels = try LabelDictionary.read(contentsOfFile: Self.bundle.appendingPathComponent("dict.txt").path)

@@ -49,6 +49,8 @@ class Case:
     # For quantized cases: how to make test inputs ("codes" or "float").
     input_mode: str = "codes"
     fn: Optional[Callable] = None     # op body, used by the builders
+    # Extra acceptance check on the expected outputs: reason string or None.
+    validate: Optional[Callable] = None
     extra: dict = dataclasses.field(default_factory=dict)
 
     @property

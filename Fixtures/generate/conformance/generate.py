@@ -283,11 +283,24 @@ def process_case(case):
         if why:
             return fail(f"output {i}: {why}")
 
+    if case.validate is not None:
+        why = case.validate(expected)
+        if why:
+            return fail(why)
+
     diff = 0.0 if aborted else _max_abs_diff(opt, ref)
     outputs = []
+    target = next(o for o in info["ops"] if o["op"] == case.op)
+    slots = {t["index"]: k for k, t in enumerate(target["outputs"])}
     for i, (t, a) in enumerate(zip(info["outputs"], expected)):
         np.save(os.path.join(cdir, f"expected_{i}.npy"), a)
         entry = _io_entry(t, f"expected_{i}.npy")
+        if list(a.shape) != t["shape"]:
+            # The file's shape is dynamic (e.g. custom op outputs); give the runtime shape.
+            entry["shape"] = list(a.shape)
+            entry["model_shape"] = t["shape"]
+        if t["index"] in slots:
+            entry["op_output"] = slots[t["index"]]  # which output of the op this is
         if rejected is not None and not np.array_equal(opt[i], ref[i]):
             # expected_ holds the optimized result; keep the rejected reference beside it
             np.save(os.path.join(cdir, f"rejected_reference_{i}.npy"), ref[i])

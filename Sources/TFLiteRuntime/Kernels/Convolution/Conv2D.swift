@@ -6,6 +6,8 @@ import TFLiteModel
 /// Inputs: 0 input `[N, H, W, inC]`, 1 filter `[outC, kh, kw, Cg]`, 2 optional bias `[outC]`.
 /// The group count is `inC / Cg` (TFLite's grouped convolution); both `inC` and `outC`
 /// must divide evenly into it.
+///
+/// float32, and quantized uint8 / int8 (``Conv2DQuantized``).
 enum Conv2D {
     static let prepare: KernelPrepare = { (context: inout PrepareContext) throws(KernelError) -> any PreparedKernel in
         try context.expectCounts(inputs: 2...3, outputs: 1...1)
@@ -33,6 +35,10 @@ enum Conv2D {
             dilationH: options.dilationHeight, dilationW: options.dilationWidth, padding: options.padding)
         try context.setOutputShape(0, geometry.outputShape)
 
+        if input.type == .uint8 || input.type == .int8 {
+            return try Conv2DQuantized.make(&context, geometry: geometry, groups: groups, input: input, filter: filter,
+                                            bias: bias, output: output, activation: options.activation)
+        }
         let floats = [input.type, filter.type, output.type] + (bias.map { [$0.type] } ?? [])
         guard floats.allSatisfy({ $0 == .float32 }) else { throw context.unsupportedTypes() }
         return try Conv2DF32.make(&context, geometry: geometry, groups: groups,

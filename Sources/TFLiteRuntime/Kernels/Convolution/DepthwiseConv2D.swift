@@ -6,6 +6,8 @@ import TFLiteModel
 /// Inputs: 0 input `[N, H, W, inC]`, 1 filter `[1, kh, kw, outC]`, 2 optional bias `[outC]`.
 /// As in TFLite, the multiplier is `M = outC / inC` (it must divide evenly); the options'
 /// `depth_multiplier` is redundant and ignored.
+///
+/// float32, and quantized uint8 / int8 (``DepthwiseConv2DQuantized``).
 enum DepthwiseConv2D {
     static let prepare: KernelPrepare = { (context: inout PrepareContext) throws(KernelError) -> any PreparedKernel in
         try context.expectCounts(inputs: 2...3, outputs: 1...1)
@@ -30,6 +32,10 @@ enum DepthwiseConv2D {
             dilationH: options.dilationHeight, dilationW: options.dilationWidth, padding: options.padding)
         try context.setOutputShape(0, geometry.outputShape)
 
+        if input.type == .uint8 || input.type == .int8 {
+            return try DepthwiseConv2DQuantized.make(&context, geometry: geometry, input: input, filter: filter,
+                                                     bias: bias, output: output, activation: options.activation)
+        }
         let floats = [input.type, filter.type, output.type] + (bias.map { [$0.type] } ?? [])
         guard floats.allSatisfy({ $0 == .float32 }) else { throw context.unsupportedTypes() }
         return DepthwiseConv2DF32.make(geometry: geometry, input: input.index, filter: filter.index,

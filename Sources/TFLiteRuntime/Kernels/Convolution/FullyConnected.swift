@@ -6,6 +6,8 @@ import TFLiteModel
 /// 1 weights `[out, in]` (constant or computed), 2 optional bias `[out]`. The output is
 /// `[batch, out]`, or with `keep_num_dims` the input's shape with its last dimension
 /// (which must then equal `in`) replaced by `out`. Absent options mean TFLite's defaults.
+///
+/// float32, and quantized uint8 / int8 (``FullyConnectedQuantized``).
 enum FullyConnected {
     static let prepare: KernelPrepare = { (context: inout PrepareContext) throws(KernelError) -> any PreparedKernel in
         try context.expectCounts(inputs: 2...3, outputs: 1...1)
@@ -42,6 +44,10 @@ enum FullyConnected {
             try context.setOutputShape(0, [batch, units])
         }
 
+        if input.type == .uint8 || input.type == .int8 {
+            return try FullyConnectedQuantized.make(&context, input: input, weights: weights, bias: bias, output: output,
+                                                    activation: options.activation, batch: batch, units: units, depth: depth)
+        }
         let floats = [input.type, weights.type, output.type] + (bias.map { [$0.type] } ?? [])
         guard floats.allSatisfy({ $0 == .float32 }) else { throw context.unsupportedTypes() }
         try ConvCheck.blasSizes([batch, units, depth], "FULLY_CONNECTED")

@@ -8,6 +8,8 @@ import TFLiteModel
 /// 2 input `[N, H, W, inC]`, 3 optional bias `[outC]`. The padding is TFLite's: the
 /// convolution padding rule applied with the *output* size in the role of the input size
 /// (``transposePadding(output:filter:stride:padding:)``).
+///
+/// float32, and quantized uint8 / int8 (``TransposeConvQuantized``).
 enum TransposeConv {
     static let prepare: KernelPrepare = { (context: inout PrepareContext) throws(KernelError) -> any PreparedKernel in
         try context.expectCounts(inputs: 3...4, outputs: 1...1)
@@ -47,6 +49,10 @@ enum TransposeConv {
                                       kh: kh, kw: kw, strideH: options.strideHeight, strideW: options.strideWidth,
                                       dilationH: 1, dilationW: 1, padTop: padTop, padLeft: padLeft)
 
+        if input.type == .uint8 || input.type == .int8 {
+            return try TransposeConvQuantized.make(&context, geometry: geometry, weights: weights, input: input,
+                                                   bias: bias, output: output, activation: options.activation)
+        }
         let floats = [input.type, weights.type, output.type] + (bias.map { [$0.type] } ?? [])
         guard floats.allSatisfy({ $0 == .float32 }) else { throw context.unsupportedTypes() }
         return try TransposeConvF32.make(&context, geometry: geometry, weights: weights, input: input.index,

@@ -6,6 +6,8 @@ import TFLiteModel
 /// ox·strideW - padLeft)` and is clipped to the image: padding is never read. Average
 /// divides the sum by the number of in-image pixels; max takes the largest of them. The
 /// fused activation clamps the result.
+///
+/// float32, and quantized uint8 / int8 (``Pool2DQuantized``).
 enum Pool2D {
     enum Kind: Sendable { case average, max }
 
@@ -57,6 +59,10 @@ enum Pool2D {
             }
             let range = try FloatActivationRange.of(options.activation)
             try context.setOutputShape(0, [batch, y.output, x.output, channels])
+            if input.type == .uint8 || input.type == .int8 {
+                return try Pool2DQuantized.make(context, kind: kind, input: input, output: output,
+                                                geometry: geometry, activation: options.activation)
+            }
             guard input.type == .float32, output.type == .float32 else { throw context.unsupportedTypes() }
             return Pool2DF32(kind: kind, input: input.index, output: output.index, geometry: geometry, range: range)
         }

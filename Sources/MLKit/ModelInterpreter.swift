@@ -1,0 +1,183 @@
+import Foundation
+import TensorFlowLite
+
+/// Runs a custom TensorFlow Lite model: Firebase's `ModelInterpreter`.
+///
+///     let interpreter = ModelInterpreter.modelInterpreter(localModel: CustomLocalModel(modelPath: path))
+///     interpreter.run(inputs: inputs, options: ioOptions) { outputs, error in
+///         guard let probabilities = try? outputs?.output(index: 0) as? [[NSNumber]] else { return }
+///         …
+///     }
+///
+/// Thread-safe: ``run(inputs:options:completion:)`` may be called from any number of
+/// threads at once. The model is read once, on first use, and shared; each concurrent run
+/// takes its own TensorFlow Lite `Interpreter` from a pool, so runs proceed in parallel and
+/// each gets its own outputs.
+///
+/// Completions run on ``completionQueue``, by default ``defaultCompletionQueue``: a
+/// private serial queue. Firebase calls back on the main queue, which a Linux
+/// command-line program never services unless it calls `dispatchMain()`; set
+/// `completionQueue = .main` to get Firebase's behaviour in an app with a main loop.
+public final class ModelInterpreter: NSObject, @unchecked Sendable {
+    enum Source: Sendable {
+        case local(CustomLocalModel)
+        case remote(CustomRemoteModel, ModelManager)
+    }
+
+    let source: Source
+    private let state = ModelLocked(State())
+    private struct State {
+        var completionQueue = ModelInterpreter.defaultCompletionQueue
+        var isStatsCollectionEnabled = true
+        var loaded: LoadedModel?
+        var idle: [PooledInterpreter] = []
+    }
+
+    private init(source: Source) {
+        self.source = source
+        super.init()
+    }
+
+    /// An interpreter for a model file on this machine.
+    public class func modelInterpreter(localModel: CustomLocalModel) -> ModelInterpreter {
+        ModelInterpreter(source: .local(localModel))
+    }
+
+    /// An interpreter for a remote model downloaded by ``ModelManager/modelManager()``.
+    /// Download it first; until then runs fail with
+    /// ``MachineLearningErrorCode/failedPrecondition``. The model file is read on the first
+    /// run; a version downloaded later is used by interpreters created after it.
+    public class func modelInterpreter(remoteModel: CustomRemoteModel) -> ModelInterpreter {
+        ModelInterpreter(source: .remote(remoteModel, .modelManager()))
+    }
+
+    /// An interpreter for a remote model downloaded by `modelManager` (an addition: a
+    /// manager with its own server and cache).
+    public class func modelInterpreter(remoteModel: CustomRemoteModel, modelManager: ModelManager) -> ModelInterpreter {
+        ModelInterpreter(source: .remote(remoteModel, modelManager))
+    }
+
+    // MARK: - Settings
+
+    private static let defaultQueue = ModelLocked(DispatchQueue(label: "swift-tflite.mlkit.completion"))
+
+    /// The queue new interpreters and model managers call completions on: by default a
+    /// private serial queue, so completions run in command-line programs too.
+    public static var defaultCompletionQueue: DispatchQueue {
+        get { defaultQueue.withLock { $0 } }
+        set { defaultQueue.withLock { $0 = newValue } }
+    }
+
+    /// The queue this interpreter calls completions on (``defaultCompletionQueue`` when it
+    /// was created).
+    public var completionQueue: DispatchQueue {
+        get { state.withLock { $0.completionQueue } }
+        set { state.withLock { $0.completionQueue = newValue } }
+    }
+
+    /// Whether usage statistics may be collected. Accepted for source compatibility
+    /// (default `true`); this library collects none.
+    public var isStatsCollectionEnabled: Bool {
+        get { state.withLock { $0.isStatsCollectionEnabled } }
+        set { state.withLock { $0.isStatsCollectionEnabled = newValue } }
+    }
+
+    // MARK: - Running
+
+    /// Runs the model on `inputs`, checked against `options`, and calls `completion` on
+    /// ``completionQueue`` with the outputs, or with an `NSError` in
+    /// ``MachineLearningErrorDomain`` whose message says what was expected and what was
+    /// found (see ``MachineLearningErrorCode``). `inputs` and `options` are read when the
+    /// run starts.
+    public func run(inputs: ModelInputs, options: ModelInputOutputOptions, completion: @escaping @Sendable (ModelOutputs?, (any Error)?) -> Void) {
+        let queue = completionQueue
+        DispatchQueue.global(qos: .userInitiated).async { [self] in
+            do {
+                let outputs = try runNow(inputs: inputs, options: options)
+                queue.async { completion(outputs, nil) }
+            } catch {
+                queue.async { completion(nil, error) }
+            }
+        }
+    }
+
+    /// Runs the model on `inputs`; errors as in ``run(inputs:options:completion:)``.
+    public func run(inputs: ModelInputs, options: ModelInputOutputOptions) async throws -> ModelOutputs {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global(qos: .userInitiated).async { [self] in
+                continuation.resume(with: Result { try runNow(inputs: inputs, options: options) })
+            }
+        }
+    }
+
+    /// The index of the model input whose tensor is named `opName`; or an error
+    /// (``MachineLearningErrorCode/invalidArgument``) listing the input names.
+    public func inputIndex(opName: String, completion: @escaping @Sendable (NSNumber?, (any Error)?) -> Void) {
+        index(of: opName, role: "input", in: { $0.inputs }, completion: completion)
+    }
+
+    /// The index of the model output whose tensor is named `opName`; or an error
+    /// (``MachineLearningErrorCode/invalidArgument``) listing the output names.
+    public func outputIndex(opName: String, completion: @escaping @Sendable (NSNumber?, (any Error)?) -> Void) {
+        index(of: opName, role: "output", in: { $0.outputs }, completion: completion)
+    }
+
+    private func index(of name: String, role: String, in tensors: @escaping @Sendable (LoadedModel) -> [LoadedModel.TensorInfo],
+                       completion: @escaping @Sendable (NSNumber?, (any Error)?) -> Void) {
+        let queue = completionQueue
+        DispatchQueue.global(qos: .userInitiated).async { [self] in
+            do {
+                let list = tensors(try load())
+                guard let i = list.firstIndex(where: { $0.name == name }) else {
+                    let names = list.map { "'\($0.name)'" }.joined(separator: ", ")
+                    throw MachineLearningErrorCode.invalidArgument.error("The model has no \(role) named '\(name)'; its \(role)s are [\(names)].")
+                }
+                queue.async { completion(NSNumber(value: i), nil) }
+            } catch {
+                queue.async { completion(nil, error) }
+            }
+        }
+    }
+
+    // MARK: - Model and interpreter pool
+
+    /// The model, read on first use; a failed read is retried by the next call.
+    func load() throws -> LoadedModel {
+        if let loaded = state.withLock({ $0.loaded }) { return loaded }
+        let loaded: LoadedModel
+        let first: PooledInterpreter
+        (loaded, first) = try LoadedModel.load(source)
+        return state.withLock { s in
+            if let existing = s.loaded { return existing }
+            s.loaded = loaded
+            s.idle.append(first)
+            return loaded
+        }
+    }
+
+    /// An idle interpreter, or a new one; give it back with ``release(_:)``.
+    func acquire(_ model: LoadedModel) throws -> PooledInterpreter {
+        if let idle = state.withLock({ $0.idle.popLast() }) { return idle }
+        return try model.makeInterpreter()
+    }
+
+    /// Returns an interpreter to the pool, which keeps at most one per processor.
+    func release(_ interpreter: PooledInterpreter) {
+        let limit = max(2, ProcessInfo.processInfo.activeProcessorCount)
+        state.withLock { s in
+            if s.idle.count < limit { s.idle.append(interpreter) }
+        }
+    }
+}
+
+/// A TensorFlow Lite interpreter owned by one run at a time, and the input shapes its
+/// tensors are allocated for.
+final class PooledInterpreter: @unchecked Sendable {
+    let interpreter: Interpreter
+    var inputShapes: [[Int]]
+
+    init(_ interpreter: Interpreter, inputShapes: [[Int]]) {
+        self.interpreter = interpreter
+        self.inputShapes = inputShapes
+    }
+}

@@ -1,0 +1,193 @@
+import TFLiteModel
+
+/// Quantized (uint8 / int8) CONV_2D, TFLite's reference semantics:
+/// `acc = Σ (w - zw)·(x - zx)` over the in-image taps (padding contributes nothing),
+/// `+ bias[oc]`, then ``Requantizer`` (per-channel fixed-point multiplier, output zero
+/// point, activation clamp). Accumulation is `Int32` with wrap-around.
+///
+/// With a constant filter the GEMM kernel is used; otherwise the direct loops.
+enum Conv2DQuantized {
+    /// Per-worker budget for the im2col rows of one tile.
+    static let im2colBudgetBytes = 512 << 10
+    /// Most output pixels per tile (one GEMM's rows).
+    static let maxTilePixels = 256
+
+    static func make(_ context: inout PrepareContext, geometry g: Conv2DGeometry, groups: Int,
+                     input: TensorState, filter: TensorState, bias: TensorState?, output: TensorState,
+                     activation: FusedActivation) throws(KernelError) -> any PreparedKernel {
+        let params = try QuantizedConvParams.make(context, input: input, weights: filter, bias: bias, output: output,
+                                                  activation: activation, channels: g.outC, channelAxis: 0, kind: .fixedPoint)
+        if input.type == .uint8 {
+            return try build(UInt8.self, &context, g, groups, input.index, filter, bias?.index, output.index, params)
+        }
+        return try build(Int8.self, &context, g, groups, input.index, filter, bias?.index, output.index, params)
+    }
+
+    private static func build<T: Quantized8>(_: T.Type, _ context: inout PrepareContext, _ g: Conv2DGeometry, _ groups: Int,
+                                             _ input: Int, _ filter: TensorState, _ bias: Int?, _ output: Int,
+                                             _ params: QuantizedConvParams) throws(KernelError) -> any PreparedKernel {
+        let reference = Conv2DQuantizedReference(signed: T.isSigned, input: input, filter: filter.index, bias: bias, output: output,
+                                                    geometry: g, groups: groups, params: params)
+        guard let constant = filter.constant else { return reference }
+        let groupInC = g.inC / groups, groupOutC = g.outC / groups
+        let patch = try ConvCheck.product([g.kh, g.kw, groupInC], "CONV_2D patch")
+        let patchBytes = try ConvCheck.product([patch, MemoryLayout<Float>.stride], "CONV_2D patch")
+        let pixels = g.outputPixels
+        let perThread = (pixels + context.threadCount - 1) / context.threadCount
+        let tileRows = Swift.max(1, Swift.min(perThread, maxTilePixels, im2colBudgetBytes / Swift.max(patchBytes, 1)))
+        try ConvCheck.blasSizes([tileRows, groupOutC, patch], "CONV_2D")
+        let columnsBytes = try ConvCheck.product([tileRows, patchBytes], "CONV_2D im2col")
+        let resultBytes = try ConvCheck.product([tileRows, groupOutC, 4], "CONV_2D tile")
+        let workerBytes = (columnsBytes + 2 * resultBytes + 63) / 64 * 64
+        let scratch = context.requestScratch(bytes: try ConvCheck.product([workerBytes, context.threadCount], "CONV_2D scratch"))
+        let (packed, maxW) = centeredWeights(constant.typed(T.self), zeroPoint: params.weightZeroPoint)
+        return Conv2DQuantizedGemm(
+            signed: T.isSigned, input: input, bias: bias, output: output, geometry: g, groups: groups, groupInC: groupInC, groupOutC: groupOutC,
+            patch: patch, tileRows: tileRows, scratch: scratch, workerBytes: workerBytes,
+            columnsBytes: columnsBytes, resultBytes: resultBytes, packed: packed,
+            table: QuantizedConvParams.centeredTable(T.self, zeroPoint: params.inputZeroPoint),
+            gemm: ExactGEMM(maxAbsA: QuantizedConvParams.maxCentered(T.self, zeroPoint: params.inputZeroPoint), maxAbsB: maxW),
+            requantizer: params.requantizer)
+    }
+}
+
+/// im2col + exact GEMM (``ExactGEMM``). Output pixels are processed in tiles of
+/// `tileRows`; for each group the tile's receptive fields become rows of centered values
+/// (`x - zx`, zeros for taps in the padding, which is what skipping them means), multiplied
+/// by the packed centered filter rows `w - zw` (OHWI is already `[outC, kh·kw·Cg]`), then
+/// requantized. Tiles are spread over threads, each with its own scratch.
+struct Conv2DQuantizedGemm: PreparedKernel {
+    /// int8 (else uint8) data; `eval` dispatches to the specialization of `run`.
+    let signed: Bool
+    let input: Int, bias: Int?, output: Int
+    let geometry: Conv2DGeometry
+    let groups: Int, groupInC: Int, groupOutC: Int
+    let patch: Int
+    let tileRows: Int
+    let scratch: Int
+    let workerBytes: Int, columnsBytes: Int, resultBytes: Int
+    let packed: AlignedBuffer
+    /// `Float(code - zx)` per code.
+    let table: [Float]
+    let gemm: ExactGEMM
+    let requantizer: Requantizer
+
+    func eval(_ context: EvalContext) throws(KernelError) {
+        if signed { run(context, Int8.self) } else { run(context, UInt8.self) }
+    }
+
+    private func run<T: Quantized8>(_ context: EvalContext, _: T.Type) {
+        let x = UnsafePointer(context.pointer(input, as: T.self))
+        let y = context.pointer(output, as: T.self)
+        let b = context.optionalInt32s(bias)
+        let w = UnsafePointer(packed.typed(Float.self))
+        let memory = UnsafeMutableRawPointer(context.scratch(scratch, as: UInt8.self))
+        let pixels = geometry.outputPixels, outC = geometry.outC
+        let tiles = (pixels + tileRows - 1) / tileRows
+        table.withUnsafeBufferPointer { lut in
+            forEachWorker(context.parallel, tiles) { worker, range in
+                let base = memory + worker * workerBytes
+                let columns = base.assumingMemoryBound(to: Float.self)
+                let temp = (base + columnsBytes).assumingMemoryBound(to: Float.self)
+                let acc = (base + columnsBytes + resultBytes).assumingMemoryBound(to: Int32.self)
+                for t in range {
+                    let p0 = t * tileRows, rows = Swift.min(tileRows, pixels - p0)
+                    for g in 0 ..< groups {
+                        for r in 0 ..< rows { gather(pixel: p0 + r, group: g, x, lut, into: columns + r * patch) }
+                        gemm.run(m: rows, n: groupOutC, k: patch, a: columns, lda: patch,
+                                 b: w + g * groupOutC * patch, ldb: patch, temp: temp, acc: acc, ldacc: groupOutC)
+                        for r in 0 ..< rows {
+                            requantizer.store(acc + r * groupOutC, count: groupOutC, firstChannel: g * groupOutC,
+                                              bias: b, into: y + (p0 + r) * outC + g * groupOutC)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The receptive field of output pixel `pixel` (flattened `(b, oy, ox)`) for `group`,
+    /// as `patch` centered values ordered `(ky, kx, channel)`.
+    @inline(__always)
+    func gather<T: Quantized8>(pixel: Int, group: Int, _ x: UnsafePointer<T>, _ lut: UnsafeBufferPointer<Float>,
+                into col: UnsafeMutablePointer<Float>) {
+        let g = geometry
+        let perImage = g.outH * g.outW
+        let b = pixel / perImage
+        let oy = (pixel % perImage) / g.outW
+        let ox = pixel % g.outW
+        let iy0 = oy * g.strideH - g.padTop
+        let ix0 = ox * g.strideW - g.padLeft
+        let cg = groupInC
+        for ky in 0 ..< g.kh {
+            let dst = col + ky * g.kw * cg
+            let iy = iy0 + ky * g.dilationH
+            guard iy >= 0, iy < g.inH else {
+                dst.update(repeating: 0, count: g.kw * cg)
+                continue
+            }
+            let row = x + ((b * g.inH + iy) * g.inW) * g.inC + group * cg
+            for kx in 0 ..< g.kw {
+                let ix = ix0 + kx * g.dilationW
+                let d = dst + kx * cg
+                if ix >= 0, ix < g.inW {
+                    let src = row + ix * g.inC
+                    for i in 0 ..< cg { d[i] = lut[src[i].tableIndex] }
+                } else {
+                    d.update(repeating: 0, count: cg)
+                }
+            }
+        }
+    }
+}
+
+/// TFLite's reference loops, used when the filter is only known at run time (and as the
+/// oracle the GEMM kernel is tested against). Work is split over output rows.
+struct Conv2DQuantizedReference: PreparedKernel {
+    /// int8 (else uint8) data; `eval` dispatches to the specialization of `run`.
+    let signed: Bool
+    let input: Int, filter: Int, bias: Int?, output: Int
+    let geometry: Conv2DGeometry
+    let groups: Int
+    let params: QuantizedConvParams
+
+    func eval(_ context: EvalContext) throws(KernelError) {
+        if signed { run(context, Int8.self) } else { run(context, UInt8.self) }
+    }
+
+    private func run<T: Quantized8>(_ context: EvalContext, _: T.Type) {
+        let x = UnsafePointer(context.pointer(input, as: T.self))
+        let w = UnsafePointer(context.pointer(filter, as: T.self))
+        let y = context.pointer(output, as: T.self)
+        let bias = context.optionalInt32s(self.bias)
+        let g = geometry
+        let cg = g.inC / groups, og = g.outC / groups
+        let zx = params.inputZeroPoint, zw = params.weightZeroPoint
+        context.parallel.forEachChunk(g.batch * g.outH) { rows in
+            for row in rows {
+                let b = row / g.outH, oy = row % g.outH
+                for ox in 0 ..< g.outW {
+                    for oc in 0 ..< g.outC {
+                        let group = oc / og
+                        var acc: Int32 = 0
+                        for ky in 0 ..< g.kh {
+                            let iy = oy * g.strideH - g.padTop + ky * g.dilationH
+                            guard iy >= 0, iy < g.inH else { continue }
+                            for kx in 0 ..< g.kw {
+                                let ix = ox * g.strideW - g.padLeft + kx * g.dilationW
+                                guard ix >= 0, ix < g.inW else { continue }
+                                let src = x + ((b * g.inH + iy) * g.inW + ix) * g.inC + group * cg
+                                let tap = w + ((oc * g.kh + ky) * g.kw + kx) * cg
+                                for i in 0 ..< cg {
+                                    acc = acc &+ (Int32(tap[i]) &- zw) &* (Int32(src[i]) &- zx)
+                                }
+                            }
+                        }
+                        if let bias { acc = acc &+ bias[oc] }
+                        y[(row * g.outW + ox) * g.outC + oc] = T(truncatingIfNeeded: params.requantizer.apply(acc, channel: oc))
+                    }
+                }
+            }
+        }
+    }
+}

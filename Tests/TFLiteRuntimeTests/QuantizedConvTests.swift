@@ -1,0 +1,206 @@
+import Testing
+import TFLiteModel
+@testable import TFLiteRuntime
+
+/// The fast 8-bit kernels (constant weights: exact GEMM or packed direct loops) against
+/// the reference loops (the same operator with its weights fed as a graph input), over
+/// many random shapes, zero points (often at the ends of the range, so that centered
+/// values reach 255 and the GEMM needs several chunks), activations and thread counts.
+/// Equality is exact.
+@Suite struct QuantizedConvTests {
+    /// Runs `build(constant:)` three ways — reference loops, fast kernel with 1 thread and
+    /// with 3 threads — and expects identical bytes; returns the shape.
+    @discardableResult
+    func expectFastMatchesReference(_ what: String, x: [Int], weights: [Int],
+                                    sourceLocation: SourceLocation = #_sourceLocation,
+                                    _ build: (_ constant: Bool) -> GraphBuilder) throws -> [Int] {
+        let reference = try QTest.run(build(false), [QTest.bytes(x), QTest.bytes(weights)], threads: 1)
+        for threads in [1, 3] {
+            let fast = try QTest.run(build(true), [QTest.bytes(x)], threads: threads)
+            #expect(fast.shape == reference.shape, "\(what)", sourceLocation: sourceLocation)
+            if fast.bytes != reference.bytes {
+                let diffs = zip(fast.bytes, reference.bytes).filter { $0 != $1 }.count
+                Issue.record("\(what), \(threads) threads: \(diffs) of \(reference.bytes.count) outputs differ", sourceLocation: sourceLocation)
+            }
+        }
+        return reference.shape
+    }
+
+    @Test func conv2DRandomShapes() throws {
+        var rng = SplitMix64(seed: 2024)
+        for trial in 0 ..< 60 {
+            let type: ElementType = Bool.random(using: &rng) ? .uint8 : .int8
+            let groups = trial % 5 == 0 ? Int.random(in: 2 ... 3, using: &rng) : 1
+            let deep = trial % 7 == 0
+            let cg = deep ? Int.random(in: 40 ... 90, using: &rng) : Int.random(in: 1 ... 6, using: &rng)
+            let outC = groups * Int.random(in: 1 ... (deep ? 12 : 9), using: &rng)
+            let input = [Int.random(in: 1 ... 2, using: &rng), Int.random(in: 1 ... 9, using: &rng),
+                         Int.random(in: 1 ... 9, using: &rng), cg * groups]
+            let filter = [outC, Int.random(in: 1 ... 4, using: &rng), Int.random(in: 1 ... 4, using: &rng), cg]
+            let stride = (Int.random(in: 1 ... 3, using: &rng), Int.random(in: 1 ... 3, using: &rng))
+            let dilation = (Int.random(in: 1 ... 2, using: &rng), Int.random(in: 1 ... 2, using: &rng))
+            let fitsValid = (filter[1] - 1) * dilation.0 < input[1] && (filter[2] - 1) * dilation.1 < input[2]
+            let padding: Padding = fitsValid && Bool.random(using: &rng) ? .valid : .same
+            let activation = QTest.activations.randomElement(using: &rng) ?? .none
+            let q = QuantizedWeights(type: type, count: filter.reduce(1, *), channels: outC, axis: 0,
+                                     depth: filter[1] * filter[2] * cg, perChannel: Bool.random(using: &rng),
+                                     bias: Bool.random(using: &rng), rng: &rng)
+            let x = QTest.randomCodes(input.reduce(1, *), type, &rng)
+            let options = Conv2DOptions(padding: padding, strideWidth: stride.1, strideHeight: stride.0, activation: activation,
+                                        dilationWidth: dilation.1, dilationHeight: dilation.0)
+            try expectFastMatchesReference("conv \(type) \(input) \(filter) \(options)", x: x, weights: q.codes) { constant in
+                var g = GraphBuilder()
+                let xi = g.input(input, type, quantization: q.inputQuantization)
+                let (w, b) = q.add(to: &g, shape: filter, constant: constant)
+                let y = g.tensor([1], type, quantization: q.outputQuantization)
+                g.op(.conv2D, inputs: [xi, w, b], outputs: [y], options: .conv2D(options))
+                g.output(y)
+                return g
+            }
+        }
+    }
+
+    @Test func depthwiseRandomShapes() throws {
+        var rng = SplitMix64(seed: 77)
+        for _ in 0 ..< 60 {
+            let type: ElementType = Bool.random(using: &rng) ? .uint8 : .int8
+            let inC = Int.random(in: 1 ... 21, using: &rng)
+            let multiplier = [1, 1, 2, 3].randomElement(using: &rng) ?? 1
+            let outC = inC * multiplier
+            let input = [Int.random(in: 1 ... 2, using: &rng), Int.random(in: 1 ... 9, using: &rng),
+                         Int.random(in: 1 ... 9, using: &rng), inC]
+            let filter = [1, Int.random(in: 1 ... 5, using: &rng), Int.random(in: 1 ... 5, using: &rng), outC]
+            let stride = (Int.random(in: 1 ... 3, using: &rng), Int.random(in: 1 ... 3, using: &rng))
+            let dilation = (Int.random(in: 1 ... 2, using: &rng), Int.random(in: 1 ... 2, using: &rng))
+            let fitsValid = (filter[1] - 1) * dilation.0 < input[1] && (filter[2] - 1) * dilation.1 < input[2]
+            let padding: Padding = fitsValid && Bool.random(using: &rng) ? .valid : .same
+            let activation = QTest.activations.randomElement(using: &rng) ?? .none
+            let q = QuantizedWeights(type: type, count: filter.reduce(1, *), channels: outC, axis: 3,
+                                     depth: filter[1] * filter[2], perChannel: Bool.random(using: &rng),
+                                     bias: Bool.random(using: &rng), rng: &rng)
+            let x = QTest.randomCodes(input.reduce(1, *), type, &rng)
+            let options = DepthwiseConv2DOptions(padding: padding, strideWidth: stride.1, strideHeight: stride.0,
+                                                 depthMultiplier: multiplier, activation: activation,
+                                                 dilationWidth: dilation.1, dilationHeight: dilation.0)
+            try expectFastMatchesReference("depthwise \(type) \(input) \(filter) \(options)", x: x, weights: q.codes) { constant in
+                var g = GraphBuilder()
+                let xi = g.input(input, type, quantization: q.inputQuantization)
+                let (w, b) = q.add(to: &g, shape: filter, constant: constant)
+                let y = g.tensor([1], type, quantization: q.outputQuantization)
+                g.op(.depthwiseConv2D, inputs: b >= 0 ? [xi, w, b] : [xi, w], outputs: [y], options: .depthwiseConv2D(options))
+                g.output(y)
+                return g
+            }
+        }
+    }
+
+    @Test func fullyConnectedRandomShapes() throws {
+        var rng = SplitMix64(seed: 5)
+        for trial in 0 ..< 50 {
+            let type: ElementType = Bool.random(using: &rng) ? .uint8 : .int8
+            let depth = trial % 4 == 0 ? Int.random(in: 300 ... 1200, using: &rng) : Int.random(in: 1 ... 80, using: &rng)
+            let units = Int.random(in: 1 ... 150, using: &rng)
+            let keep = Bool.random(using: &rng)
+            let input = keep ? [Int.random(in: 1 ... 3, using: &rng), Int.random(in: 1 ... 40, using: &rng), depth]
+                             : [Int.random(in: 1 ... 140, using: &rng), depth]
+            let activation = QTest.activations.randomElement(using: &rng) ?? .none
+            let q = QuantizedWeights(type: type, count: units * depth, channels: units, axis: 0, depth: depth,
+                                     perChannel: Bool.random(using: &rng), bias: Bool.random(using: &rng), rng: &rng)
+            let x = QTest.randomCodes(input.reduce(1, *), type, &rng)
+            let options = FullyConnectedOptions(activation: activation, keepNumDims: keep)
+            let shape = try expectFastMatchesReference("FC \(type) \(input) → \(units) \(options)", x: x, weights: q.codes) { constant in
+                var g = GraphBuilder()
+                let xi = g.input(input, type, quantization: q.inputQuantization)
+                let (w, b) = q.add(to: &g, shape: [units, depth], constant: constant)
+                let y = g.tensor([1], type, quantization: q.outputQuantization)
+                g.op(.fullyConnected, inputs: [xi, w, b], outputs: [y], options: .fullyConnected(options))
+                g.output(y)
+                return g
+            }
+            #expect(shape == (keep ? Array(input.dropLast()) + [units] : [input[0], units]))
+        }
+    }
+
+    @Test func transposeConvRandomShapes() throws {
+        var rng = SplitMix64(seed: 31)
+        for _ in 0 ..< 40 {
+            let type: ElementType = Bool.random(using: &rng) ? .uint8 : .int8
+            let inC = Int.random(in: 1 ... 12, using: &rng), outC = Int.random(in: 1 ... 9, using: &rng)
+            let input = [Int.random(in: 1 ... 2, using: &rng), Int.random(in: 1 ... 6, using: &rng),
+                         Int.random(in: 1 ... 6, using: &rng), inC]
+            let weights = [outC, Int.random(in: 1 ... 4, using: &rng), Int.random(in: 1 ... 4, using: &rng), inC]
+            let stride = (Int.random(in: 1 ... 3, using: &rng), Int.random(in: 1 ... 3, using: &rng))
+            let outShape = [input[0], Int.random(in: 1 ... input[1] * stride.0 + 2, using: &rng),
+                            Int.random(in: 1 ... input[2] * stride.1 + 2, using: &rng), outC]
+            let padding: Padding = Bool.random(using: &rng) ? .valid : .same
+            let activation = QTest.activations.randomElement(using: &rng) ?? .none
+            let q = QuantizedWeights(type: type, count: weights.reduce(1, *), channels: outC, axis: 0,
+                                     depth: weights[1] * weights[2] * inC, perChannel: Bool.random(using: &rng),
+                                     bias: Bool.random(using: &rng), rng: &rng)
+            let x = QTest.randomCodes(input.reduce(1, *), type, &rng)
+            let options = TransposeConvOptions(padding: padding, strideWidth: stride.1, strideHeight: stride.0, activation: activation)
+            let shape = try expectFastMatchesReference("transpose conv \(type) \(input) \(weights) → \(outShape) \(options)",
+                                                       x: x, weights: q.codes) { constant in
+                var g = GraphBuilder()
+                let xi = g.input(input, type, quantization: q.inputQuantization)
+                let s = g.constant(outShape.map { Int32($0) }, shape: [4])
+                let (w, b) = q.add(to: &g, shape: weights, constant: constant)
+                let y = g.tensor([1], type, quantization: q.outputQuantization)
+                g.op(.transposeConv, inputs: b >= 0 ? [s, w, xi, b] : [s, w, xi], outputs: [y], options: .transposeConv(options))
+                g.output(y)
+                return g
+            }
+            #expect(shape == outShape)
+        }
+    }
+
+    // MARK: Building blocks
+
+    /// Chunked single-precision GEMM equals wrapping Int32 loops, including sums that
+    /// overflow Int32 and inner dimensions spanning many chunks.
+    @Test func exactGEMMMatchesIntegerLoops() {
+        var rng = SplitMix64(seed: 9)
+        let shapes: [(m: Int, n: Int, k: Int, bound: Int32)] = [(3, 5, 7, 10), (4, 3, 1000, 255), (2, 3, 40_000, 255), (5, 70, 300, 127)]
+        for (m, n, k, bound) in shapes {
+            let a: [Int32] = (0 ..< m * k).map { _ in Int32.random(in: -bound ... bound, using: &rng) }
+            let b: [Int32] = (0 ..< n * k).map { _ in Int32.random(in: -bound ... bound, using: &rng) }
+            var expected = [Int32](repeating: 0, count: m * n)
+            for i in 0 ..< m {
+                for j in 0 ..< n {
+                    var sum: Int32 = 0
+                    for t in 0 ..< k { sum = sum &+ a[i * k + t] &* b[j * k + t] }
+                    expected[i * n + j] = sum
+                }
+            }
+            let gemm = ExactGEMM(maxAbsA: Int(bound), maxAbsB: Int(bound))
+            var got = [Int32](repeating: 0, count: m * n)
+            var temp = [Float](repeating: 0, count: m * n)
+            let fa = a.map(Float.init), fb = b.map(Float.init)
+            fa.withUnsafeBufferPointer { pa in fb.withUnsafeBufferPointer { pb in
+                temp.withUnsafeMutableBufferPointer { pt in got.withUnsafeMutableBufferPointer { pc in
+                    gemm.run(m: m, n: n, k: k, a: pa.baseAddress!, lda: k, b: pb.baseAddress!, ldb: k,
+                             temp: pt.baseAddress!, acc: pc.baseAddress!, ldacc: n)
+                }}
+            }}
+            #expect(got == expected, "m \(m) n \(n) k \(k)")
+        }
+        #expect(ExactGEMM(maxAbsA: 255, maxAbsB: 255).chunk == 258)
+    }
+
+    /// The floating-point requantization of FULLY_CONNECTED rounds ties away from zero;
+    /// the fixed-point one is `MultiplyByQuantizedMultiplier`; both clamp after adding
+    /// the zero point.
+    @Test func requantizerModes() {
+        let double = Requantizer(mode: .double(scales: [0.5]), outputZeroPoint: 10, lower: -128, upper: 127)
+        #expect(double.apply(-3, channel: 0) == 8)    // -1.5 → -2
+        #expect(double.apply(3, channel: 0) == 12)    // 1.5 → 2
+        #expect(double.apply(1000, channel: 0) == 127)
+        #expect(double.apply(Int32.min, channel: 0) == -128)
+        let (m, e) = FixedPoint.quantizeMultiplier(0.3)
+        let fixed = Requantizer(mode: .fixedPoint(mantissas: [m], exponents: [e]), outputZeroPoint: -5, lower: -128, upper: 127)
+        for acc: Int32 in [-1000, -17, 0, 5, 33, 400] {
+            let expected = Swift.min(127, Swift.max(-128, FixedPoint.multiplyByQuantizedMultiplier(acc, m, e) - 5))
+            #expect(fixed.apply(acc, channel: 0) == expected)
+        }
+    }
+}
