@@ -122,6 +122,11 @@ struct DepthwiseConv2D3x3F32: PreparedKernel {
     let interiorY: Range<Int>
     /// `inC` zeros: the input seen by taps in the padding.
     let zeros: AlignedBuffer
+    /// Whether interior pixels go row by row (`interiorRun`) rather than pixel by pixel.
+    /// The row walk reads the input `strideW·inC` floats apart; when that is a multiple of
+    /// 256 bytes (64, 128, 512, 1024 channels) the walk's loads fall into few cache sets and
+    /// measured up to 1.5x slower than the pixel path, otherwise up to 1.4x faster.
+    let rowRuns: Bool
 
     init(general: DepthwiseConv2DF32General) {
         self.general = general
@@ -129,6 +134,7 @@ struct DepthwiseConv2D3x3F32: PreparedKernel {
         interiorX = Self.interior(output: g.outW, input: g.inW, stride: g.strideW, pad: g.padLeft)
         interiorY = Self.interior(output: g.outH, input: g.inH, stride: g.strideH, pad: g.padTop)
         zeros = AlignedBuffer(zeroedCount: Swift.max(g.inC, 1) * MemoryLayout<Float>.stride)
+        rowRuns = (g.strideW * g.inC * MemoryLayout<Float>.stride) % 256 != 0
     }
 
     /// Outputs `o` with `o·stride - pad ≥ 0` and `o·stride - pad + 2 < input`.
@@ -156,25 +162,81 @@ struct DepthwiseConv2D3x3F32: PreparedKernel {
                 let rows = (Self.inputRow(image, iy0, g), Self.inputRow(image, iy0 + 1, g), Self.inputRow(image, iy0 + 2, g))
                 let out = y + row * g.outW * g.outC
                 let interior = interiorY.contains(oy) ? interiorX : 0 ..< 0
-                for ox in 0 ..< g.outW {
-                    let ix0 = ox * g.strideW - g.padLeft
-                    let o = out + ox * g.outC
-                    if interior.contains(ox), let r0 = rows.0, let r1 = rows.1, let r2 = rows.2 {
-                        let a = r0 + ix0 * channels, d = r1 + ix0 * channels, e = r2 + ix0 * channels
-                        Self.pixel(a, a + channels, a + 2 * channels, d, d + channels, d + 2 * channels,
-                                   e, e + channels, e + 2 * channels, w: w, out: o, channels: channels)
+                if !interior.isEmpty, let r0 = rows.0, let r1 = rows.1, let r2 = rows.2 {
+                    let ix0 = interior.lowerBound * g.strideW - g.padLeft
+                    let a = r0 + ix0 * channels, d = r1 + ix0 * channels, e = r2 + ix0 * channels
+                    let step = g.strideW * channels
+                    if rowRuns {
+                        Self.interiorRun(a, d, e, w: w, out: out + interior.lowerBound * g.outC, pixels: interior.count,
+                                         step: step, channels: channels)
                     } else {
-                        func tap(_ r: UnsafePointer<Float>?, _ ix: Int) -> UnsafePointer<Float> {
-                            guard let r, ix >= 0, ix < g.inW else { return zero }
-                            return r + ix * channels
+                        for (i, ox) in interior.enumerated() {
+                            let a = a + i * step, d = d + i * step, e = e + i * step
+                            Self.pixel(a, a + channels, a + 2 * channels, d, d + channels, d + 2 * channels,
+                                       e, e + channels, e + 2 * channels, w: w, out: out + ox * g.outC, channels: channels)
                         }
-                        Self.pixel(tap(rows.0, ix0), tap(rows.0, ix0 + 1), tap(rows.0, ix0 + 2),
-                                   tap(rows.1, ix0), tap(rows.1, ix0 + 1), tap(rows.1, ix0 + 2),
-                                   tap(rows.2, ix0), tap(rows.2, ix0 + 1), tap(rows.2, ix0 + 2),
-                                   w: w, out: o, channels: channels)
                     }
                 }
+                for ox in 0 ..< g.outW where !interior.contains(ox) {
+                    let ix0 = ox * g.strideW - g.padLeft
+                    func tap(_ r: UnsafePointer<Float>?, _ ix: Int) -> UnsafePointer<Float> {
+                        guard let r, ix >= 0, ix < g.inW else { return zero }
+                        return r + ix * channels
+                    }
+                    Self.pixel(tap(rows.0, ix0), tap(rows.0, ix0 + 1), tap(rows.0, ix0 + 2),
+                               tap(rows.1, ix0), tap(rows.1, ix0 + 1), tap(rows.1, ix0 + 2),
+                               tap(rows.2, ix0), tap(rows.2, ix0 + 1), tap(rows.2, ix0 + 2),
+                               w: w, out: out + ox * g.outC, channels: channels)
+                }
                 general.epilogue.apply(rows: 0 ..< g.outW, output: out, rowStride: g.outC, bias: b)
+            }
+        }
+    }
+
+    /// `pixels` consecutive interior pixels of one output row, before bias and activation;
+    /// `r0`, `r1`, `r2` point at the first pixel's window in the three input rows, `step`
+    /// floats apart from one pixel to the next.
+    ///
+    /// Channel blocks outside, pixels inside: a block's nine weight vectors stay in
+    /// registers along the row, so a pixel costs nine input loads and nine multiply-adds
+    /// per 4 channels (before: as many weight loads again, and a 19-pointer setup per
+    /// pixel that dominated at 8 to 32 channels). Same operations, same order as `pixel`.
+    @inline(__always)
+    static func interiorRun(_ r0: UnsafePointer<Float>, _ r1: UnsafePointer<Float>, _ r2: UnsafePointer<Float>,
+                            w: UnsafePointer<Float>, out: UnsafeMutablePointer<Float>, pixels: Int, step: Int, channels: Int) {
+        let c1 = channels, c2 = 2 * channels
+        var c = 0
+        while c + 4 <= channels {
+            let k = w + c
+            let w0 = load4(k), w1 = load4(k + c1), w2 = load4(k + c2)
+            let w3 = load4(k + 3 * c1), w4 = load4(k + 4 * c1), w5 = load4(k + 5 * c1)
+            let w6 = load4(k + 6 * c1), w7 = load4(k + 7 * c1), w8 = load4(k + 8 * c1)
+            // Walked pointers and a countdown: see `pixel` on LLVM's loop vectorizer.
+            var a = r0 + c, d = r1 + c, e = r2 + c
+            var o = out + c
+            var n = pixels
+            while n > 0 {
+                var acc = SIMD4<Float>()
+                acc = acc + load4(a) * w0
+                acc = acc + load4(a + c1) * w1
+                acc = acc + load4(a + c2) * w2
+                acc = acc + load4(d) * w3
+                acc = acc + load4(d + c1) * w4
+                acc = acc + load4(d + c2) * w5
+                acc = acc + load4(e) * w6
+                acc = acc + load4(e + c1) * w7
+                acc = acc + load4(e + c2) * w8
+                UnsafeMutableRawPointer(o).storeBytes(of: acc, as: SIMD4<Float>.self)
+                a += step; d += step; e += step; o += channels
+                n -= 1
+            }
+            c += 4
+        }
+        if c < channels {
+            var o = out, a = r0, d = r1, e = r2
+            for _ in 0 ..< pixels {
+                pixelTail(a, a + c1, a + c2, d, d + c1, d + c2, e, e + c1, e + c2, w: w, out: o, from: c, channels: channels)
+                a += step; d += step; e += step; o += channels
             }
         }
     }
@@ -219,7 +281,18 @@ struct DepthwiseConv2D3x3F32: PreparedKernel {
             o += 4
             blocks -= 1
         }
-        for c in channels / 4 * 4 ..< channels {
+        pixelTail(p0, p1, p2, p3, p4, p5, p6, p7, p8, w: w, out: out, from: channels / 4 * 4, channels: channels)
+    }
+
+    /// Channels `from ..< channels` of one pixel, scalar (the last `channels % 4`).
+    @inline(__always)
+    static func pixelTail(_ p0: UnsafePointer<Float>, _ p1: UnsafePointer<Float>, _ p2: UnsafePointer<Float>,
+                          _ p3: UnsafePointer<Float>, _ p4: UnsafePointer<Float>, _ p5: UnsafePointer<Float>,
+                          _ p6: UnsafePointer<Float>, _ p7: UnsafePointer<Float>, _ p8: UnsafePointer<Float>,
+                          w: UnsafePointer<Float>, out: UnsafeMutablePointer<Float>, from: Int, channels: Int) {
+        let w1 = w + channels, w2 = w1 + channels, w3 = w2 + channels, w4 = w3 + channels
+        let w5 = w4 + channels, w6 = w5 + channels, w7 = w6 + channels, w8 = w7 + channels
+        for c in from ..< channels {
             var acc: Float = 0
             acc = acc + p0[c] * w[c]
             acc = acc + p1[c] * w1[c]
