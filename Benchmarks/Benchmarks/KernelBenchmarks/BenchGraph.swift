@@ -12,15 +12,33 @@ struct BenchGraph {
     private var random = SeededFloats(seed: 0xBE7C)
 
     @discardableResult
-    mutating func tensor(_ shape: [Int], _ type: ElementType = .float32) -> Int {
+    mutating func tensor(_ shape: [Int], _ type: ElementType = .float32, quantization: Quantization? = nil) -> Int {
         let i = tensors.count
-        tensors.append(ModelTensor(index: i, name: "t\(i)", type: type, shape: shape))
+        tensors.append(ModelTensor(index: i, name: "t\(i)", type: type, shape: shape, quantization: quantization))
         return i
     }
 
-    mutating func input(_ shape: [Int], _ type: ElementType = .float32) -> Int {
-        let i = tensor(shape, type)
+    mutating func input(_ shape: [Int], _ type: ElementType = .float32, quantization: Quantization? = nil) -> Int {
+        let i = tensor(shape, type, quantization: quantization)
         inputs.append(i)
+        return i
+    }
+
+    /// An int8 constant of `shape` with values uniform in `[-127, 127]`.
+    mutating func randomInt8Constant(_ shape: [Int], quantization: Quantization) -> Int {
+        let count = shape.reduce(1, *)
+        let values = (0 ..< count).map { _ in Int8(clamping: Int((random.next() * 127).rounded())) }
+        return rawConstant(values.withUnsafeBytes { Array($0) }, shape: shape, .int8, quantization: quantization)
+    }
+
+    /// An int32 constant (quantized biases).
+    mutating func int32Constant(_ values: [Int32], shape: [Int], quantization: Quantization) -> Int {
+        rawConstant(values.withUnsafeBytes { Array($0) }, shape: shape, .int32, quantization: quantization)
+    }
+
+    private mutating func rawConstant(_ bytes: [UInt8], shape: [Int], _ type: ElementType, quantization: Quantization?) -> Int {
+        let i = tensor(shape, type, quantization: quantization)
+        constants.append((i, bytes))
         return i
     }
 
@@ -78,9 +96,13 @@ struct BenchGraph {
         try engine.allocate()
         var random = SeededFloats(seed: 0x5EED)
         for t in engine.inputs {
-            guard let buffer = engine.buffer(forTensor: t), engine.tensors[t].type == .float32 else { continue }
-            let floats = buffer.bindMemory(to: Float.self)
-            for i in floats.indices { floats[i] = random.next() }
+            guard let buffer = engine.buffer(forTensor: t) else { continue }
+            if engine.tensors[t].type == .float32 {
+                let floats = buffer.bindMemory(to: Float.self)
+                for i in floats.indices { floats[i] = random.next() }
+            } else {
+                for i in buffer.indices { buffer[i] = UInt8(truncatingIfNeeded: Int((random.next() + 1) * 128)) }
+            }
         }
         return engine
     }

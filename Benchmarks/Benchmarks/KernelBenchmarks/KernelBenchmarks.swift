@@ -9,14 +9,10 @@ import TFLiteRuntime
 // Shapes are those of MobileNet v1 1.0 224 (v1), MobileNet v2 1.0 224 (v2) and the
 // SSD MobileNet post-processing (1917 anchors, 90 classes + background).
 //
-// Quantized kernels still to add here once they land (int8 CONV_2D is being written on
-// branch q-conv), on the same shapes as their float twins:
-//   - int8/uint8 CONV_2D: the stem 3x3/2 224x224x3->32, pointwise 112x112 32->64,
-//     56x56 128->128, 14x14 512->512, 7x7 1024->1024, v2 expand/project shapes
-//   - int8/uint8 DEPTHWISE_CONV_2D: the dw shapes below
-//   - int8 FULLY_CONNECTED 1024->1000 and 1280->1000, int8 AVERAGE_POOL_2D 7x7,
-//     int8 SOFTMAX 1x1001, int8 ADD 56x56x24 (v2 residual)
-//   - uint8/int8 TFLite_Detection_PostProcess with 1917 anchors
+// int8 CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED are in QuantizedBenchmarks.swift.
+// Quantized kernels still to add, on the same shapes as their float twins: uint8 (legacy)
+// conv/depthwise, int8 AVERAGE_POOL_2D 7x7 and MEAN, int8 SOFTMAX 1x1001, int8 ADD
+// 56x56x24 (v2 residual), uint8 TFLite_Detection_PostProcess with 1917 anchors.
 
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(metrics: [.wallClock, .instructions],
@@ -29,6 +25,7 @@ let benchmarks: @Sendable () -> Void = {
         registerDepthwise(threads: threads)
         registerPoolingAndHeads(threads: threads)
         registerDetection(threads: threads)
+        registerQuantized(threads: threads)
     }
 }
 
