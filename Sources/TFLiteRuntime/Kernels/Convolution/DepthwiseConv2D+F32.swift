@@ -170,10 +170,17 @@ struct DepthwiseConv2D3x3F32: PreparedKernel {
                         Self.interiorRun(a, d, e, w: w, out: out + interior.lowerBound * g.outC, pixels: interior.count,
                                          step: step, channels: channels)
                     } else {
-                        for (i, ox) in interior.enumerated() {
+                        var i = 0
+                        while i + 2 <= interior.count {
+                            Self.pixelPair(a + i * step, d + i * step, e + i * step, step: step, w: w,
+                                           out: out + (interior.lowerBound + i) * g.outC, channels: channels)
+                            i += 2
+                        }
+                        if i < interior.count {
                             let a = a + i * step, d = d + i * step, e = e + i * step
                             Self.pixel(a, a + channels, a + 2 * channels, d, d + channels, d + 2 * channels,
-                                       e, e + channels, e + 2 * channels, w: w, out: out + ox * g.outC, channels: channels)
+                                       e, e + channels, e + 2 * channels, w: w,
+                                       out: out + (interior.lowerBound + i) * g.outC, channels: channels)
                         }
                     }
                 }
@@ -238,6 +245,46 @@ struct DepthwiseConv2D3x3F32: PreparedKernel {
                 pixelTail(a, a + c1, a + c2, d, d + c1, d + c2, e, e + c1, e + c2, w: w, out: o, from: c, channels: channels)
                 a += step; d += step; e += step; o += channels
             }
+        }
+    }
+
+    /// Two horizontally adjacent interior pixels (the second `step` floats after the first
+    /// in each input row), before bias and activation. Channels innermost, as in `pixel`,
+    /// but each block's nine weight vectors are loaded once for both pixels: ~1 instruction
+    /// per multiply-add instead of ~1.6. Same operations, same order as `pixel`.
+    @inline(__always)
+    static func pixelPair(_ r0: UnsafePointer<Float>, _ r1: UnsafePointer<Float>, _ r2: UnsafePointer<Float>, step: Int,
+                          w: UnsafePointer<Float>, out: UnsafeMutablePointer<Float>, channels: Int) {
+        let c1 = channels, c2 = 2 * channels
+        // Walked pointers and a countdown: see `pixel` on LLVM's loop vectorizer.
+        var a = r0, d = r1, e = r2, k = w, o = out
+        var blocks = channels / 4
+        while blocks > 0 {
+            let w0 = load4(k), w1 = load4(k + c1), w2 = load4(k + c2)
+            let w3 = load4(k + 3 * c1), w4 = load4(k + 4 * c1), w5 = load4(k + 5 * c1)
+            let w6 = load4(k + 6 * c1), w7 = load4(k + 7 * c1), w8 = load4(k + 8 * c1)
+            var p = SIMD4<Float>(), q = SIMD4<Float>()
+            p = p + load4(a) * w0;             q = q + load4(a + step) * w0
+            p = p + load4(a + c1) * w1;        q = q + load4(a + step + c1) * w1
+            p = p + load4(a + c2) * w2;        q = q + load4(a + step + c2) * w2
+            p = p + load4(d) * w3;             q = q + load4(d + step) * w3
+            p = p + load4(d + c1) * w4;        q = q + load4(d + step + c1) * w4
+            p = p + load4(d + c2) * w5;        q = q + load4(d + step + c2) * w5
+            p = p + load4(e) * w6;             q = q + load4(e + step) * w6
+            p = p + load4(e + c1) * w7;        q = q + load4(e + step + c1) * w7
+            p = p + load4(e + c2) * w8;        q = q + load4(e + step + c2) * w8
+            UnsafeMutableRawPointer(o).storeBytes(of: p, as: SIMD4<Float>.self)
+            UnsafeMutableRawPointer(o + channels).storeBytes(of: q, as: SIMD4<Float>.self)
+            a += 4; d += 4; e += 4; k += 4; o += 4
+            blocks -= 1
+        }
+        let c = channels / 4 * 4
+        if c < channels {
+            pixelTail(r0, r0 + c1, r0 + c2, r1, r1 + c1, r1 + c2, r2, r2 + c1, r2 + c2,
+                      w: w, out: out, from: c, channels: channels)
+            let s0 = r0 + step, s1 = r1 + step, s2 = r2 + step
+            pixelTail(s0, s0 + c1, s0 + c2, s1, s1 + c1, s1 + c2, s2, s2 + c1, s2 + c2,
+                      w: w, out: out + channels, from: c, channels: channels)
         }
     }
 
