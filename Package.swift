@@ -20,6 +20,8 @@ let package = Package(
         .library(name: "TensorFlowLite", targets: ["TensorFlowLite"]),
         .library(name: "MLKit", targets: ["MLKit"]),
         .library(name: "TFLiteModel", targets: ["TFLiteModel"]),
+        // The engine itself, for Benchmarks/ (kernels driven through in-memory models).
+        .library(name: "TFLiteRuntime", targets: ["TFLiteRuntime"]),
         .executable(name: "tflite", targets: ["tflite"]),
         // The fuzz entry points, for the separate fuzzing package in `Fuzz/` (which can
         // only depend on products) and the regression replay in ReliabilityTests.

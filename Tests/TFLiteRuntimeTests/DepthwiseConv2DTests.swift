@@ -125,6 +125,34 @@ func runDepthwise(_ c: DepthwiseCase, x: [Float], w: [Float], bias: [Float]?) th
         }
     }
 
+    /// Border pixels take the unrolled path with padded taps reading zeros: on images that
+    /// are mostly border (including ones with no interior pixel) the result must still be
+    /// the general kernel's, bit for bit, with SIMD4 blocks and scalar channel tails, for
+    /// interior pixels done row by row (13 channels) and pixel by pixel (64 channels).
+    @Test(arguments: [13, 64])
+    func threeByThreeBordersMatchGeneralKernelExactly(channels: Int) throws {
+        for (h, w) in [(1, 1), (2, 3), (3, 2), (4, 4), (5, 3), (6, 7)] {
+            for stride in [1, 2] {
+                for same in [true, false] where same || (h >= 3 && w >= 3) {
+                    let geometry = try Conv2DGeometry.make(batch: 2, inH: h, inW: w, inC: channels, outC: channels, kh: 3, kw: 3,
+                                                           strideH: stride, strideW: stride, dilationH: 1, dilationW: 1,
+                                                           padding: same ? .same : .valid)
+                    let kernel = DepthwiseConv2DF32.make(geometry: geometry, input: 0, filter: 1, bias: 2, output: 3,
+                                                         range: FloatActivationRange(lower: -0.5, upper: 1.5))
+                    let fast = try #require(kernel as? DepthwiseConv2D3x3F32)
+                    #expect(fast.rowRuns == (stride * channels * 4 % 256 != 0))
+                    let seed = UInt64(h * 100 + w * 10 + stride + channels * 1000)
+                    let x = seededFloats(2 * h * w * channels, seed: seed), wt = seededFloats(9 * channels, seed: seed + 1)
+                    let b = seededFloats(channels, seed: seed + 2)
+                    let count = geometry.outputPixels * channels
+                    let a = try evalDirect(fast, inputs: [x, wt, b], outputCount: count)
+                    let c = try evalDirect(fast.general, inputs: [x, wt, b], outputCount: count)
+                    #expect(a.map(\.bitPattern) == c.map(\.bitPattern), "\(h)x\(w) stride \(stride) \(same ? "SAME" : "VALID")")
+                }
+            }
+        }
+    }
+
     // MARK: TensorFlow goldens
 
     func golden(_ c: DepthwiseCase, _ expected: [Float], shape: [Int], sourceLocation: SourceLocation = #_sourceLocation) throws {

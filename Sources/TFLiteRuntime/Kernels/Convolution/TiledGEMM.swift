@@ -6,13 +6,40 @@
 /// Here the tiling depends only on `m` and `n`, so every element is computed by the same
 /// call with the same operands whatever the thread count, and results are bit-identical.
 /// The engine keeps BLAS single-threaded (`setBLASThreadCount(1)`).
+///
+/// Tile sizes. Every BLAS call packs its whole `op(B)` tile, `n·k` values, to use it for
+/// the call's rows; with AVX-512 FMA doing ~32 multiply-adds a cycle that copy costs about
+/// `32 / rows` of the call's arithmetic, so tiles must be tall (64-row tiles cost 50%, and
+/// 64-column tiles of a 7×7 layer, 49 rows, more than the arithmetic). Rows are therefore
+/// split only when there are at least `2·minimumRows`, into tiles of ≥ `minimumRows`
+/// holding about `tileValues` outputs (so the epilogue finds them in cache), at least two
+/// tiles for two threads; shorter products are split in two by columns when big enough.
 enum TiledGEMM {
-    /// Rows of `C` per tile. Large enough that re-packing `op(B)` per tile costs little
-    /// next to the tile's `rowsPerTile · n · k` multiply-adds.
-    static let rowsPerTile = 64
-    /// Columns of `C` per tile when `C` has too few rows to split (e.g. FULLY_CONNECTED
-    /// with batch 1).
-    static let columnsPerTile = 64
+    /// Smallest row tile (a multiple of 16, OpenBLAS's row unroll with AVX-512).
+    static let minimumRows = 128
+    /// Target outputs per row tile (256 KiB of floats).
+    static let tileValues = 1 << 16
+    /// Products with fewer multiply-adds run as one call.
+    static let minimumSplitWork = 1 << 20
+
+    /// Rows per tile for an `m×n` product with `m ≥ 2·minimumRows`: at least two tiles of
+    /// about `tileValues` outputs (never under `minimumRows` rows), sized evenly.
+    static func rowsPerTile(m: Int, n: Int) -> Int {
+        let target = Swift.max(minimumRows, tileValues / Swift.max(n, 1))
+        let tiles = Swift.max(2, (m + target - 1) / target)
+        return roundUp16((m + tiles - 1) / tiles)
+    }
+
+    /// Columns per tile when rows are not split: all of them, or half (rounded up to 16)
+    /// when the product is big enough to be worth two calls.
+    static func columnsPerTile(m: Int, n: Int, k: Int) -> Int {
+        let work = m.multipliedReportingOverflow(by: n).partialValue.multipliedReportingOverflow(by: k)
+        guard !work.overflow, work.partialValue >= minimumSplitWork, n >= 32 else { return n }
+        return roundUp16((n + 1) / 2)
+    }
+
+    @inline(__always)
+    static func roundUp16(_ x: Int) -> Int { (x + 15) & ~15 }
 
     /// Computes `C[m×n] = op(A) · op(B)`, then calls `finishRows` (if any) once per set of
     /// completed rows — in the worker that computed them, while they are in cache.
@@ -29,7 +56,8 @@ enum TiledGEMM {
             finishRows?(0 ..< m)
             return
         }
-        if m > rowsPerTile {
+        if m >= 2 * minimumRows {
+            let rowsPerTile = self.rowsPerTile(m: m, n: n)
             let tiles = (m + rowsPerTile - 1) / rowsPerTile
             parallel.forEachChunk(tiles) { range in
                 for t in range {
@@ -43,6 +71,7 @@ enum TiledGEMM {
             }
             return
         }
+        let columnsPerTile = self.columnsPerTile(m: m, n: n, k: k)
         let tiles = (n + columnsPerTile - 1) / columnsPerTile
         parallel.forEachChunk(tiles) { range in
             for t in range {

@@ -24,41 +24,34 @@ extension BinaryElementwise {
 /// `a + b`
 enum AddF32: BinaryElementOp {
     @inline(__always) static func apply(_ a: Float, _ b: Float) -> Float { a + b }
-    @inline(__always) static func apply(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> { a + b }
 }
 
 /// `a - b`
 enum SubF32: BinaryElementOp {
     @inline(__always) static func apply(_ a: Float, _ b: Float) -> Float { a - b }
-    @inline(__always) static func apply(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> { a - b }
 }
 
 /// `a * b`
 enum MulF32: BinaryElementOp {
     @inline(__always) static func apply(_ a: Float, _ b: Float) -> Float { a * b }
-    @inline(__always) static func apply(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> { a * b }
 }
 
 /// `a / b` (IEEE: division by zero gives ±inf or NaN, as in TFLite).
 enum DivF32: BinaryElementOp {
     @inline(__always) static func apply(_ a: Float, _ b: Float) -> Float { a / b }
-    @inline(__always) static func apply(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> { a / b }
 }
 
 /// `(a - b)²`
 enum SquaredDifferenceF32: BinaryElementOp {
     @inline(__always) static func apply(_ a: Float, _ b: Float) -> Float { let d = a - b; return d * d }
-    @inline(__always) static func apply(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> { let d = a - b; return d * d }
 }
 
 /// `a > b ? a : b` (so a NaN in `b` wins and a NaN in `a` loses, as in TFLite).
 enum MaximumF32: BinaryElementOp {
     @inline(__always) static func apply(_ a: Float, _ b: Float) -> Float { a > b ? a : b }
-    @inline(__always) static func apply(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> { b.replacing(with: a, where: a .> b) }
 }
 
 /// `a < b ? a : b`
 enum MinimumF32: BinaryElementOp {
     @inline(__always) static func apply(_ a: Float, _ b: Float) -> Float { a < b ? a : b }
-    @inline(__always) static func apply(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> { b.replacing(with: a, where: a .< b) }
 }

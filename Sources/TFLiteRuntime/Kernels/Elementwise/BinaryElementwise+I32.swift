@@ -38,33 +38,27 @@ extension BinaryElementwise {
 /// `a + b`, wrapping.
 enum AddI32: BinaryElementOp {
     @inline(__always) static func apply(_ a: Int32, _ b: Int32) -> Int32 { a &+ b }
-    @inline(__always) static func apply(_ a: SIMD8<Int32>, _ b: SIMD8<Int32>) -> SIMD8<Int32> { a &+ b }
 }
 
 /// `a - b`, wrapping.
 enum SubI32: BinaryElementOp {
     @inline(__always) static func apply(_ a: Int32, _ b: Int32) -> Int32 { a &- b }
-    @inline(__always) static func apply(_ a: SIMD8<Int32>, _ b: SIMD8<Int32>) -> SIMD8<Int32> { a &- b }
 }
 
 /// `a * b`, wrapping.
 enum MulI32: BinaryElementOp {
     @inline(__always) static func apply(_ a: Int32, _ b: Int32) -> Int32 { a &* b }
-    @inline(__always) static func apply(_ a: SIMD8<Int32>, _ b: SIMD8<Int32>) -> SIMD8<Int32> { a &* b }
 }
 
 /// `(a - b)²`, wrapping.
 enum SquaredDifferenceI32: BinaryElementOp {
     @inline(__always) static func apply(_ a: Int32, _ b: Int32) -> Int32 { let d = a &- b; return d &* d }
-    @inline(__always) static func apply(_ a: SIMD8<Int32>, _ b: SIMD8<Int32>) -> SIMD8<Int32> { let d = a &- b; return d &* d }
 }
 
 enum MaximumI32: BinaryElementOp {
     @inline(__always) static func apply(_ a: Int32, _ b: Int32) -> Int32 { a > b ? a : b }
-    @inline(__always) static func apply(_ a: SIMD8<Int32>, _ b: SIMD8<Int32>) -> SIMD8<Int32> { b.replacing(with: a, where: a .> b) }
 }
 
 enum MinimumI32: BinaryElementOp {
     @inline(__always) static func apply(_ a: Int32, _ b: Int32) -> Int32 { a < b ? a : b }
-    @inline(__always) static func apply(_ a: SIMD8<Int32>, _ b: SIMD8<Int32>) -> SIMD8<Int32> { b.replacing(with: a, where: a .< b) }
 }

@@ -1,5 +1,7 @@
-/// Float pooling: per output pixel, channels in SIMD8 blocks (then scalar) reduced over the
-/// clipped window in row-major order; work is split over output rows.
+/// Float pooling: per output pixel, the channels are reduced over the clipped window in
+/// row-major order, one plain loop over the channels per window pixel (LLVM vectorizes
+/// these; the `SIMD8<Float>` form with `pointwiseMax` and `clamped` was several times
+/// slower); work is split over output rows.
 struct Pool2DF32: PreparedKernel {
     let kind: Pool2D.Kind
     let input: Int, output: Int
@@ -32,48 +34,29 @@ struct Pool2DF32: PreparedKernel {
     func average(_ image: UnsafePointer<Float>, _ ys: Range<Int>, _ xs: Range<Int>, _ out: UnsafeMutablePointer<Float>) {
         let g = geometry, channels = g.channels
         let count = Float(ys.count * xs.count)
-        let n8 = SIMD8<Float>(repeating: count)
-        let lo8 = SIMD8<Float>(repeating: range.lower), hi8 = SIMD8<Float>(repeating: range.upper)
-        var c = 0
-        while c + 8 <= channels {
-            var acc = SIMD8<Float>()
-            for iy in ys {
-                for ix in xs { acc = acc + load8(image + (iy * g.inW + ix) * channels + c) }
+        let lower = range.lower, upper = range.upper
+        out.update(repeating: 0, count: channels)
+        for iy in ys {
+            for ix in xs {
+                let src = image + (iy * g.inW + ix) * channels
+                for c in 0 ..< channels { out[c] = out[c] + src[c] }
             }
-            UnsafeMutableRawPointer(out + c).storeBytes(of: (acc / n8).clamped(lowerBound: lo8, upperBound: hi8), as: SIMD8<Float>.self)
-            c += 8
         }
-        while c < channels {
-            var acc: Float = 0
-            for iy in ys {
-                for ix in xs { acc = acc + image[(iy * g.inW + ix) * channels + c] }
-            }
-            out[c] = range.clamp(acc / count)
-            c += 1
-        }
+        for c in 0 ..< channels { out[c] = Swift.min(Swift.max(out[c] / count, lower), upper) }
     }
 
     /// Largest in-image value (starting from the lowest finite float, as TFLite does).
     @inline(__always)
     func maximum(_ image: UnsafePointer<Float>, _ ys: Range<Int>, _ xs: Range<Int>, _ out: UnsafeMutablePointer<Float>) {
         let g = geometry, channels = g.channels
-        let lo8 = SIMD8<Float>(repeating: range.lower), hi8 = SIMD8<Float>(repeating: range.upper)
-        var c = 0
-        while c + 8 <= channels {
-            var acc = SIMD8<Float>(repeating: -.greatestFiniteMagnitude)
-            for iy in ys {
-                for ix in xs { acc = pointwiseMax(acc, load8(image + (iy * g.inW + ix) * channels + c)) }
+        let lower = range.lower, upper = range.upper
+        out.update(repeating: -.greatestFiniteMagnitude, count: channels)
+        for iy in ys {
+            for ix in xs {
+                let src = image + (iy * g.inW + ix) * channels
+                for c in 0 ..< channels { out[c] = Swift.max(out[c], src[c]) }
             }
-            UnsafeMutableRawPointer(out + c).storeBytes(of: acc.clamped(lowerBound: lo8, upperBound: hi8), as: SIMD8<Float>.self)
-            c += 8
         }
-        while c < channels {
-            var acc = -Float.greatestFiniteMagnitude
-            for iy in ys {
-                for ix in xs { acc = Swift.max(acc, image[(iy * g.inW + ix) * channels + c]) }
-            }
-            out[c] = range.clamp(acc)
-            c += 1
-        }
+        for c in 0 ..< channels { out[c] = Swift.min(Swift.max(out[c], lower), upper) }
     }
 }
