@@ -139,12 +139,33 @@ struct Requantizer: Sendable {
                 }
             }
         } else {
+            // Two passes over blocks of 64: the scalar Int64 rounding into Int32 (|r| ≤ 2^31,
+            // exact), then the clamp and narrowing, which LLVM vectorizes (as scalar code its
+            // min/max become branches that mispredict on ReLU outputs).
+            // clamp(r + zp, lo, hi) = clamp(r, lo - zp, hi - zp) + zp, with no overflow.
+            let lo32 = Int32(lo - zero), hi32 = Int32(hi - zero), zp32 = Int32(zero)
             fixed.withUnsafeBufferPointer { q in
-                let q = q.baseAddress! + firstChannel
-                if let b {
-                    for j in 0 ..< count { output[j] = finish(q[j].apply(acc[j] &+ b[j])) }
-                } else {
-                    for j in 0 ..< count { output[j] = finish(q[j].apply(acc[j])) }
+                withUnsafeTemporaryAllocation(of: Int32.self, capacity: 64) { tmp in
+                    let r = tmp.baseAddress!
+                    var j0 = 0
+                    while j0 < count {
+                        let n = Swift.min(64, count - j0)
+                        let q = q.baseAddress! + firstChannel + j0, a = acc + j0
+                        if let b {
+                            let b = b + j0
+                            for j in 0 ..< n { r[j] = Int32(truncatingIfNeeded: q[j].apply(a[j] &+ b[j])) }
+                        } else {
+                            for j in 0 ..< n { r[j] = Int32(truncatingIfNeeded: q[j].apply(a[j])) }
+                        }
+                        let o = output + j0
+                        for j in 0 ..< n {
+                            var v = r[j]
+                            v = v < lo32 ? lo32 : v
+                            v = v > hi32 ? hi32 : v
+                            o[j] = T(truncatingIfNeeded: v &+ zp32)
+                        }
+                        j0 += n
+                    }
                 }
             }
         }
@@ -306,7 +327,12 @@ struct ExactGEMM: Sendable {
             sgemm(m: m, n: n, k: kc, a: a + k0, lda: lda, b: b + k0, ldb: ldb, transposeB: true, c: temp, ldc: n)
             for i in 0 ..< m {
                 let row = acc + i * ldacc, t = temp + i * n
-                for j in 0 ..< n { row[j] = row[j] &+ Int32(t[j]) }
+                // t[j] is an exact integer, |t[j]| < 2^24: adding 1.5·2^52 in Double puts it
+                // in the low mantissa bits (two's complement), a conversion without range
+                // checks that vectorizes.
+                for j in 0 ..< n {
+                    row[j] = row[j] &+ Int32(truncatingIfNeeded: (Double(t[j]) + 6_755_399_441_055_744.0).bitPattern)
+                }
             }
             k0 += kc
         }
