@@ -203,4 +203,26 @@ import TFLiteModel
             #expect(fixed.apply(acc, channel: 0) == expected)
         }
     }
+
+    /// The branch-free per-channel form used by the kernels equals
+    /// `MultiplyByQuantizedMultiplier` for every exponent, random and extreme accumulators.
+    @Test func fixedChannelMatchesMultiplyByQuantizedMultiplier() {
+        var rng = SplitMix64(seed: 0x5eed)
+        let extremes: [Int32] = [Int32.min, Int32.min + 1, -1 << 30, -65536, -3, -2, -1, 0, 1, 2, 3, 65535, 1 << 30, Int32.max - 1, Int32.max]
+        for e in -31 ... 30 {
+            for mantissa: Int32 in [0, 1 << 30, (1 << 30) + 1, Int32.max, Int32(truncatingIfNeeded: (1 << 30) + Int(rng.next() >> 34))] {
+                let q = Requantizer.FixedChannel(mantissa: mantissa, exponent: e)
+                var inputs = extremes
+                for _ in 0 ..< 400 {
+                    let bits = Int32(truncatingIfNeeded: rng.next())
+                    inputs.append(bits)
+                    inputs.append(bits >> Int32(rng.next() % 31))
+                }
+                for x in inputs {
+                    let expected = FixedPoint.multiplyByQuantizedMultiplier(x, mantissa, e)
+                    #expect(q.apply(x) == Int64(expected), "x \(x) M \(mantissa) e \(e)")
+                }
+            }
+        }
+    }
 }

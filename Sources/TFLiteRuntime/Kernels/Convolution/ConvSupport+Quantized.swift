@@ -43,6 +43,8 @@ struct Requantizer: Sendable {
     let mantissas: [Int32]
     let exponents: [Int]
     let scales: [Double]
+    /// `mantissas` and `exponents` precomputed for the per-element path.
+    let fixed: [FixedChannel]
     let outputZeroPoint: Int32
     let lower: Int32
     let upper: Int32
@@ -55,6 +57,46 @@ struct Requantizer: Sendable {
         self.outputZeroPoint = outputZeroPoint
         self.lower = lower
         self.upper = upper
+        fixed = zip(mantissas, exponents).map { FixedChannel(mantissa: $0, exponent: $1) }
+    }
+
+    /// One channel's `MultiplyByQuantizedMultiplier`, rewritten as a few branch-free
+    /// `Int64` operations (``FixedChannel/apply(_:)``) that give the same bits.
+    struct FixedChannel: Sendable {
+        /// The mantissa `M ∈ [0, 2^31)` (never `Int32.min`, so the saturating case of
+        /// `SaturatingRoundingDoublingHighMul` cannot occur).
+        let mantissa: Int64
+        /// `max(e, 0)`: the wrapping `Int32` left shift applied first.
+        let left: Int32
+        /// `max(-e, 0)`: the rounding right shift applied last.
+        let right: Int64
+        /// `2^(right-1)` when `right > 0`, else 0.
+        let half: Int64
+        /// All ones when `right > 0` (negative values round with one less), else 0.
+        let negative: Int64
+
+        init(mantissa m: Int32, exponent e: Int) {
+            precondition(m >= 0, "Q31 mantissas are non-negative")
+            mantissa = Int64(m)
+            left = Int32(Swift.max(e, 0))
+            let r = Swift.max(-e, 0)
+            right = Int64(r)
+            half = r > 0 ? Int64(1) << (r - 1) : 0
+            negative = r > 0 ? -1 : 0
+        }
+
+        /// `FixedPoint.multiplyByQuantizedMultiplier(x, M, e)`, bit for bit:
+        /// - `SaturatingRoundingDoublingHighMul(s, M)` with `s = x << left` and `M ≥ 0` is
+        ///   `trunc((s·M + nudge) / 2^31)` with nudge `2^30` (`s·M ≥ 0`) or `1 - 2^30`;
+        ///   both cases equal `floor((s·M + 2^30) / 2^31)`, an arithmetic shift.
+        /// - `RoundingDivideByPOT(h, r)` (ties away from zero) is
+        ///   `floor((h + 2^(r-1) - [h < 0]) / 2^r)` for `r > 0`, and `h` for `r = 0`.
+        @inline(__always)
+        func apply(_ x: Int32) -> Int64 {
+            let s = Int64(x &<< left)
+            let h = (s &* mantissa &+ (1 << 30)) &>> 31
+            return (h &+ half &+ ((h &>> 63) & negative)) &>> right
+        }
     }
 
     @inline(__always)
@@ -64,7 +106,7 @@ struct Requantizer: Sendable {
             let v = (Double(acc) * scales[channel]).rounded(.toNearestOrAwayFromZero)
             scaled = Int64(Swift.max(Swift.min(v, 4.0e9), -4.0e9))
         } else {
-            scaled = Int64(FixedPoint.multiplyByQuantizedMultiplier(acc, mantissas[channel], exponents[channel]))
+            scaled = fixed[channel].apply(acc)
         }
         let shifted = scaled + Int64(outputZeroPoint)
         return Int32(Swift.min(Swift.max(shifted, Int64(lower)), Int64(upper)))
@@ -76,9 +118,16 @@ struct Requantizer: Sendable {
     @inline(__always)
     func store<T: Quantized8>(_ acc: UnsafePointer<Int32>, count: Int, firstChannel: Int,
                               bias: UnsafePointer<Int32>?, into output: UnsafeMutablePointer<T>) {
+        guard count > 0 else { return }
         let zero = Int64(outputZeroPoint), lo = Int64(lower), hi = Int64(upper)
+        // Branch-free clamp (`min`/`max` compile to branches here, which mispredict on
+        // ReLU outputs): `max(v, lo) = lo + (d & ~(d >> 63))` with `d = v - lo`, and alike.
         @inline(__always) func finish(_ scaled: Int64) -> T {
-            T(truncatingIfNeeded: Swift.min(Swift.max(scaled + zero, lo), hi))
+            let v = scaled &+ zero
+            let d = v &- lo
+            let atLeast = lo &+ (d & ~(d &>> 63))
+            let e = hi &- atLeast
+            return T(truncatingIfNeeded: hi &- (e & ~(e &>> 63)))
         }
         let b = bias.map { $0 + firstChannel }
         if floating {
@@ -90,12 +139,32 @@ struct Requantizer: Sendable {
                 }
             }
         } else {
-            mantissas.withUnsafeBufferPointer { m in
-                exponents.withUnsafeBufferPointer { e in
-                    for j in 0 ..< count {
-                        let a = b.map { acc[j] &+ $0[j] } ?? acc[j]
-                        let c = firstChannel + j
-                        output[j] = finish(Int64(FixedPoint.multiplyByQuantizedMultiplier(a, m[c], e[c])))
+            // Two passes over blocks of 64: the scalar Int64 rounding into Int32 (|r| ≤ 2^31,
+            // exact), then the clamp and narrowing, which LLVM vectorizes (as scalar code its
+            // min/max become branches that mispredict on ReLU outputs).
+            // clamp(r + zp, lo, hi) = clamp(r, lo - zp, hi - zp) + zp, with no overflow.
+            let lo32 = Int32(lo - zero), hi32 = Int32(hi - zero), zp32 = Int32(zero)
+            fixed.withUnsafeBufferPointer { q in
+                withUnsafeTemporaryAllocation(of: Int32.self, capacity: 64) { tmp in
+                    let r = tmp.baseAddress!
+                    var j0 = 0
+                    while j0 < count {
+                        let n = Swift.min(64, count - j0)
+                        let q = q.baseAddress! + firstChannel + j0, a = acc + j0
+                        if let b {
+                            let b = b + j0
+                            for j in 0 ..< n { r[j] = Int32(truncatingIfNeeded: q[j].apply(a[j] &+ b[j])) }
+                        } else {
+                            for j in 0 ..< n { r[j] = Int32(truncatingIfNeeded: q[j].apply(a[j])) }
+                        }
+                        let o = output + j0
+                        for j in 0 ..< n {
+                            var v = r[j]
+                            v = v < lo32 ? lo32 : v
+                            v = v > hi32 ? hi32 : v
+                            o[j] = T(truncatingIfNeeded: v &+ zp32)
+                        }
+                        j0 += n
                     }
                 }
             }
@@ -258,7 +327,12 @@ struct ExactGEMM: Sendable {
             sgemm(m: m, n: n, k: kc, a: a + k0, lda: lda, b: b + k0, ldb: ldb, transposeB: true, c: temp, ldc: n)
             for i in 0 ..< m {
                 let row = acc + i * ldacc, t = temp + i * n
-                for j in 0 ..< n { row[j] = row[j] &+ Int32(t[j]) }
+                // t[j] is an exact integer, |t[j]| < 2^24: adding 1.5·2^52 in Double puts it
+                // in the low mantissa bits (two's complement), a conversion without range
+                // checks that vectorizes.
+                for j in 0 ..< n {
+                    row[j] = row[j] &+ Int32(truncatingIfNeeded: (Double(t[j]) + 6_755_399_441_055_744.0).bitPattern)
+                }
             }
             k0 += kc
         }

@@ -27,31 +27,38 @@ enum DepthwiseConv2DQuantized {
                                                        geometry: g, params: params)
         }
         let weights = constant.typed(T.self)
-        let packed = weights.map { Int32($0) - params.weightZeroPoint }
+        // |w - zw| ≤ 255: centered weights fit Int16.
+        let packed = weights.map { Int16(Int32($0) - params.weightZeroPoint) }
         let accBytes = try ConvCheck.product([g.outC, MemoryLayout<Int32>.stride], "DEPTHWISE_CONV_2D")
-        let workerBytes = (accBytes + 63) / 64 * 64
+        let tapBytes = try ConvCheck.product([g.kh, g.kw, 2 * MemoryLayout<Int>.stride], "DEPTHWISE_CONV_2D")
+        let workerBytes = (accBytes + 63) / 64 * 64 + (tapBytes + 63) / 64 * 64
         let scratch = context.requestScratch(bytes: try ConvCheck.product([workerBytes, context.threadCount], "DEPTHWISE_CONV_2D"))
         return DepthwiseConv2DQuantizedDirect(signed: T.isSigned, input: input, bias: bias, output: output, geometry: g,
                                                  multiplier: g.outC / g.inC, weights: packed,
                                                  inputZeroPoint: params.inputZeroPoint,
-                                                 requantizer: params.requantizer, scratch: scratch, workerBytes: workerBytes)
+                                                 requantizer: params.requantizer, scratch: scratch, workerBytes: workerBytes,
+                                                 accBytes: (accBytes + 63) / 64 * 64)
     }
 }
 
-/// Constant filter, centered at prepare (`w - zw` as `Int32`, `[kh·kw, outC]`). Each output
-/// pixel's channels are accumulated in a per-worker `Int32` row over the in-image taps;
-/// with multiplier 1 eight channels at a time. Work is split over output rows.
+/// Constant filter, centered at prepare (`w - zw` as `Int16`, `[kh·kw, outC]`). For each
+/// output pixel the in-image taps are listed once; then, with multiplier 1, each block of
+/// eight channels is accumulated over all taps in registers (16-bit operands, 32-bit
+/// products and sums, wrapping like TFLite's `int32`), stored to a per-worker `Int32`
+/// row and requantized. Work is split over output rows.
 struct DepthwiseConv2DQuantizedDirect: PreparedKernel {
     /// int8 (else uint8) data; `eval` dispatches to the specialization of `run`.
     let signed: Bool
     let input: Int, bias: Int?, output: Int
     let geometry: Conv2DGeometry
     let multiplier: Int
-    let weights: [Int32]
+    let weights: [Int16]
     let inputZeroPoint: Int32
     let requantizer: Requantizer
     let scratch: Int
     let workerBytes: Int
+    /// Bytes of the accumulator row at the start of each worker's scratch; the tap list follows.
+    let accBytes: Int
 
     func eval(_ context: EvalContext) throws(KernelError) {
         if signed { run(context, Int8.self) } else { run(context, UInt8.self) }
@@ -66,10 +73,12 @@ struct DepthwiseConv2DQuantizedDirect: PreparedKernel {
         weights.withUnsafeBufferPointer { wb in
             guard let w = wb.baseAddress else { return }
             forEachWorker(context.parallel, g.batch * g.outH) { worker, rows in
-                let acc = (memory + worker * workerBytes).assumingMemoryBound(to: Int32.self)
+                let base = memory + worker * workerBytes
+                let acc = base.assumingMemoryBound(to: Int32.self)
+                let taps = (base + accBytes).assumingMemoryBound(to: Int.self)
                 for row in rows {
                     for ox in 0 ..< g.outW {
-                        pixel(row: row, ox: ox, x: x, w: w, acc: acc)
+                        pixel(row: row, ox: ox, x: x, w: w, taps: taps, acc: acc)
                         requantizer.store(acc, count: g.outC, firstChannel: 0, bias: b, into: y + (row * g.outW + ox) * g.outC)
                     }
                 }
@@ -77,10 +86,61 @@ struct DepthwiseConv2DQuantizedDirect: PreparedKernel {
         }
     }
 
-    /// Accumulates output pixel `(row / outH, row % outH, ox)` into `acc[0 ..< outC]`.
+    /// Accumulates output pixel `(row / outH, row % outH, ox)` into `acc[0 ..< outC]`:
+    /// `acc[ic·M + m] = Σ (x[ic] - zx)·w[tap, ic·M + m]` over the in-image taps.
+    /// `taps` receives pairs (input offset, weight offset), at most `kh·kw` of them.
     @inline(__always)
-    func pixel<T: Quantized8>(row: Int, ox: Int, x: UnsafePointer<T>, w: UnsafePointer<Int32>, acc: UnsafeMutablePointer<Int32>) {
-        geometry.depthwiseAccumulate(row: row, ox: ox, multiplier: multiplier, x: x, zeroPoint: inputZeroPoint, w: w, acc: acc)
+    func pixel<T: Quantized8>(row: Int, ox: Int, x: UnsafePointer<T>, w: UnsafePointer<Int16>,
+                              taps: UnsafeMutablePointer<Int>, acc: UnsafeMutablePointer<Int32>) {
+        let g = geometry
+        let b = row / g.outH, oy = row % g.outH
+        var count = 0
+        for ky in 0 ..< g.kh {
+            let iy = oy * g.strideH - g.padTop + ky * g.dilationH
+            guard iy >= 0, iy < g.inH else { continue }
+            for kx in 0 ..< g.kw {
+                let ix = ox * g.strideW - g.padLeft + kx * g.dilationW
+                guard ix >= 0, ix < g.inW else { continue }
+                taps[2 * count] = ((b * g.inH + iy) * g.inW + ix) * g.inC
+                taps[2 * count + 1] = (ky * g.kw + kx) * g.outC
+                count += 1
+            }
+        }
+        let zx = inputZeroPoint
+        if multiplier == 1 {
+            // x - zx and w - zw lie in [-255, 255]: Int16 lanes, products widened to Int32
+            // (SSE2's 16-bit multiplies instead of an emulated 32-bit one).
+            let zx16 = SIMD8<Int16>(repeating: Int16(truncatingIfNeeded: zx))
+            var c = 0
+            while c + 8 <= g.outC {
+                var a = SIMD8<Int32>(repeating: 0)
+                for t in 0 ..< count {
+                    let xv = SIMD8<Int16>(truncatingIfNeeded: T.widen8(x + taps[2 * t] + c)) &- zx16
+                    let wv = UnsafeRawPointer(w + taps[2 * t + 1] + c).loadUnaligned(as: SIMD8<Int16>.self)
+                    a = a &+ SIMD8<Int32>(truncatingIfNeeded: xv) &* SIMD8<Int32>(truncatingIfNeeded: wv)
+                }
+                UnsafeMutableRawPointer(acc + c).storeBytes(of: a, as: SIMD8<Int32>.self)
+                c += 8
+            }
+            while c < g.outC {
+                var a: Int32 = 0
+                for t in 0 ..< count {
+                    a = a &+ (Int32(x[taps[2 * t] + c]) &- zx) &* Int32(w[taps[2 * t + 1] + c])
+                }
+                acc[c] = a
+                c += 1
+            }
+        } else {
+            acc.update(repeating: 0, count: g.outC)
+            for t in 0 ..< count {
+                let src = x + taps[2 * t], tap = w + taps[2 * t + 1]
+                for ic in 0 ..< g.inC {
+                    let xv = Int32(src[ic]) &- zx
+                    let o = ic * multiplier
+                    for m in 0 ..< multiplier { acc[o + m] = acc[o + m] &+ xv &* Int32(tap[o + m]) }
+                }
+            }
+        }
     }
 }
 
