@@ -70,14 +70,16 @@ add_model_seed() { # FILE NAME
 }
 for m in "$root"/Fixtures/models/*.tflite; do add_model_seed "$m" "$(basename "$m")"; done
 for m in "$root"/Fixtures/bundles/*/model.tflite; do add_model_seed "$m" "bundle-$(basename "$(dirname "$m")").tflite"; done
+shopt -s nullglob
 for op in "$root"/Fixtures/conformance/*/; do
   for pattern in 'u8_*' 'i8_*' '[!ui]*'; do
-    case="$(cd "$op" && ls -d $pattern 2>/dev/null | sort | head -n 1)"
-    if [ -n "$case" ] && [ -f "$op$case/model.tflite" ]; then
-      add_model_seed "$op$case/model.tflite" "conformance-$(basename "$op")-$case.tflite"
+    matches=("$op"$pattern/model.tflite) # sorted by the glob
+    if [ "${#matches[@]}" -gt 0 ]; then
+      add_model_seed "${matches[0]}" "conformance-$(basename "$op")-$(basename "$(dirname "${matches[0]}")").tflite"
     fi
   done
 done
+shopt -u nullglob
 cp -f "$root"/Tests/VisionTests/Resources/*.png "$scratch/seeds/png/"
 for f in "$root"/Fixtures/bundles/*/*.json "$root"/Fixtures/bundles/*/dict.txt; do
   cp -f "$f" "$scratch/seeds/bundle-files/$(basename "$(dirname "$f")")-$(basename "$f")"

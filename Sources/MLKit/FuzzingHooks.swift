@@ -29,6 +29,29 @@ import TensorFlowLite
         return bytes
     }
 
+    /// `bytes` with the CRC of every complete chunk after the PNG signature recomputed
+    /// (bytes before the first chunk and a trailing partial chunk are kept as they are).
+    ///
+    /// A mutated PNG almost always fails its CRC check, so the fuzzer decodes this repaired
+    /// copy too: mutations of lengths, chunk order, header fields and compressed data then
+    /// reach the chunk rules and libpng instead of stopping at the CRC.
+    public static func repairingPNGChunkCRCs(_ bytes: [UInt8]) -> [UInt8] {
+        var out = bytes
+        var offset = 8
+        while out.count - offset >= 12 {
+            let length = Int(out[offset]) << 24 | Int(out[offset + 1]) << 16 | Int(out[offset + 2]) << 8 | Int(out[offset + 3])
+            guard length <= out.count - offset - 12 else { break }
+            let crcOffset = offset + 8 + length
+            let crc = out.withUnsafeBytes { CRC32.checksum(UnsafeRawBufferPointer(rebasing: $0[(offset + 4) ..< crcOffset])) }
+            out[crcOffset] = UInt8(crc >> 24)
+            out[crcOffset + 1] = UInt8((crc >> 16) & 0xFF)
+            out[crcOffset + 2] = UInt8((crc >> 8) & 0xFF)
+            out[crcOffset + 3] = UInt8(crc & 0xFF)
+            offset = crcOffset + 4
+        }
+        return out
+    }
+
     /// Parses `bytes` as each file of a model bundle or model server — an AutoML
     /// `manifest.json`, an object-detection `tflite_metadata.json`, a labels file
     /// (`dict.txt`) and a model server's descriptor (`model.json`) — and returns one

@@ -91,8 +91,17 @@ public enum FuzzEntryPoints {
     /// 4. PNG bytes → `VisionImage(data:)` (Swift-side validation, then libpng); a decoded
     /// image then goes through the vision preprocessing (orientation — chosen by the
     /// input's length — every fit and resampler, uint8/int8/float32 conversion) to a
-    /// 12 x 9 input.
+    /// 12 x 9 input. The input is decoded as it is and, when that differs, with every
+    /// chunk's CRC recomputed (``MLKitFuzzing/repairingPNGChunkCRCs(_:)``), so mutations
+    /// get past the CRC check to the chunk rules and libpng.
     @Sendable public static func png(_ bytes: [UInt8]) -> String {
+        let outcome = decodeAndPreprocessPNG(bytes)
+        let repaired = MLKitFuzzing.repairingPNGChunkCRCs(bytes)
+        guard repaired != bytes else { return outcome }
+        return outcome + "; CRCs repaired: " + decodeAndPreprocessPNG(repaired)
+    }
+
+    private static func decodeAndPreprocessPNG(_ bytes: [UInt8]) -> String {
         let image: VisionImage
         do {
             image = try VisionImage(data: Data(bytes))

@@ -58,6 +58,12 @@ struct FuzzRegressionTests {
             let outcome = FuzzEntryPoints.png(try [UInt8](Data(contentsOf: url)))
             #expect(outcome.hasPrefix("decoded: 9x7, "), "\(url.lastPathComponent): \(outcome)")
         }
+        // A flipped IDAT byte fails the CRC check; the CRC-repaired copy reaches libpng.
+        var corrupted = try [UInt8](Data(contentsOf: Self.root.appendingPathComponent("Tests/VisionTests/Resources/rgb8.png")))
+        corrupted[8 + 25 + 8 + 3] ^= 0x40
+        let outcome = FuzzEntryPoints.png(corrupted)
+        #expect(outcome.hasPrefix("rejected: corrupted PNG: CRC mismatch in chunk IDAT") && outcome.contains("; CRCs repaired: "), "\(outcome)")
+        #expect(!outcome.contains("CRCs repaired: rejected: corrupted"), "\(outcome)")
         let bundles = Self.root.appendingPathComponent("Fixtures/bundles")
         let expectations = [("digits/manifest.json", "manifest ok"), ("shapes/tflite_metadata.json", "metadata ok"),
                             ("digits/dict.txt", "labels ok: 10"), ("shapes/dict.txt", "labels ok: 3")]
