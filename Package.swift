@@ -60,7 +60,7 @@ let package = Package(
         .target(name: "TFLiteCommands", dependencies: ["TensorFlowLite", "MLKit", "TFLiteModel", "TFLiteFormat", "TFLiteRuntime", "NumPy", "TFLiteConformance"]),
         .executableTarget(name: "tflite", dependencies: ["TFLiteCommands"]),
         // Entry points shared by the libFuzzer targets (Fuzz/) and the regression replay.
-        .target(name: "TFLiteFuzzing", dependencies: ["TensorFlowLite", "TFLiteModel", "TFLiteFormat", "NumPy"]),
+        .target(name: "TFLiteFuzzing", dependencies: ["TensorFlowLite", "MLKit", "TFLiteModel", "TFLiteFormat", "NumPy"]),
 
         // MARK: - Tests
         // Test-only FlatBuffers/FlexBuffers writers, shared by the format and model tests.

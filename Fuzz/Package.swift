@@ -30,9 +30,9 @@ let package = Package(
         fuzzTarget("FuzzModelLoad"),     // 1. model bytes → Model(data:)
         fuzzTarget("FuzzModelInvoke"),   // 2. model bytes → Interpreter → allocate → invoke
         fuzzTarget("FuzzFlexBuffer"),    // 3. FlexBuffer bytes → FlexBuffer(...).tree()
+        fuzzTarget("FuzzPNG"),           // 4. PNG bytes → VisionImage(data:) → preprocessing
         fuzzTarget("FuzzNPY"),           // 5. .npy bytes → NPYArray(bytes:)
-        // 4 (PNG) and 6 (manifest / metadata JSON) land with branches vision and mlkit;
-        // see RELIABILITY.md.
+        fuzzTarget("FuzzBundleFiles"),   // 6. manifest / metadata / dict.txt / descriptor parsers
     ],
     swiftLanguageModes: [.v6]
 )

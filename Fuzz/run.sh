@@ -4,13 +4,16 @@
 #   Fuzz/run.sh TARGET SECONDS [extra libFuzzer flags...]
 #   Fuzz/run.sh TARGET replay FILE...      # run single inputs (e.g. a crash artifact)
 #
-# TARGET is one of: model-load, model-invoke, flexbuffer, npy.
+# TARGET is one of: model-load, model-invoke, flexbuffer, png, npy, bundle-files.
 # Build products and the growing corpus live in .build-fuzz/ (gitignored):
 #   .build-fuzz/corpus/TARGET     inputs libFuzzer found interesting (not committed)
 #   .build-fuzz/artifacts/TARGET  crash-*, leak-*, timeout-*, oom-* inputs
 #   .build-fuzz/logs/TARGET.log   the full libFuzzer output
-# Seeds (read-only): Fixtures/models/*.tflite, Fuzz/seeds/TARGET, and the regression
-# corpus Tests/FuzzRegressions/TARGET. A crash input, once the bug is fixed, is
+# Seeds (read-only): the model targets take Fixtures/models/*.tflite, the bundle models
+# and a sample of the conformance models (copied to .build-fuzz/seeds, below); png takes
+# the PNGs of Tests/VisionTests/Resources; bundle-files the JSON and dict.txt files of
+# Fixtures/bundles; the others Fuzz/seeds/TARGET. All also take the regression corpus
+# Tests/FuzzRegressions/TARGET. A crash input, once the bug is fixed, is
 # minimized (-minimize_crash=1) and committed to Tests/FuzzRegressions/TARGET, which
 # `swift test` replays (ReliabilityTests).
 set -euo pipefail
@@ -30,10 +33,16 @@ case "$target" in
   flexbuffer)
     product=FuzzFlexBuffer; dict=flexbuffer; max_len=4096
     seeds=("$root/Fuzz/seeds/flexbuffer") ;;
+  png)
+    product=FuzzPNG; dict=png; max_len=4096
+    seeds=("$root/.build-fuzz/seeds/png") ;;
   npy)
     product=FuzzNPY; dict=npy; max_len=4096
     seeds=("$root/Fuzz/seeds/npy") ;;
-  *) echo "unknown target '$target' (model-load, model-invoke, flexbuffer, npy)" >&2; exit 2 ;;
+  bundle-files)
+    product=FuzzBundleFiles; dict=bundle-files; max_len=4096
+    seeds=("$root/.build-fuzz/seeds/bundle-files" "$root/Fuzz/seeds/bundle-files") ;;
+  *) echo "unknown target '$target' (model-load, model-invoke, flexbuffer, png, npy, bundle-files)" >&2; exit 2 ;;
 esac
 
 scratch="$root/.build-fuzz"
@@ -46,15 +55,36 @@ swift build -c debug --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuz
   --package-path "$root/Fuzz" --scratch-path "$scratch/build" --product "$product" >&2
 binary="$scratch/build/debug/$product"
 
-# Model seeds: the fixture models up to model-load's max_len (the 1 MB full-range face
-# detector is left out); for invoking only those up to 64 KB (the face detectors take
-# seconds per run under ASan, which would starve the mutator).
-mkdir -p "$scratch/seeds/models-all" "$scratch/seeds/models-small"
+# Model seeds: the fixture models and the bundle models up to model-load's max_len (the
+# 1 MB full-range face detector is left out); for invoking only those up to 64 KB (the
+# face detectors and the shapes detector take seconds per run under ASan, which would
+# starve the mutator). Both also get a sample of the conformance models: per operator,
+# the first uint8, the first int8 and the first other case, so the quantized kernels and
+# the detection post-process are reached from the start.
+rm -rf "$scratch/seeds/models-all" "$scratch/seeds/models-small" "$scratch/seeds/png" "$scratch/seeds/bundle-files"
+mkdir -p "$scratch/seeds/models-all" "$scratch/seeds/models-small" "$scratch/seeds/png" "$scratch/seeds/bundle-files"
+add_model_seed() { # FILE NAME
+  local size; size="$(wc -c < "$1")"
+  if [ "$size" -le 262144 ]; then cp -f "$1" "$scratch/seeds/models-all/$2"; fi
+  if [ "$size" -le 65536 ]; then cp -f "$1" "$scratch/seeds/models-small/$2"; fi
+}
+for m in "$root"/Fixtures/models/*.tflite; do add_model_seed "$m" "$(basename "$m")"; done
 # The classifier with TFLite metadata seeds the metadata decoding that model-load runs too.
-for m in "$root"/Fixtures/models/*.tflite "$root"/Tests/VisionTests/Resources/mobilenet_float_metadata.tflite; do
-  size="$(wc -c < "$m")"
-  if [ "$size" -le 262144 ]; then cp -f "$m" "$scratch/seeds/models-all/"; fi
-  if [ "$size" -le 65536 ]; then cp -f "$m" "$scratch/seeds/models-small/"; fi
+add_model_seed "$root/Tests/VisionTests/Resources/mobilenet_float_metadata.tflite" "mobilenet_float_metadata.tflite"
+for m in "$root"/Fixtures/bundles/*/model.tflite; do add_model_seed "$m" "bundle-$(basename "$(dirname "$m")").tflite"; done
+shopt -s nullglob
+for op in "$root"/Fixtures/conformance/*/; do
+  for pattern in 'u8_*' 'i8_*' '[!ui]*'; do
+    matches=("$op"$pattern/model.tflite) # sorted by the glob
+    if [ "${#matches[@]}" -gt 0 ]; then
+      add_model_seed "${matches[0]}" "conformance-$(basename "$op")-$(basename "$(dirname "${matches[0]}")").tflite"
+    fi
+  done
+done
+shopt -u nullglob
+cp -f "$root"/Tests/VisionTests/Resources/*.png "$scratch/seeds/png/"
+for f in "$root"/Fixtures/bundles/*/*.json "$root"/Fixtures/bundles/*/dict.txt; do
+  cp -f "$f" "$scratch/seeds/bundle-files/$(basename "$(dirname "$f")")-$(basename "$f")"
 done
 
 regressions="$root/Tests/FuzzRegressions/$target"

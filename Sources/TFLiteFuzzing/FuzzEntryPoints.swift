@@ -1,4 +1,5 @@
 import Foundation
+@_spi(Fuzzing) import MLKit
 import NumPy
 import TFLiteFormat
 import TFLiteModel
@@ -18,18 +19,23 @@ public enum FuzzEntryPoints {
         public let run: @Sendable ([UInt8]) -> String
     }
 
-    /// Every target available in this build. Targets for PNG decoding and for the
-    /// manifest / metadata JSON land with the vision and mlkit branches (RELIABILITY.md).
+    /// Every target available in this build.
     public static let targets: [Target] = [
         Target(name: "model-load", run: modelLoad),
         Target(name: "model-invoke", run: modelInvoke),
         Target(name: "flexbuffer", run: flexBuffer),
+        Target(name: "png", run: png),
         Target(name: "npy", run: npy),
+        Target(name: "bundle-files", run: bundleFiles),
     ]
 
     /// The memory budget of `modelInvoke`: small enough that the fuzzer's RSS limit is
-    /// never reached through a legitimate (budgeted) allocation.
-    public static let invokeMemoryBudget = 64 << 20
+    /// never reached through a legitimate (budgeted) allocation, and that work linear in
+    /// the tensor bytes stays within libFuzzer's 10-second timeout under ASan and coverage
+    /// instrumentation. (At 64 MB a MAX_POOL_2D over a 52 MB int8 input — 52 million
+    /// window reads, 5 s even in a plain debug build — timed out: a slow input, not a
+    /// hang; see RELIABILITY.md.)
+    public static let invokeMemoryBudget = 16 << 20
 
     /// 1. Model bytes → `Model(data:)`: FlatBuffer decoding and validation, then the
     /// TFLite metadata (`Model.tfliteMetadata`), which is decoded only on access.
@@ -48,7 +54,7 @@ public enum FuzzEntryPoints {
         }
     }
 
-    /// 2. Model bytes → `Model` → `Interpreter` (64 MB budget, 1 thread) →
+    /// 2. Model bytes → `Model` → `Interpreter` (16 MB budget, 1 thread) →
     /// `allocateTensors()` → zeroed inputs → `invoke()` → read every output.
     @Sendable public static func modelInvoke(_ bytes: [UInt8]) -> String {
         let model: Model
@@ -89,6 +95,35 @@ public enum FuzzEntryPoints {
         }
     }
 
+    /// The model input size `png` preprocesses decoded images to: small (cheap under
+    /// ASan) and not square, so center crops and letterboxes really crop and pad.
+    public static let pngInputSize = (width: 12, height: 9)
+
+    /// 4. PNG bytes → `VisionImage(data:)` (Swift-side validation, then libpng); a decoded
+    /// image then goes through the vision preprocessing (orientation — chosen by the
+    /// input's length — every fit and resampler, uint8/int8/float32 conversion) to a
+    /// 12 x 9 input. The input is decoded as it is and, when that differs, with every
+    /// chunk's CRC recomputed (``MLKitFuzzing/repairingPNGChunkCRCs(_:)``), so mutations
+    /// get past the CRC check to the chunk rules and libpng.
+    @Sendable public static func png(_ bytes: [UInt8]) -> String {
+        let outcome = decodeAndPreprocessPNG(bytes)
+        let repaired = MLKitFuzzing.repairingPNGChunkCRCs(bytes)
+        guard repaired != bytes else { return outcome }
+        return outcome + "; CRCs repaired: " + decodeAndPreprocessPNG(repaired)
+    }
+
+    private static func decodeAndPreprocessPNG(_ bytes: [UInt8]) -> String {
+        let image: VisionImage
+        do {
+            image = try VisionImage(data: Data(bytes))
+        } catch {
+            return "rejected: \(error)"
+        }
+        let orientation = VisionImageOrientation.allCases[bytes.count % VisionImageOrientation.allCases.count]
+        let tensorBytes = MLKitFuzzing.preprocess(image, orientation: orientation, width: pngInputSize.width, height: pngInputSize.height)
+        return "decoded: \(image.width)x\(image.height), \(tensorBytes) tensor bytes"
+    }
+
     /// 5. `.npy` bytes → `NPYArray(bytes:)`, then its float conversion and re-encoding.
     @Sendable public static func npy(_ bytes: [UInt8]) -> String {
         do {
@@ -98,5 +133,12 @@ public enum FuzzEntryPoints {
         } catch {
             return "rejected: \(error)"
         }
+    }
+
+    /// 6. Bytes → every bundle-file parser: AutoML `manifest.json`, detection
+    /// `tflite_metadata.json` (both through the tolerant JSON reader), the `dict.txt`
+    /// labels reader, and the model server's `model.json` descriptor.
+    @Sendable public static func bundleFiles(_ bytes: [UInt8]) -> String {
+        MLKitFuzzing.parseBundleFiles(bytes).joined(separator: "; ")
     }
 }

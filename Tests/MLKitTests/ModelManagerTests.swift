@@ -86,6 +86,40 @@ import Testing
         #expect(await remoteScores(model, manager) == .success(try fixtureScores(Self.v1)))
     }
 
+    /// A cached model damaged after it was installed — truncated, overwritten in place with
+    /// its size kept, or its record garbled — is never taken as current: `download` fetches
+    /// and verifies it again, and the model runs. (The in-place damage used to pass: the
+    /// cache checked only the size, and `download` reported the damaged copy as current.)
+    @Test func damagedCacheIsRepairedByDownloadingAgain() async throws {
+        let dirs = try ServerDirectories()
+        defer { dirs.remove() }
+        try dirs.publish(Self.v1, name: "repair", version: 1)
+        let manager = ModelManager.modelManager(source: dirs.server, cacheDirectory: dirs.cache)
+        let model = CustomRemoteModel(name: "repair")
+        let (installed, _) = try await download(manager, model)
+        #expect(installed.succeeded, "\(String(describing: installed.error))")
+        let path = try #require(manager.cache.installed("repair")?.path)
+        let good = try Data(contentsOf: URL(fileURLWithPath: path))
+        let record = manager.cache.folder("repair").appendingPathComponent("installed.json")
+        let damages: [(String, () throws -> Void)] = [
+            ("truncated", { try good.prefix(good.count / 2).write(to: URL(fileURLWithPath: path)) }),
+            ("overwritten in place", {
+                var bad = good
+                for i in stride(from: 0, to: bad.count, by: 97) { bad[i] ^= 0x5A }
+                try bad.write(to: URL(fileURLWithPath: path))
+            }),
+            ("garbled record", { try Data("{not json".utf8).write(to: record) }),
+        ]
+        for (what, damage) in damages {
+            try damage()
+            let (repaired, _) = try await download(manager, model)
+            #expect(repaired.succeeded, "\(what): \(String(describing: repaired.error))")
+            let repairedPath = try #require(manager.cache.installed("repair")?.path, "\(what)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: repairedPath)) == good, "\(what)")
+            #expect(await remoteScores(model, manager) == .success(try fixtureScores(Self.v1)), "\(what)")
+        }
+    }
+
     // MARK: - Failures, with FaultyHTTPServer
 
     /// A cache holding v1 of "classifier", and a faulty server offering v2.
@@ -144,6 +178,17 @@ import Testing
         expectError(outcome.error, .unavailable, containing: ["Could not download model 'classifier' from \(f.server.baseURL.absoluteString)classifier/model-v2.tflite (after 3000 of \(f.v2.size) bytes): "])
         #expect(progress.totalUnitCount == Int64(f.v2.size))
         #expect(progress.completedUnitCount == 3000)
+        try await f.expectV1Kept()
+    }
+
+    /// A body that ends early without a `Content-Length`: the transfer looks complete, and
+    /// the size check against the descriptor catches it.
+    @Test func unannouncedShortBodyIsTruncatedAndKeepsTheEarlierModel() async throws {
+        let f = try await Faulty()
+        defer { f.finish() }
+        try f.serveV2(file: .unannounced(f.v2Bytes, sent: 3000))
+        let (outcome, _) = try await download(f.manager, f.model)
+        expectError(outcome.error, .dataLoss, "The download of model 'classifier' is truncated: received 3000 of \(f.v2.size) bytes.")
         try await f.expectV1Kept()
     }
 

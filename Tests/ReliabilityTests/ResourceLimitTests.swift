@@ -195,6 +195,22 @@ struct ResourceLimitTests {
         }
     }
 
+    /// An operator with only empty outputs is skipped: RESIZE_BILINEAR to `[2^24, 3, 4, 0]`
+    /// used to walk its 2^24 x 12 output pixels of zero channels (fuzz target
+    /// `model-invoke`, `Tests/FuzzRegressions/model-invoke/empty-output-resize-d62817e7`).
+    @Test func emptyOutputsCostNoWork() throws {
+        let path = Fixtures.root.appendingPathComponent("Fixtures/conformance/RESIZE_BILINEAR/f32_down/model.tflite").path
+        let engine = try Engine(model: try Model(contentsOfFile: path))
+        try engine.resizeInput(0, to: [1 << 24, 8, 7, 0])
+        try engine.allocate()
+        #expect(engine.tensors[engine.outputs[0]].shape == [1 << 24, 3, 4, 0])
+        #expect(try engine.invokeProfiled().isEmpty, "the resize still runs")
+        // With channels the same operator runs.
+        try engine.resizeInput(0, to: [2, 8, 7, 1])
+        try engine.allocate()
+        #expect(try engine.invokeProfiled().map(\.operatorIndex) == [0])
+    }
+
     @Test func absurdResizeRequests() throws {
         let interpreter = try Interpreter(modelPath: Fixtures.model("mobilenet_float"))
         let rejected: [[Int]] = [

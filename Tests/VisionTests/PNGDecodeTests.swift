@@ -62,6 +62,25 @@ import Testing
         #expect(throws: ImageError.tooLarge(width: 0xFFFF_FFFF, height: 0xFFFF_FFFF)) { try VisionImage(data: png(0xFFFF_FFFF, 0xFFFF_FFFF)) }
     }
 
+    /// A file whose IDAT cannot inflate to the declared size is rejected before any pixel
+    /// memory is allocated (it used to cost 256 MB for 8192 x 8192 RGBA, then fail in
+    /// libpng); the bound never rejects a file libpng could decode.
+    @Test func tooLittleImageDataForTheDeclaredSize() throws {
+        let idat = PNGBuilder.chunk("IDAT", [0x78, 0x9C, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01])
+        let iend = PNGBuilder.chunk("IEND", [])
+        let huge = PNGBuilder.signature + PNGBuilder.ihdr(width: 8192, height: 8192, depth: 8, color: 6) + idat + iend
+        #expect(throws: ImageError.malformed("the IDAT chunks hold 8 bytes, too few for the 268435456 bytes of a 8192x8192 image")) {
+            try VisionImage(data: Data(huge))
+        }
+        // A real, highly compressed image near the bound still decodes: 4096 x 512
+        // black pixels (zlib level 9 reaches ~1000:1 on zeros).
+        let black = try VisionImage(width: 4096, height: 512, pixelFormat: .rgb8, pixels: [UInt8](repeating: 0, count: 4096 * 512 * 3))
+        let png = try black.pngData()
+        #expect(png.count < 4096 * 512 * 3 / 500, "\(png.count) bytes")
+        let back = try VisionImage(data: png)
+        #expect(back.width == 4096 && back.height == 512 && back.rgbPixels().allSatisfy { $0 == 0 })
+    }
+
     @Test func badCRC() throws {
         var bytes = try VisionFixtures.bytes("rgb8.png")
         bytes[8 + 8 + 13] ^= 0x01 // last CRC byte of IHDR

@@ -13,7 +13,13 @@ struct AutoMLManifest: Equatable, Sendable {
     var labelsPath: String
 
     init(contentsOfFile path: String) throws(ModelBundleError) {
-        let members = try BundleFiles.json(path)
+        try self.init(bytes: BundleFiles.read(path), path: path)
+    }
+
+    /// Parses manifest bytes read from `path` (which names the file in errors and
+    /// anchors relative file names).
+    init(bytes: [UInt8], path: String) throws(ModelBundleError) {
+        let members = try BundleFiles.json(bytes, path: path)
         let directory = BundleFiles.directory(of: path)
         func string(_ key: String, required: Bool) throws(ModelBundleError) -> String? {
             guard let node = members[key] else {

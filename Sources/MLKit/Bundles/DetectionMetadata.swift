@@ -22,7 +22,12 @@ struct DetectionMetadata: Equatable, Sendable {
     init() {}
 
     init(contentsOfFile path: String) throws(ModelBundleError) {
-        let m = try BundleFiles.json(path)
+        try self.init(bytes: BundleFiles.read(path), path: path)
+    }
+
+    /// Parses metadata bytes read from `path` (which names the file in errors).
+    init(bytes: [UInt8], path: String) throws(ModelBundleError) {
+        let m = try BundleFiles.json(bytes, path: path)
         func strings(_ key: String) throws(ModelBundleError) -> [String]? {
             guard let node = m[key] else { return nil }
             guard case let .array(items) = node else { throw .invalidValue(path: path, key: key, expected: "an array of strings") }

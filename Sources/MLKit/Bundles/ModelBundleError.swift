@@ -41,8 +41,8 @@ enum BundleFiles {
         }
     }
 
-    static func json(_ path: String) throws(ModelBundleError) -> [String: JSONNode] {
-        let bytes = try read(path)
+    /// The top-level object of JSON `bytes` read from `path`.
+    static func json(_ bytes: [UInt8], path: String) throws(ModelBundleError) -> [String: JSONNode] {
         let node: JSONNode
         do { node = try TolerantJSON.parse(bytes) } catch {
             throw .invalidJSON(path: path, offset: error.offset, reason: error.reason)

@@ -32,7 +32,8 @@ enum PNGStructure {
     /// Rules: the signature; every chunk has a 4-byte big-endian length ≤ 2^31-1, a type of
     /// four ASCII letters, its data and a matching CRC-32 (over type and data), all within
     /// the buffer; IHDR comes first with length 13 and legal fields; a PLTE precedes the
-    /// IDATs of a palette image; at least one IDAT; IEND ends the stream (bytes after it
+    /// IDATs of a palette image; at least one IDAT, holding enough compressed bytes for the
+    /// image's size (``maximumInflationRatio``); IEND ends the stream (bytes after it
     /// are ignored, as libpng does).
     static func validate(_ bytes: UnsafeRawBufferPointer) throws(ImageError) -> PNGHeader {
         guard bytes.count >= 8 else {
@@ -44,6 +45,7 @@ enum PNGStructure {
         var offset = 8
         var header: PNGHeader?
         var sawPalette = false, sawData = false, dataEnded = false, sawColorSpace = false
+        var dataBytes = 0 // sum of IDAT lengths: each ≤ 2^31-1 and inside the buffer
         while true {
             guard bytes.count - offset >= 8 else { throw .truncated(offset: offset) }
             let length = Int(readUInt32(bytes, offset))
@@ -74,9 +76,11 @@ enum PNGStructure {
                     guard !dataEnded else { throw .malformed("IDAT chunks are not consecutive") }
                     if header?.colorType == 3, !sawPalette { throw .malformed("palette image without PLTE before IDAT") }
                     sawData = true
+                    dataBytes += length
                 case "IEND":
                     guard sawData else { throw .malformed("no IDAT chunk") }
                     guard var header else { throw .malformed("no IHDR chunk") }
+                    try checkDataSuffices(dataBytes, for: header)
                     header.hasColorSpace = sawColorSpace
                     return header
                 default:
@@ -89,6 +93,27 @@ enum PNGStructure {
                 }
             }
             offset += length + 12
+        }
+    }
+
+    /// The most bytes one compressed byte of a zlib stream can inflate to. A deflate match
+    /// (at most 258 bytes) costs at least 2 bits — a length code and a distance code of at
+    /// least 1 bit each — so `n` bytes inflate to at most `1032 * n` bytes (plus the first
+    /// literal).
+    static let maximumInflationRatio = 1032
+
+    /// Throws unless `dataBytes` compressed bytes can hold the image's samples: every pixel's
+    /// bits are in the inflated stream (interlaced or not, besides the filter bytes), so a
+    /// stream too short to inflate to them cannot decode. Checked before any pixel memory is
+    /// allocated: a 60-byte file declaring 8192 x 8192 pixels would otherwise cost 256 MB
+    /// (512 MB for 16-bit interlaced) before libpng ran out of data.
+    private static func checkDataSuffices(_ dataBytes: Int, for header: PNGHeader) throws(ImageError) {
+        let channels = [0: 1, 2: 3, 3: 1, 4: 2, 6: 4][header.colorType] ?? 4
+        // ≤ 2^26 pixels x 4 channels x 16 bits: no overflow.
+        let sampleBytes = (header.width * header.height * channels * header.bitDepth + 7) / 8
+        let inflatable = dataBytes * maximumInflationRatio + maximumInflationRatio
+        guard sampleBytes <= inflatable else {
+            throw .malformed("the IDAT chunks hold \(dataBytes) bytes, too few for the \(sampleBytes) bytes of a \(header.width)x\(header.height) image")
         }
     }
 

@@ -40,6 +40,22 @@ struct ModelCache: Sendable {
         return (descriptor, path)
     }
 
+    /// Whether the installed file of `name` still has the SHA-256 its record names: the
+    /// cheap check of ``installed(_:)`` (size) misses a file damaged in place.
+    func installedFileIsIntact(_ installed: (descriptor: ModelDescriptor, path: String)) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: installed.path) else { return false }
+        defer { try? handle.close() }
+        var hash = SHA256()
+        do {
+            while let chunk = try handle.read(upToCount: 1 << 16), !chunk.isEmpty {
+                chunk.withUnsafeBytes { hash.update($0) }
+            }
+        } catch {
+            return false
+        }
+        return hash.hexDigest() == installed.descriptor.sha256
+    }
+
     /// A new, empty file for downloading `name` into (in the model's folder, so the final
     /// rename stays on one file system).
     func makePartialFile(_ name: String) throws -> URL {
@@ -63,14 +79,13 @@ struct ModelCache: Sendable {
         Self.mutationLock.lock(); defer { Self.mutationLock.unlock() }
         let previous = installed(name)
         let target = folder(name).appendingPathComponent(fileName)
-        if previous?.path != target.path, FileManager.default.fileExists(atPath: target.path) {
-            try FileManager.default.removeItem(at: target)
-        }
-        if previous?.path == target.path {
-            // Same version and hash already installed: keep it, drop the new copy.
+        if let previous, previous.path == target.path, installedFileIsIntact(previous) {
+            // Same version and hash already installed and intact: keep it, drop the new copy.
             try? FileManager.default.removeItem(at: partial)
         } else {
-            try FileManager.default.moveItem(at: partial, to: target)
+            // A leftover file at the target, or the installed copy damaged in place, is
+            // replaced atomically by the verified one.
+            try Self.replace(target, with: partial)
         }
         let temporary = folder(name).appendingPathComponent(".installed-\(UUID().uuidString)")
         do {

@@ -92,8 +92,10 @@ final class ModelDownload: @unchecked Sendable {
     }
 
     private func received(_ descriptor: ModelDescriptor) {
+        // Already current, unless the installed file was damaged since: then it is
+        // downloaded again (and replaced once the new copy is verified).
         if let installed = cache.installed(name), installed.descriptor.version == descriptor.version,
-           installed.descriptor.sha256 == descriptor.sha256 {
+           installed.descriptor.sha256 == descriptor.sha256, cache.installedFileIsIntact(installed) {
             progress.totalUnitCount = Int64(descriptor.size)
             progress.completedUnitCount = Int64(descriptor.size)
             finish(.success(installed.path))

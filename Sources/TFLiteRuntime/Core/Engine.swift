@@ -166,6 +166,10 @@ public final class Engine {
                 case .invalid: throw .invalidOperator(index: op.index, op: op.code.name, reason: error.message)
                 }
             }
+            // An operator whose outputs are all empty has nothing to compute, but its loops
+            // may still run over the other dimensions (a [3586, H, W, 0] resize walks
+            // 3586 x H x W pixels of no channels): work no byte of the budget pays for.
+            if !op.outputs.isEmpty, op.outputs.allSatisfy({ $0 >= 0 && tensors[$0].byteCount == 0 }) { continue }
             if try fold(op, kernel: kernel, scratchSizes: context.scratchSizes) { continue }
             result.steps.append(Step(operatorIndex: op.index, kernel: kernel,
                                      scratchStart: result.scratchSizes.count, scratchCount: context.scratchSizes.count))

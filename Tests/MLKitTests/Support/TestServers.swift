@@ -17,6 +17,9 @@ final class FaultyHTTPServer: @unchecked Sendable {
         case truncated(Data, sent: Int)
         /// Sends `sent` bytes of the body, then holds the connection until ``stop()``.
         case stall(Data, sent: Int)
+        /// Sends `sent` bytes of the body without a `Content-Length`, then closes: to the
+        /// client the body ended normally.
+        case unannounced(Data, sent: Int)
     }
 
     let port: UInt16
@@ -126,12 +129,15 @@ final class FaultyHTTPServer: @unchecked Sendable {
         case let .stall(body, sent):
             send(fd, header(200, length: body.count) + body.prefix(sent))
             _ = stopSignal.wait(timeout: .now() + 60)
+        case let .unannounced(body, sent):
+            send(fd, header(200, length: nil) + body.prefix(sent))
         }
     }
 
-    private func header(_ status: Int, length: Int) -> Data {
+    private func header(_ status: Int, length: Int?) -> Data {
         let reason = status == 200 ? "OK" : "Not Found"
-        return Data("HTTP/1.1 \(status) \(reason)\r\nContent-Type: application/octet-stream\r\nContent-Length: \(length)\r\nConnection: close\r\n\r\n".utf8)
+        let contentLength = length.map { "Content-Length: \($0)\r\n" } ?? ""
+        return Data("HTTP/1.1 \(status) \(reason)\r\nContent-Type: application/octet-stream\r\n\(contentLength)Connection: close\r\n\r\n".utf8)
     }
 
     private func send(_ fd: Int32, _ data: Data) {
