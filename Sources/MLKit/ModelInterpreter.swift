@@ -103,11 +103,23 @@ public final class ModelInterpreter: NSObject, @unchecked Sendable {
 
     /// Runs the model on `inputs`; errors as in ``run(inputs:options:completion:)``.
     public func run(inputs: ModelInputs, options: ModelInputOutputOptions) async throws -> ModelOutputs {
-        try await withCheckedThrowingContinuation { continuation in
+        // The result crosses threads through a lock, not through the continuation alone:
+        // ThreadSanitizer (Swift 6.3, Linux) does not always see a checked continuation's
+        // resume as synchronizing, and reported the caller's first read of the outputs as a
+        // race with their creation (reproducible with ten lines outside this package). The
+        // lock makes the hand-over visible to it; the continuation only signals.
+        let result = ModelLocked<Result<ModelOutputs, any Error>?>(nil)
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             DispatchQueue.global(qos: .userInitiated).async { [self] in
-                continuation.resume(with: Result { try runNow(inputs: inputs, options: options) })
+                let outcome = Result { try runNow(inputs: inputs, options: options) }
+                result.withLock { $0 = outcome }
+                continuation.resume()
             }
         }
+        guard let outcome = result.withLock({ $0 }) else {
+            throw MachineLearningErrorCode.internal.error("The run ended without a result.")
+        }
+        return try outcome.get()
     }
 
     /// The index of the model input whose tensor is named `opName`; or an error

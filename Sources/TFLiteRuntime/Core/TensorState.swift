@@ -3,11 +3,12 @@ import TFLiteModel
 /// Bytes of a tensor whose value is known before invoke: a model constant (a view into
 /// the file) or a value the runtime computed at prepare (folded, dequantized, densified).
 public struct ConstantBytes: @unchecked Sendable {
-    private enum Backing {
-        case view(ByteView)
-        case owned(AlignedBuffer)
-    }
-    private let backing: Backing
+    // What keeps `bytes` alive: the model's bytes, or a buffer the runtime owns. Two
+    // optionals rather than an enum with two payloads: Swift stores such an enum's case in
+    // spare bits of the reference, which LeakSanitizer cannot recognize as a pointer, so
+    // every live copied constant was reported as leaked (scripts/test-asan.sh).
+    private let view: ByteView?
+    private let owner: AlignedBuffer?
     /// The bytes; valid as long as this value (or the model) is alive. Always 16-byte aligned.
     public let bytes: UnsafeRawBufferPointer
 
@@ -17,16 +18,19 @@ public struct ConstantBytes: @unchecked Sendable {
         let raw = view.bytes
         if let base = raw.baseAddress, Int(bitPattern: base) % 16 != 0 {
             let copy = AlignedBuffer(copying: raw)
-            backing = .owned(copy)
+            self.view = nil
+            owner = copy
             bytes = copy.bytes
         } else {
-            backing = .view(view)
+            self.view = view
+            owner = nil
             bytes = raw
         }
     }
 
     public init(owned buffer: AlignedBuffer) {
-        backing = .owned(buffer)
+        view = nil
+        owner = buffer
         bytes = buffer.bytes
     }
 
