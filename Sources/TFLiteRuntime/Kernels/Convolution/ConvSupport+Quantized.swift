@@ -75,8 +75,9 @@ struct Requantizer: Sendable {
         /// All ones when `right > 0` (negative values round with one less), else 0.
         let negative: Int64
 
+        /// `m` must be non-negative: `QuantizedConvParams.make` (the only source of
+        /// mantissas) rejects a negative one at prepare with a typed error.
         init(mantissa m: Int32, exponent e: Int) {
-            precondition(m >= 0, "Q31 mantissas are non-negative")
             mantissa = Int64(m)
             left = Int32(Swift.max(e, 0))
             let r = Swift.max(-e, 0)
@@ -259,6 +260,8 @@ struct QuantizedConvParams: Sendable {
                 let (m, e) = FixedPoint.quantizeMultiplier(real)
                 // Larger left shifts would overflow every accumulator but 0.
                 guard e <= 30 else { throw .invalid("requantization multiplier \(real) is too large") }
+                // Scales are checked positive above, so this holds; the fast path relies on it.
+                guard m >= 0 else { throw .invalid("requantization multiplier \(real) is negative") }
                 mantissas.append(m)
                 exponents.append(e)
             }
