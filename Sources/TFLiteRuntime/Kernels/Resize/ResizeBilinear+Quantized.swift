@@ -12,41 +12,12 @@ struct ResizeBilinearU8: PreparedKernel {
     let columns: BilinearAxis
 
     func eval(_ context: EvalContext) throws(KernelError) {
-        let x = context.pointer(input, as: UInt8.self)
-        let y = context.pointer(output, as: UInt8.self)
-        let g = geometry
-        let depth = g.depth
-        let inRow = g.inputWidth * depth, inImage = g.inputHeight * inRow
-        let outRow = g.outputWidth * depth
-        rows.lower.withUnsafeBufferPointer { rowLo in
-        rows.upper.withUnsafeBufferPointer { rowHi in
-        rows.fraction.withUnsafeBufferPointer { rowT in
-        columns.lower.withUnsafeBufferPointer { colLo in
-        columns.upper.withUnsafeBufferPointer { colHi in
-        columns.fraction.withUnsafeBufferPointer { colT in
-            context.parallel.forEachChunk(g.batch * g.outputHeight, minimumChunk: 4) { range in
-                for r in range {
-                    let b = r / g.outputHeight, oy = r % g.outputHeight
-                    let ty = rowT[oy], uy = 1 - ty
-                    let top = x + b * inImage + rowLo[oy] * inRow
-                    let bottom = x + b * inImage + rowHi[oy] * inRow
-                    var out = y + r * outRow
-                    for ox in 0 ..< g.outputWidth {
-                        let tx = colT[ox], ux = 1 - tx
-                        let left = colLo[ox] * depth, right = colHi[ox] * depth
-                        for c in 0 ..< depth {
-                            let a = Float(top[left + c]) * uy * ux
-                            let bb = Float(bottom[left + c]) * ty * ux
-                            let cc = Float(top[right + c]) * uy * tx
-                            let d = Float(bottom[right + c]) * ty * tx
-                            let v = a + bb + cc + d + 0.5
-                            out[c] = UInt8(Swift.min(Swift.max(v, 0), 255))
-                        }
-                        out += depth
-                    }
-                }
-            }
-        }}}}}}
+        forEachBilinearSample(context, x: context.pointer(input, as: UInt8.self), y: context.pointer(output, as: UInt8.self),
+                              geometry: geometry, rows: rows, columns: columns) { topLeft, bottomLeft, topRight, bottomRight, ty, uy, tx, ux in
+            let v = Float(topLeft) * uy * ux + Float(bottomLeft) * ty * ux + Float(topRight) * uy * tx
+                + Float(bottomRight) * ty * tx + 0.5
+            return UInt8(Swift.min(Swift.max(v, 0), 255))
+        }
     }
 }
 

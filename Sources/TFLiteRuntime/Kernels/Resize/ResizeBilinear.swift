@@ -71,40 +71,48 @@ struct ResizeBilinearF32: PreparedKernel {
     let columns: BilinearAxis
 
     func eval(_ context: EvalContext) throws(KernelError) {
-        let x = context.pointer(input, as: Float.self)
-        let y = context.pointer(output, as: Float.self)
-        let g = geometry
-        let depth = g.depth
-        let inRow = g.inputWidth * depth, inImage = g.inputHeight * inRow
-        let outRow = g.outputWidth * depth
-        rows.lower.withUnsafeBufferPointer { rowLo in
-        rows.upper.withUnsafeBufferPointer { rowHi in
-        rows.fraction.withUnsafeBufferPointer { rowT in
-        columns.lower.withUnsafeBufferPointer { colLo in
-        columns.upper.withUnsafeBufferPointer { colHi in
-        columns.fraction.withUnsafeBufferPointer { colT in
-            // One chunk computes whole output rows: results do not depend on the thread count.
-            context.parallel.forEachChunk(g.batch * g.outputHeight, minimumChunk: 4) { range in
-                for r in range {
-                    let b = r / g.outputHeight, oy = r % g.outputHeight
-                    let ty = rowT[oy], uy = 1 - ty
-                    let top = x + b * inImage + rowLo[oy] * inRow
-                    let bottom = x + b * inImage + rowHi[oy] * inRow
-                    var out = y + r * outRow
-                    for ox in 0 ..< g.outputWidth {
-                        let tx = colT[ox], ux = 1 - tx
-                        let left = colLo[ox] * depth, right = colHi[ox] * depth
-                        for c in 0 ..< depth {
-                            let a = top[left + c] * uy * ux
-                            let bb = bottom[left + c] * ty * ux
-                            let cc = top[right + c] * uy * tx
-                            let d = bottom[right + c] * ty * tx
-                            out[c] = a + bb + cc + d
-                        }
-                        out += depth
+        forEachBilinearSample(context, x: context.pointer(input, as: Float.self), y: context.pointer(output, as: Float.self),
+                              geometry: geometry, rows: rows, columns: columns) { topLeft, bottomLeft, topRight, bottomRight, ty, uy, tx, ux in
+            topLeft * uy * ux + bottomLeft * ty * ux + topRight * uy * tx + bottomRight * ty * tx
+        }
+    }
+}
+
+/// The walk shared by the kernels that interpolate with Float weights (float32, and
+/// uint8 as TFLite's reference does): for every output element, `combine` gets the four
+/// source samples (top-left, bottom-left, top-right, bottom-right) and the row and column
+/// weights `ty, 1-ty, tx, 1-tx`, and returns the output value.
+///
+/// One chunk computes whole output rows, so results do not depend on the thread count.
+@inline(__always)
+func forEachBilinearSample<T>(_ context: EvalContext, x: UnsafeMutablePointer<T>, y: UnsafeMutablePointer<T>,
+                              geometry g: ResizeGeometry, rows: BilinearAxis, columns: BilinearAxis,
+                              _ combine: (T, T, T, T, Float, Float, Float, Float) -> T) {
+    let depth = g.depth
+    let inRow = g.inputWidth * depth, inImage = g.inputHeight * inRow
+    let outRow = g.outputWidth * depth
+    rows.lower.withUnsafeBufferPointer { rowLo in
+    rows.upper.withUnsafeBufferPointer { rowHi in
+    rows.fraction.withUnsafeBufferPointer { rowT in
+    columns.lower.withUnsafeBufferPointer { colLo in
+    columns.upper.withUnsafeBufferPointer { colHi in
+    columns.fraction.withUnsafeBufferPointer { colT in
+        context.parallel.forEachChunk(g.batch * g.outputHeight, minimumChunk: 4) { range in
+            for r in range {
+                let b = r / g.outputHeight, oy = r % g.outputHeight
+                let ty = rowT[oy], uy = 1 - ty
+                let top = x + b * inImage + rowLo[oy] * inRow
+                let bottom = x + b * inImage + rowHi[oy] * inRow
+                var out = y + r * outRow
+                for ox in 0 ..< g.outputWidth {
+                    let tx = colT[ox], ux = 1 - tx
+                    let left = colLo[ox] * depth, right = colHi[ox] * depth
+                    for c in 0 ..< depth {
+                        out[c] = combine(top[left + c], bottom[left + c], top[right + c], bottom[right + c], ty, uy, tx, ux)
                     }
+                    out += depth
                 }
             }
-        }}}}}}
-    }
+        }
+    }}}}}}
 }
