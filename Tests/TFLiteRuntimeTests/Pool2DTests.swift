@@ -79,6 +79,32 @@ import TFLiteModel
         }
     }
 
+    /// Windows over 64 pixels use the separable path (blocked prefix/suffix reductions);
+    /// shapes cover windows larger than the image, clipped at both ends, and every stride.
+    @Test func largeWindowsAgainstReference() throws {
+        var seed: UInt64 = 100
+        for max in [false, true] {
+            for channels in [1, 5] {
+                try check(Case(max: max, input: [2, 19, 23, channels], filter: (9, 11), stride: (1, 1)), seed: seed)
+                try check(Case(max: max, input: [1, 20, 17, channels], filter: (12, 8), stride: (3, 2), same: false, activation: .relu6), seed: seed + 1)
+                try check(Case(max: max, input: [1, 10, 10, channels], filter: (40, 40), stride: (1, 1)), seed: seed + 2)
+                try check(Case(max: max, input: [1, 30, 9, channels], filter: (30, 9), stride: (1, 1), same: false), seed: seed + 3)
+                try check(Case(max: max, input: [1, 25, 31, channels], filter: (7, 13), stride: (4, 5), activation: .reluN1To1), seed: seed + 4)
+                seed += 5
+            }
+        }
+    }
+
+    /// A huge window with stride 1 used to cost outputs × window (10^10 reads here); the
+    /// separable path does a few passes over the 256×256 image.
+    @Test func hugeWindowIsLinearWork() throws {
+        let x = seededFloats(256 * 256, seed: 9)
+        let got = try run(Case(max: true, input: [1, 256, 256, 1], filter: (100_000, 100_000), stride: (1, 1)), x)
+        #expect(got.shape == [1, 256, 256, 1])
+        let largest = x.max()
+        #expect(got.values.allSatisfy { $0 == largest })
+    }
+
     @Test func averageDividesByInImagePixelsOnly() throws {
         // 2×2 image of ones plus a corner 5, 3×3 SAME window: every window sees all 4 pixels.
         let got = try run(Case(max: false, input: [1, 2, 2, 1], filter: (3, 3), stride: (1, 1)), [1, 1, 1, 5])

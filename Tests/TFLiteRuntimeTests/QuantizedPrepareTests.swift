@@ -178,12 +178,23 @@ import TFLiteModel
     /// `(sum + n/2) / n`, int8 half away from zero; random shapes, windows, zero points.
     @Test func poolsMatchDirectLoops() throws {
         var rng = SplitMix64(seed: 404)
-        for trial in 0 ..< 60 {
+        for trial in 0 ..< 60 { try poolTrial(trial, &rng, size: 1 ... 8, window: 1 ... 4) }
+    }
+
+    /// Windows over 64 pixels take the separable linear-time path; max and the wrapping
+    /// integer sums are order-independent, so it must equal the direct loops exactly.
+    @Test func largeWindowPoolsMatchDirectLoops() throws {
+        var rng = SplitMix64(seed: 405)
+        for trial in 0 ..< 40 { try poolTrial(trial, &rng, size: 6 ... 24, window: 9 ... 30) }
+    }
+
+    func poolTrial(_ trial: Int, _ rng: inout SplitMix64, size: ClosedRange<Int>, window: ClosedRange<Int>) throws {
+        do {
             let type: ElementType = trial % 2 == 0 ? .uint8 : .int8
             let kind: BuiltinOperator = trial % 3 == 0 ? .maxPool2D : .averagePool2D
-            let input = [Int.random(in: 1 ... 2, using: &rng), Int.random(in: 1 ... 8, using: &rng),
-                         Int.random(in: 1 ... 8, using: &rng), Int.random(in: 1 ... 5, using: &rng)]
-            let filter = (Int.random(in: 1 ... 4, using: &rng), Int.random(in: 1 ... 4, using: &rng))
+            let input = [Int.random(in: 1 ... 2, using: &rng), Int.random(in: size, using: &rng),
+                         Int.random(in: size, using: &rng), Int.random(in: 1 ... 5, using: &rng)]
+            let filter = (Int.random(in: window, using: &rng), Int.random(in: window, using: &rng))
             let stride = (Int.random(in: 1 ... 3, using: &rng), Int.random(in: 1 ... 3, using: &rng))
             let padding: Padding = filter.0 <= input[1] && filter.1 <= input[2] && Bool.random(using: &rng) ? .valid : .same
             let activation = QTest.activations.randomElement(using: &rng) ?? .none
@@ -192,7 +203,7 @@ import TFLiteModel
             let q = QTest.quantization([scale], [zp])
             let x = QTest.randomCodes(input.reduce(1, *), type, &rng)
             let got = try QTest.run(pool(kind, type, input: input, filter: filter, stride: stride, padding: padding,
-                                         activation: activation, inQ: q, outQ: q), [QTest.bytes(x)], threads: 2)
+                                         activation: activation, inQ: q, outQ: q), [QTest.bytes(x)], threads: trial % 2 + 1)
             let bounds = FixedPoint.activationRange(activation, scale: scale, zeroPoint: Int32(zp),
                                                     qmin: Int32(QTest.range(type).lowerBound), qmax: Int32(QTest.range(type).upperBound))
             let lo = Int(bounds?.lower ?? 0), hi = Int(bounds?.upper ?? 0)

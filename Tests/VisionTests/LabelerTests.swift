@@ -95,6 +95,14 @@ import Testing
         let remote = Vision.vision().onDeviceAutoMLImageLabeler(options: VisionOnDeviceAutoMLImageLabelerOptions(remoteModel: AutoMLRemoteModel(name: "flowers")))
         #expect(throws: VisionError.modelNotDownloaded(name: "flowers")) { try remote.results(in: image) }
 
+        // Another kind of AutoML bundle fails by name, in both labeler generations.
+        let detection = try dir.write("detection.json", #"{"modelType": "OBJECT_DETECTION", "modelFile": "model.tflite", "labelsFile": "dict.txt"}"#)
+        let wrongType = ModelBundleError.unsupportedModelType(path: detection, modelType: "OBJECT_DETECTION")
+        let automl = Vision.vision().onDeviceAutoMLImageLabeler(options: VisionOnDeviceAutoMLImageLabelerOptions(localModel: AutoMLLocalModel(manifestPath: detection)))
+        #expect(throws: wrongType) { try automl.results(in: image) }
+        let custom = try #require(LocalModel(manifestPath: detection))
+        #expect(throws: wrongType) { try ImageLabeler.imageLabeler(options: CustomImageLabelerOptions(localModel: custom)).results(in: image) }
+
         let missing = AutoMLLocalModel(manifestPath: dir.file("absent.json"))
         let broken = Vision.vision().onDeviceAutoMLImageLabeler(options: VisionOnDeviceAutoMLImageLabelerOptions(localModel: missing))
         #expect(throws: ModelBundleError.self) { try broken.results(in: image) }

@@ -3,7 +3,8 @@
 ///
 /// File names are relative to the manifest's directory (absolute paths are kept). A
 /// trailing comma is accepted (Google's own sample manifest has one). `modelType` is
-/// optional; when present it is returned for the caller to check.
+/// optional; labelers call ``requireImageLabeling()`` so that another kind of bundle fails
+/// by name instead of later, when its outputs do not look like class scores.
 struct AutoMLManifest: Equatable, Sendable {
     var manifestPath: String
     var modelType: String?
@@ -33,6 +34,15 @@ struct AutoMLManifest: Equatable, Sendable {
         modelType = try string("modelType", required: false)
         modelPath = BundleFiles.resolve(try string("modelFile", required: true) ?? "", in: directory)
         labelsPath = BundleFiles.resolve(try string("labelsFile", required: true) ?? "", in: directory)
+    }
+
+    /// The manifest itself when it describes an image labeling model (or does not say);
+    /// ``ModelBundleError/unsupportedModelType(path:modelType:)`` otherwise.
+    func requireImageLabeling() throws(ModelBundleError) -> AutoMLManifest {
+        if let modelType, modelType != "IMAGE_LABELING" {
+            throw .unsupportedModelType(path: manifestPath, modelType: modelType)
+        }
+        return self
     }
 }
 

@@ -81,7 +81,7 @@ public final class ImageLabeler: NSObject, @unchecked Sendable {
         classifier = LazyModel {
             guard let model else { throw VisionError.invalidModel("no base model; use CustomImageLabelerOptions") }
             let labelsPath: String?
-            if let manifest = try model.manifest() {
+            if let manifest = try model.manifest()?.requireImageLabeling() {
                 labelsPath = manifest.labelsPath
             } else {
                 let beside = BundleFiles.resolve("dict.txt", in: BundleFiles.directory(of: model.path))

@@ -86,10 +86,10 @@ public final class VisionImageLabeler: NSObject, @unchecked Sendable {
         classifier = LazyModel {
             let manifest: AutoMLManifest
             if let local {
-                manifest = try local.parsedManifest.get()
+                manifest = try local.parsedManifest.get().requireImageLabeling()
             } else if let remote {
                 guard let path = remote.downloadedManifestPath else { throw VisionError.modelNotDownloaded(name: remote.name) }
-                manifest = try AutoMLManifest(contentsOfFile: path)
+                manifest = try AutoMLManifest(contentsOfFile: path).requireImageLabeling()
             } else {
                 throw VisionError.invalidModel("no model")
             }

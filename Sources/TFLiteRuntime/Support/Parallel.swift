@@ -33,6 +33,27 @@ public struct Parallel: Sendable {
     }
 }
 
+extension Parallel {
+    /// Like ``forEachChunk(_:minimumChunk:_:)``, also passing the chunk's index, which is
+    /// below `threadCount`: kernels index per-thread scratch with it.
+    public func forEachChunkIndexed(_ count: Int, _ body: (Int, Range<Int>) -> Void) {
+        guard count > 0 else { return }
+        let chunks = Swift.min(threadCount, count)
+        if chunks <= 1 {
+            body(0, 0 ..< count)
+            return
+        }
+        withoutActuallyEscaping(body) { body in
+            let box = UncheckedBox(body)
+            DispatchQueue.concurrentPerform(iterations: chunks) { c in
+                let lo = count * c / chunks
+                let hi = count * (c + 1) / chunks
+                if lo < hi { box.value(c, lo ..< hi) }
+            }
+        }
+    }
+}
+
 /// Carries a non-Sendable closure into `concurrentPerform`; safe because every chunk
 /// writes a disjoint part of the output and the call does not return until all finish.
 private struct UncheckedBox<T>: @unchecked Sendable {

@@ -9,8 +9,9 @@ import TFLiteModel
 /// (`(sum ± n/2) / n` with C's truncating division). Max: the largest code. Then the
 /// fused activation's clamp.
 enum Pool2DQuantized {
-    static func make(_ context: PrepareContext, kind: Pool2D.Kind, input: TensorState, output: TensorState,
-                     geometry: Pool2D.Geometry, activation: FusedActivation) throws(KernelError) -> any PreparedKernel {
+    static func make(_ context: inout PrepareContext, kind: Pool2D.Kind, input: TensorState, output: TensorState,
+                     geometry: Pool2D.Geometry, activation: FusedActivation,
+                     separable: Bool) throws(KernelError) -> any PreparedKernel {
         guard output.type == input.type else { throw context.unsupportedTypes() }
         let (qmin, qmax): (Int32, Int32) = input.type == .uint8 ? (0, 255) : (-128, 127)
         let (sIn, zIn) = try QuantizedConvParams.perTensor(input, "input", qmin: qmin, qmax: qmax)
@@ -21,12 +22,26 @@ enum Pool2DQuantized {
         guard let range = FixedPoint.activationRange(activation, scale: sOut, zeroPoint: zOut, qmin: qmin, qmax: qmax) else {
             throw .invalid("fused activation \(activation.name) is not supported")
         }
-        if input.type == .uint8 {
-            return Pool2DQuantized8(signed: false, kind: kind, input: input.index, output: output.index, geometry: geometry,
-                                            lower: range.lower, upper: range.upper)
+        guard separable else {
+            return Pool2DQuantized8(signed: input.type == .int8, kind: kind, input: input.index, output: output.index,
+                                    geometry: geometry, lower: range.lower, upper: range.upper)
         }
-        return Pool2DQuantized8(signed: true, kind: kind, input: input.index, output: output.index, geometry: geometry,
-                                       lower: range.lower, upper: range.upper)
+        return input.type == .int8
+            ? try makeSeparable(&context, Int8.self, kind: kind, input: input.index, output: output.index, geometry: geometry, range: range)
+            : try makeSeparable(&context, UInt8.self, kind: kind, input: input.index, output: output.index, geometry: geometry, range: range)
+    }
+
+    private static func makeSeparable<T: Quantized8>(_ context: inout PrepareContext, _: T.Type, kind: Pool2D.Kind,
+                                                     input: Int, output: Int, geometry: Pool2D.Geometry,
+                                                     range: (lower: Int32, upper: Int32)) throws(KernelError) -> any PreparedKernel {
+        switch kind {
+        case .max:
+            return try Pool2DSeparable.make(&context, reduction: MaxPoolQuantized<T>(lower: range.lower, upper: range.upper),
+                                            input: input, output: output, geometry: geometry)
+        case .average:
+            return try Pool2DSeparable.make(&context, reduction: AveragePoolQuantized<T>(lower: range.lower, upper: range.upper),
+                                            input: input, output: output, geometry: geometry)
+        }
     }
 }
 
@@ -66,7 +81,7 @@ struct Pool2DQuantized8: PreparedKernel {
                             for iy in ys {
                                 for ix in xs { sum = sum &+ Int32(image[(iy * g.inW + ix) * g.channels + c]) }
                             }
-                            v = signed && sum <= 0 ? (sum - n / 2) / n : (sum + n / 2) / n
+                            v = signed && sum <= 0 ? (sum &- n / 2) / n : (sum &+ n / 2) / n
                         case .max:
                             v = Int32(T.min)
                             for iy in ys {

@@ -11,6 +11,11 @@ import TFLiteModel
 enum Pool2D {
     enum Kind: Sendable { case average, max }
 
+    /// Largest clipped window area (pixels) the direct kernels handle; beyond it the
+    /// separable linear-time path (``Pool2DSeparable``) bounds the work by the tensor sizes.
+    /// MobileNet's 7×7 global average pool stays direct, so its summation order is TFLite's.
+    static let directWindowLimit = 64
+
     /// Output size, padding and window of a pool, validated at prepare.
     struct Geometry: Hashable, Sendable {
         var batch: Int, inH: Int, inW: Int, channels: Int
@@ -58,13 +63,29 @@ enum Pool2D {
                 throw .invalid("a pooling window lies entirely in the padding")
             }
             let range = try FloatActivationRange.of(options.activation)
+            // The pixel count divides an `Int32` sum in the quantized average.
+            let area = Swift.min(geometry.filterH, inH).multipliedReportingOverflow(by: Swift.min(geometry.filterW, inW))
+            guard !area.overflow, area.partialValue <= Int(Int32.max) else {
+                throw .invalid("the pooling window covers more than \(Int32.max) pixels")
+            }
+            let separable = area.partialValue > directWindowLimit
             try context.setOutputShape(0, [batch, y.output, x.output, channels])
             if input.type == .uint8 || input.type == .int8 {
-                return try Pool2DQuantized.make(context, kind: kind, input: input, output: output,
-                                                geometry: geometry, activation: options.activation)
+                return try Pool2DQuantized.make(&context, kind: kind, input: input, output: output,
+                                                geometry: geometry, activation: options.activation, separable: separable)
             }
             guard input.type == .float32, output.type == .float32 else { throw context.unsupportedTypes() }
-            return Pool2DF32(kind: kind, input: input.index, output: output.index, geometry: geometry, range: range)
+            guard separable else {
+                return Pool2DF32(kind: kind, input: input.index, output: output.index, geometry: geometry, range: range)
+            }
+            switch kind {
+            case .max:
+                return try Pool2DSeparable.make(&context, reduction: MaxPoolF32(range: range), input: input.index,
+                                                output: output.index, geometry: geometry)
+            case .average:
+                return try Pool2DSeparable.make(&context, reduction: AveragePoolF32(range: range), input: input.index,
+                                                output: output.index, geometry: geometry)
+            }
         }
     }
 }
