@@ -18,27 +18,17 @@ public struct Parallel: Sendable {
     public func forEachChunk(_ count: Int, minimumChunk: Int = 1, _ body: (Range<Int>) -> Void) {
         guard count > 0 else { return }
         let chunks = Swift.min(threadCount, Swift.max(1, count / Swift.max(1, minimumChunk)))
-        if chunks <= 1 {
-            body(0 ..< count)
-            return
-        }
-        withoutActuallyEscaping(body) { body in
-            let box = UncheckedBox(body)
-            DispatchQueue.concurrentPerform(iterations: chunks) { c in
-                let lo = count * c / chunks
-                let hi = count * (c + 1) / chunks
-                if lo < hi { box.value(lo ..< hi) }
-            }
-        }
+        Self.perform(count, chunks: chunks) { _, range in body(range) }
     }
-}
 
-extension Parallel {
     /// Like ``forEachChunk(_:minimumChunk:_:)``, also passing the chunk's index, which is
     /// below `threadCount`: kernels index per-thread scratch with it.
     public func forEachChunkIndexed(_ count: Int, _ body: (Int, Range<Int>) -> Void) {
         guard count > 0 else { return }
-        let chunks = Swift.min(threadCount, count)
+        Self.perform(count, chunks: Swift.min(threadCount, count), body)
+    }
+
+    private static func perform(_ count: Int, chunks: Int, _ body: (Int, Range<Int>) -> Void) {
         if chunks <= 1 {
             body(0, 0 ..< count)
             return
