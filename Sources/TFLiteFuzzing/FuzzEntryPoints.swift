@@ -36,6 +36,11 @@ public enum FuzzEntryPoints {
     /// window reads, 5 s even in a plain debug build — timed out: a slow input, not a
     /// hang; see RELIABILITY.md.)
     public static let invokeMemoryBudget = 16 << 20
+    /// Multiply-accumulates (and NMS comparisons) per invoke: convolutions are not bounded
+    /// by the memory budget (a filter as large as its input is quadratic work), and the
+    /// debug + ASan kernels run about 10^7–10^8 of them per second, so this keeps every
+    /// input well inside libFuzzer's 10-second timeout.
+    public static let invokeWorkBudget = 50_000_000
 
     /// 1. Model bytes → `Model(data:)`: FlatBuffer decoding and validation, then the
     /// TFLite metadata (`Model.tfliteMetadata`), which is decoded only on access.
@@ -66,6 +71,7 @@ public enum FuzzEntryPoints {
         var options = Interpreter.Options()
         options.threadCount = 1
         options.memoryBudget = invokeMemoryBudget
+        options.workBudget = invokeWorkBudget
         do {
             let interpreter = try Interpreter(model: model, options: options)
             try interpreter.allocateTensors()

@@ -81,6 +81,7 @@ public final class Interpreter {
         var engineOptions = EngineOptions()
         if let threads = options?.threadCount, threads > 0 { engineOptions.threadCount = threads }
         if let budget = options?.memoryBudget { engineOptions.memoryBudget = budget }
+        if let budget = options?.workBudget { engineOptions.workBudget = budget }
         do {
             engine = try Engine(model: model, subgraphIndex: 0, options: engineOptions)
         } catch {
@@ -224,6 +225,15 @@ extension Interpreter {
         /// ``InterpreterError/failedToAllocateTensors`` before anything large is
         /// allocated. `nil` means 4 GiB.
         public var memoryBudget: Int? = nil
+        /// Largest work one ``Interpreter/invoke()`` may take, counted as the
+        /// multiply-accumulates of convolutions, fully connected layers and matrix
+        /// products plus the comparisons of non-max suppression (an addition). A graph
+        /// declaring more fails when the interpreter is created or tensors are allocated,
+        /// with ``InterpreterError/tensorFlowLiteError(_:)``, before anything runs. Use it
+        /// with untrusted models under a time limit: their memory budget does not bound
+        /// this work (a 1 KB file can ask for a filter as large as its input). `nil` means
+        /// unbounded. MobileNet v1 at 224 needs about 5.7 × 10^8.
+        public var workBudget: Int? = nil
         /// Whether errors are also printed as `TensorFlow Lite Error: <message>`, as
         /// TensorFlowLiteSwift's error reporter does when options are given (an addition:
         /// set it to false to keep standard output clean; thrown errors carry the message).

@@ -2,6 +2,7 @@ import Foundation
 import FlatBufferTestSupport
 import Testing
 import TensorFlowLite
+import TFLiteFuzzing
 import TFLiteModel
 import TFLiteRuntime
 
@@ -169,6 +170,44 @@ struct ResourceLimitTests {
         } catch {
             guard case .memoryBudgetExceeded = error else { Issue.record("got \(error)"); return }
         }
+    }
+
+    /// CONV_2D, SAME, stride 1, of a `[1, 256, 256, 1]` input with a `[1, 256, 256, 1]`
+    /// filter: 512 KB of tensors, 2^32 multiply-accumulates. The memory budget cannot bound
+    /// such work; the work budget does, before anything runs.
+    static func wholeImageFilter() -> FileModel {
+        var m = FileModel()
+        let x = m.input([1, 256, 256, 1])
+        let w = m.tensor([1, 256, 256, 1], data: [UInt8](repeating: 0, count: 256 * 256 * 4))
+        let y = m.tensor([1, 256, 256, 1])
+        m.ops = [.init(builtin: 3, inputs: [x, w], outputs: [y], optionsType: 1,
+                       options: FBTable([0: .i8(0), 1: .i32(1), 2: .i32(1)]))]
+        m.outputs = [y]
+        return m
+    }
+
+    @Test func quadraticWorkIsBoundedByTheWorkBudget() throws {
+        let model = try Self.wholeImageFilter().model()
+        // Unbounded by default: a large model may be slow. The work is counted.
+        let engine = try Engine(model: model)
+        try engine.allocate()
+        #expect(engine.work == 1 << 32)
+
+        var options = Self.engineOptions()
+        options.workBudget = 1 << 30
+        let expected = RuntimeError.workBudgetExceeded(required: 1 << 32, budget: 1 << 30)
+        #expect(throws: expected) { try Engine(model: model, options: options).allocate() }
+
+        var interpreterOptions = Interpreter.Options()
+        interpreterOptions.workBudget = 1 << 30
+        interpreterOptions.isErrorLoggingEnabled = false
+        #expect(throws: InterpreterError.tensorFlowLiteError(expected.description)) {
+            try Interpreter(model: model, options: interpreterOptions).allocateTensors()
+        }
+        // The fuzz harness sets a work budget, so such an input is rejected, not run.
+        let outcome = FuzzEntryPoints.modelInvoke(Self.wholeImageFilter().bytes)
+        #expect(outcome.contains("work budget"), "\(outcome)")
+        #expect(expected.description.contains("4294967296 multiply-accumulates"))
     }
 
     @Test func zeroSizeTensorsRunOrFailCleanly() throws {

@@ -44,6 +44,9 @@ public final class Engine {
     /// Bytes of the constants computed at the last prepare (folded operator outputs). They
     /// count against `EngineOptions.memoryBudget` together with the arena.
     public private(set) var foldedConstantBytes = 0
+    /// Work the operators declared at the last prepare (``PrepareContext/declareWork(_:)``),
+    /// checked against `EngineOptions.workBudget`.
+    public private(set) var work = 0
 
     /// True after a successful `allocate()` and until the next `resizeInput`.
     public private(set) var isAllocated = false
@@ -146,6 +149,7 @@ public final class Engine {
         var result = Prepared(steps: [], scratchSizes: [])
         ownedBuffers = []
         foldedConstantBytes = 0
+        work = 0
         for op in subgraph.operators {
             guard let prepare = KernelRegistry.prepare(for: op.code) else {
                 throw .unsupportedOperator(index: op.index, op: op.code.name)
@@ -166,6 +170,9 @@ public final class Engine {
                 case .invalid: throw .invalidOperator(index: op.index, op: op.code.name, reason: error.message)
                 }
             }
+            let (total, overflow) = work.addingReportingOverflow(context.work)
+            work = overflow ? .max : total
+            guard work <= options.workBudget else { throw .workBudgetExceeded(required: work, budget: options.workBudget) }
             // An operator whose outputs are all empty has nothing to compute, but its loops
             // may still run over the other dimensions (a [3586, H, W, 0] resize walks
             // 3586 x H x W pixels of no channels): work no byte of the budget pays for.

@@ -16,6 +16,14 @@ public struct EngineOptions: Hashable, Sendable {
     /// the graph size, but planning the arena is quadratic in the number of tensors, so
     /// this bounds the time a crafted file can make `allocate()` take.
     public var maxOperators: Int = 100_000
+    /// Largest work one invoke (plus the constant folding at prepare) may take, summed
+    /// over the operators whose work grows faster than their tensors: multiply-accumulates
+    /// of convolutions, fully connected layers and matrix products, and the comparisons of
+    /// non-max suppression. Preparing fails with `workBudgetExceeded` beyond it, before
+    /// anything runs. Unbounded by default (a large model is allowed to be slow); set it
+    /// when running untrusted models under a time limit. MobileNet v1 at 224 needs
+    /// about 5.7 × 10^8.
+    public var workBudget: Int = .max
     public var maxTensors: Int = 250_000
     public init() {}
 }

@@ -9,6 +9,8 @@ public struct PrepareContext {
     public internal(set) var tensors: [TensorState]
     /// Scratch sizes requested so far, in bytes.
     public internal(set) var scratchSizes: [Int] = []
+    /// Work declared with ``declareWork(_:)``.
+    public internal(set) var work = 0
     /// The interpreter's thread count (≥ 1).
     public let threadCount: Int
 
@@ -87,6 +89,21 @@ public struct PrepareContext {
 
     /// Requests `bytes` of scratch memory, live only while this operator runs.
     /// Returns the slot to pass to `EvalContext.scratch(_:as:)`.
+    /// Records work `eval` does beyond a constant amount per tensor element: the product
+    /// of `factors` (saturating), e.g. the multiply-accumulates of a convolution or the
+    /// box comparisons of non-max suppression. The engine sums it over the graph and
+    /// checks it against ``EngineOptions/workBudget``, since such work is not bounded by the
+    /// memory budget: a 1 KB file can declare a 2-D filter as large as its input.
+    public mutating func declareWork(_ factors: [Int]) {
+        var product = 1
+        for f in factors {
+            let (p, overflow) = product.multipliedReportingOverflow(by: Swift.max(f, 0))
+            product = overflow ? .max : p
+        }
+        let (sum, overflow) = work.addingReportingOverflow(product)
+        work = overflow ? .max : sum
+    }
+
     public mutating func requestScratch(bytes: Int) -> Int {
         scratchSizes.append(Swift.max(bytes, 0))
         return scratchSizes.count - 1

@@ -11,6 +11,9 @@ public enum RuntimeError: Error, Hashable, Sendable, CustomStringConvertible {
     case invalidOperator(index: Int, op: String, reason: String)
     /// Planned memory exceeds the configured budget (checked before allocating).
     case memoryBudgetExceeded(required: Int, budget: Int)
+    /// The graph declares more work than ``EngineOptions/workBudget`` allows (checked at
+    /// prepare, before any operator runs).
+    case workBudgetExceeded(required: Int, budget: Int)
     /// The allocation itself failed.
     case allocationFailed(bytes: Int)
     /// The model's structure cannot be run (e.g. no subgraph, control flow).
@@ -32,6 +35,9 @@ public enum RuntimeError: Error, Hashable, Sendable, CustomStringConvertible {
             return "operator \(index) (\(op)): \(reason)"
         case let .memoryBudgetExceeded(required, budget):
             return "the model needs \(required) bytes of tensor memory, more than the budget of \(budget) bytes"
+        case let .workBudgetExceeded(required, budget):
+            let amount = required == .max ? "more than \(Int.max)" : "\(required)"
+            return "the model needs \(amount) multiply-accumulates (or comparisons) per invoke, more than the work budget of \(budget)"
         case let .allocationFailed(bytes):
             return "could not allocate \(bytes) bytes of tensor memory"
         case let .unsupportedModel(message):

@@ -39,6 +39,7 @@ enum BatchMatMul {
             batch.append(a == 1 ? b : a)
         }
         try context.setOutputShape(0, batch + [m, n])
+        context.declareWork(batch + [m, n, k])
         let hybrid = x.type == .float32 && y.type == .int8
         guard hybrid || (x.type == .float32 && y.type == .float32 && output.type == .float32) else { throw context.unsupportedTypes() }
         try ConvCheck.blasSizes([m, n, k, xc, yc], "BATCH_MATMUL")

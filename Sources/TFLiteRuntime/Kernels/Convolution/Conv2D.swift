@@ -37,6 +37,7 @@ enum Conv2D {
             strideH: options.strideHeight, strideW: options.strideWidth,
             dilationH: options.dilationHeight, dilationW: options.dilationWidth, padding: options.padding)
         try context.setOutputShape(0, geometry.outputShape)
+        context.declareWork([geometry.outputPixels, outC, kh, kw, groupInC])
 
         if input.type == .uint8 || input.type == .int8 {
             return try Conv2DQuantized.make(&context, geometry: geometry, groups: groups, input: input, filter: filter,

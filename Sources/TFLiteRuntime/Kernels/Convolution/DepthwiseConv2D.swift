@@ -32,6 +32,7 @@ enum DepthwiseConv2D {
             strideH: options.strideHeight, strideW: options.strideWidth,
             dilationH: options.dilationHeight, dilationW: options.dilationWidth, padding: options.padding)
         try context.setOutputShape(0, geometry.outputShape)
+        context.declareWork([geometry.outputPixels, outC, kh, kw])
 
         if input.type == .uint8 || input.type == .int8 {
             return try DepthwiseConv2DQuantized.make(&context, geometry: geometry, input: input, filter: filter,

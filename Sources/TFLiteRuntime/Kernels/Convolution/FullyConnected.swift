@@ -44,6 +44,7 @@ enum FullyConnected {
         } else {
             try context.setOutputShape(0, [batch, units])
         }
+        context.declareWork([batch, units, depth])
 
         if input.type == .uint8 || input.type == .int8 {
             return try FullyConnectedQuantized.make(&context, input: input, weights: weights, bias: bias, output: output,

@@ -46,6 +46,7 @@ enum TransposeConv {
         let padTop = try transposePadding(output: outShape[1], filter: kh, stride: options.strideHeight, padding: options.padding)
         let padLeft = try transposePadding(output: outShape[2], filter: kw, stride: options.strideWidth, padding: options.padding)
         try context.setOutputShape(0, outShape)
+        context.declareWork([batch, inH, inW, inC, outC, kh, kw])
         let geometry = Conv2DGeometry(batch: batch, inH: inH, inW: inW, inC: inC, outH: outShape[1], outW: outShape[2], outC: outC,
                                       kh: kh, kw: kw, strideH: options.strideHeight, strideW: options.strideWidth,
                                       dilationH: 1, dilationW: 1, padTop: padTop, padLeft: padLeft)

@@ -78,6 +78,16 @@ enum DetectionPostProcess {
 
         let geometry = DetectionGeometry(anchors: n, boxStride: boxes.shape[2], columns: columns,
                                          labelOffset: columns - options.numClasses, options: options)
+        // NMS compares each kept box with the later candidates of up to `limit` picks, after
+        // a merge sort; fast NMS first selects each anchor's top classes by linear scans.
+        let sortPasses = Int.bitWidth - n.leadingZeroBitCount
+        if options.useRegularNMS {
+            context.declareWork([options.numClasses, n, Swift.min(options.detectionsPerClass, n) + sortPasses])
+            context.declareWork([options.numClasses, geometry.mergedCapacity])
+        } else {
+            context.declareWork([n, geometry.classesPerAnchor, options.numClasses])
+            context.declareWork([n, Swift.min(options.maxDetections, n) + sortPasses])
+        }
         let scratch = try DetectionScratch(&context, geometry, scoresNeedDequantizing: scoreElements != .float32)
         return DetectionPostProcessF32(
             boxEncodings: boxes.index, classPredictions: scores.index, anchors: anchors.index,
