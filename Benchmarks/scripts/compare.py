@@ -3,10 +3,13 @@
 alternately on the same models, prints a Markdown table of medians and ratios.
 
 usage: compare.py TFLITE_BINARY MODEL... [--threads 1 2] [--rounds N] [--seconds S]
-                  [--ours-env NAME=VALUE ...]
+                  [--ours-env NAME=VALUE ...] [--tuned-binary PATH [--tuned-env NAME=VALUE ...]]
 
 --ours-env adds a second run of ours with those environment variables (e.g.
 OPENBLAS_CORETYPE=SkylakeX, for an OpenBLAS too old to pick its AVX-512 kernels itself).
+--tuned-binary adds a column for a second build of ours (compare.sh --target-cpu builds one
+for this CPU), run with the --tuned-env variables. A second table gives load times and
+memory, ours against LiteRT with XNNPACK.
 
 Each round runs every engine once per (model, thread count), in the order
 ours, XNNPACK, builtin, so the machine's load falls on all three alike. A run is one
@@ -52,7 +55,7 @@ def ours(binary: str, model: str, threads: int, runs: int, warmup: int, env=None
     if r.returncode != 0:
         message = (r.stderr or r.stdout).strip().splitlines()
         return None, (message[-1] if message else f"exit {r.returncode}")
-    return json.loads(r.stdout)["median_ms"], None
+    return json.loads(r.stdout), None
 
 
 def litert(model: str, threads: int, runs: int, warmup: int, mode: str):
@@ -62,7 +65,31 @@ def litert(model: str, threads: int, runs: int, warmup: int, mode: str):
     if r.returncode != 0:
         message = r.stderr.strip().splitlines()
         return None, (message[-1] if message else f"exit {r.returncode}")
-    return json.loads(r.stdout.strip().splitlines()[-1])["median_ms"], None
+    return json.loads(r.stdout.strip().splitlines()[-1]), None
+
+
+def print_load_table(models, threads: int, loads: dict) -> None:
+    """Load time (file to ready to invoke) and memory, ours against LiteRT with XNNPACK.
+
+    Peak RSS is the whole process's; "model" is peak minus the RSS measured just before
+    loading the model (our runtime and libraries, or Python with LiteRT imported), which
+    is what the model itself costs in each engine."""
+    def mb(x):
+        return f"{x / 2**20:.1f}"
+
+    print(f"\nLoad and memory ({threads} thread{'s' if threads > 1 else ''}; load: median of the rounds, ms; "
+          "RSS: MiB, largest over the rounds)\n")
+    print("| model | ours load | XNNPACK load | ours / XNNPACK | ours peak RSS (model) | XNNPACK peak RSS (model) | ours model / XNNPACK model |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for model in models:
+        o, x = loads.get((model, threads, "ours")), loads.get((model, threads, "xnnpack"))
+        if not o or not x:
+            continue
+        ol, xl = statistics.median(v[0] for v in o), statistics.median(v[0] for v in x)
+        op, xp = max(v[1] for v in o), max(v[1] for v in x)
+        om, xm = max(v[1] - v[2] for v in o), max(v[1] - v[2] for v in x)
+        print(f"| {pathlib.Path(model).stem} | {ol:.2f} | {xl:.2f} | {ol / xl:.2f}x | {mb(op)} ({mb(om)}) | "
+              f"{mb(xp)} ({mb(xm)}) | {om / xm if xm > 0 else float('nan'):.2f}x |")
 
 
 def main() -> int:
@@ -74,18 +101,23 @@ def main() -> int:
     p.add_argument("--seconds", type=float, default=0.6)
     p.add_argument("--json", help="also write the samples here")
     p.add_argument("--ours-env", nargs="*", default=[], metavar="NAME=VALUE")
+    p.add_argument("--tuned-binary", help="a second build of ours (e.g. for this CPU), an extra column")
+    p.add_argument("--tuned-env", nargs="*", default=[], metavar="NAME=VALUE")
     a = p.parse_args()
     ours_env = dict(item.split("=", 1) for item in a.ours_env)
+    tuned_env = dict(item.split("=", 1) for item in a.tuned_env)
 
     load_before = load_average()
-    engines = ["ours", "xnnpack", "builtin"] + (["ours_env"] if ours_env else [])
+    engines = ["ours", "xnnpack", "builtin"] + (["ours_env"] if ours_env else []) + (["tuned"] if a.tuned_binary else [])
     samples: dict = {}
+    # Load time and memory of each (model, threads, engine) sample.
+    loads: dict = {}
     errors: dict = {}
     runs_for: dict = {}
     for model in a.models:
         # Calibrate the run length on LiteRT's builtin kernels (always supported).
         probe, _ = litert(model, 1, 3, 1, "builtin")
-        per = probe if probe else 10.0
+        per = probe["median_ms"] if probe else 10.0
         runs_for[model] = max(10, min(2000, int(a.seconds * 1e3 / max(per, 1e-3))))
     for r in range(a.rounds):
         for model in a.models:
@@ -97,15 +129,19 @@ def main() -> int:
                     if key in errors:
                         continue
                     if e == "ours":
-                        ms, err = ours(a.binary, model, t, runs, warmup)
+                        result, err = ours(a.binary, model, t, runs, warmup)
                     elif e == "ours_env":
-                        ms, err = ours(a.binary, model, t, runs, warmup, ours_env)
+                        result, err = ours(a.binary, model, t, runs, warmup, ours_env)
+                    elif e == "tuned":
+                        result, err = ours(a.tuned_binary, model, t, runs, warmup, tuned_env)
                     else:
-                        ms, err = litert(model, t, runs, warmup, e)
+                        result, err = litert(model, t, runs, warmup, e)
                     if err:
                         errors[key] = err
                     else:
-                        samples.setdefault(key, []).append(ms)
+                        samples.setdefault(key, []).append(result["median_ms"])
+                        loads.setdefault(key, []).append((result["load_ms"], result["peak_rss_bytes"],
+                                                          result["baseline_rss_bytes"]))
         print(f"round {r + 1}/{a.rounds} done (load {load_average()})", file=sys.stderr)
     load_after = load_average()
 
@@ -128,6 +164,10 @@ def main() -> int:
     if ours_env:
         head += f" ours, {extra} | that / XNNPACK |"
         rule += " ---: | ---: |"
+    if a.tuned_binary:
+        label = " ".join(["tuned"] + a.tuned_env)
+        head += f" ours, {label} | that / XNNPACK | that / builtin |"
+        rule += " ---: | ---: | ---: |"
     print(head)
     print(rule)
     notes = []
@@ -139,10 +179,14 @@ def main() -> int:
             if ours_env:
                 v = med((model, t, "ours_env"))
                 row += f" {cell(v)} | {ratio(v, x)} |"
+            if a.tuned_binary:
+                v = med((model, t, "tuned"))
+                row += f" {cell(v)} | {ratio(v, x)} | {ratio(v, b)} |"
             print(row)
             for e in engines:
                 if (model, t, e) in errors and t == a.threads[0]:
                     notes.append(f"- {name}, {e}: {errors[(model, t, e)]}")
+    print_load_table(a.models, a.threads[0], loads)
     if notes:
         print("\nNot measured:")
         print("\n".join(notes))
@@ -150,6 +194,8 @@ def main() -> int:
         out = {"load_before": load_before, "load_after": load_after, "cpu": cpu_model(),
                "samples": [{"model": m, "threads": t, "engine": e, "median_ms": v}
                            for (m, t, e), v in samples.items()],
+               "loads": [{"model": m, "threads": t, "engine": e, "load_ms_peak_rss_baseline_rss": v}
+                         for (m, t, e), v in loads.items()],
                "errors": [{"model": m, "threads": t, "engine": e, "error": v} for (m, t, e), v in errors.items()]}
         pathlib.Path(a.json).write_text(json.dumps(out, indent=1))
     return 0

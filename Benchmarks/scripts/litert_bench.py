@@ -11,11 +11,21 @@ from __future__ import annotations
 
 import argparse
 import json
+import resource
 import sys
 import time
 
 import numpy as np
 from ai_edge_litert import interpreter as litert
+
+
+def resident_bytes() -> int:
+    """Resident memory now (after the imports, before the model): Linux /proc/self/statm."""
+    try:
+        import os
+        return int(open("/proc/self/statm").read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return 0
 
 
 def main() -> int:
@@ -30,6 +40,7 @@ def main() -> int:
     kwargs = {}
     if a.mode == "builtin":
         kwargs["experimental_op_resolver_type"] = litert.OpResolverType.BUILTIN_WITHOUT_DEFAULT_DELEGATES
+    baseline = resident_bytes()
     start = time.perf_counter()
     interp = litert.Interpreter(model_path=a.model, num_threads=a.threads, **kwargs)
     interp.allocate_tensors()
@@ -54,7 +65,9 @@ def main() -> int:
         times.append(time.perf_counter() - t)
     times.sort()
     print(json.dumps({"median_ms": times[len(times) // 2] * 1e3, "min_ms": times[0] * 1e3,
-                      "load_ms": load * 1e3, "runs": a.runs, "threads": a.threads, "mode": a.mode}))
+                      "load_ms": load * 1e3,
+                      "peak_rss_bytes": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024,
+                      "baseline_rss_bytes": baseline, "runs": a.runs, "threads": a.threads, "mode": a.mode}))
     return 0
 
 

@@ -35,6 +35,7 @@ extension Subcommand {
         let warmup = try args.intValue("warmup", in: 0 ... 1_000_000) ?? 5
         let clock = ContinuousClock()
 
+        let baselineRSS = currentResidentBytes()
         let loadStart = clock.now
         let model = try Model(contentsOfFile: path)
         var options = EngineOptions()
@@ -64,7 +65,7 @@ extension Subcommand {
         latencies.sort()
         let stats = BenchStats(loadMs: loadSeconds * 1e3, firstInvokeMs: firstSeconds * 1e3,
                                medianMs: percentile(latencies, 0.5) * 1e3, p90Ms: percentile(latencies, 0.9) * 1e3,
-                               minMs: (latencies.first ?? 0) * 1e3, peakRSS: peakResidentBytes(),
+                               minMs: (latencies.first ?? 0) * 1e3, peakRSS: peakResidentBytes(), baselineRSS: baselineRSS,
                                runs: runs, threads: threads, arenaBytes: engine.arenaSize)
         if args.flag("json") {
             console.out(stats.json.serialized())
@@ -81,13 +82,16 @@ extension Subcommand {
 struct BenchStats {
     var loadMs, firstInvokeMs, medianMs, p90Ms, minMs: Double
     var peakRSS: Int
+    /// Resident memory before the model was loaded (runtime, libraries): `peakRSS` minus
+    /// this is what the model cost.
+    var baselineRSS: Int
     var runs, threads, arenaBytes: Int
 
     var json: JSONValue {
         .object([
             "load_ms": .float(Float(loadMs)), "first_invoke_ms": .float(Float(firstInvokeMs)),
             "median_ms": .float(Float(medianMs)), "p90_ms": .float(Float(p90Ms)), "min_ms": .float(Float(minMs)),
-            "peak_rss_bytes": .int(peakRSS), "runs": .int(runs), "threads": .int(threads), "arena_bytes": .int(arenaBytes),
+            "peak_rss_bytes": .int(peakRSS), "baseline_rss_bytes": .int(baselineRSS), "runs": .int(runs), "threads": .int(threads), "arena_bytes": .int(arenaBytes),
         ])
     }
 
@@ -100,7 +104,7 @@ struct BenchStats {
         median                         \(ms(medianMs))
         p90                            \(ms(p90Ms))
         min                            \(ms(minMs))
-        peak RSS                       \(peakRSS / 1024) KiB
+        peak RSS                       \(peakRSS / 1024) KiB (\(baselineRSS / 1024) KiB before loading the model)
         tensor arena                   \(arenaBytes / 1024) KiB
         """
     }
@@ -138,6 +142,14 @@ func percentile(_ sorted: [Double], _ p: Double) -> Double {
 }
 
 /// Peak resident set size of this process, in bytes.
+/// Resident memory now (Linux `/proc/self/statm`; 0 where unavailable).
+func currentResidentBytes() -> Int {
+    guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+    let fields = text.split(separator: " ")
+    guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
+    return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+}
+
 func peakResidentBytes() -> Int {
     var usage = rusage()
     #if canImport(Darwin)
