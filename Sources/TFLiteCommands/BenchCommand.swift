@@ -38,11 +38,15 @@ extension Subcommand {
         let baselineRSS = currentResidentBytes()
         let loadStart = clock.now
         let model = try Model(contentsOfFile: path)
+        let decoded = clock.now
         var options = EngineOptions()
         options.threadCount = threads
         let engine = try Engine(model: model, options: options)
+        let prepared = clock.now
         try engine.allocate()
         let loadSeconds = seconds(clock.now - loadStart)
+        let loadParts = (decode: seconds(decoded - loadStart), prepare: seconds(prepared - decoded),
+                         allocate: seconds(clock.now - prepared))
 
         fillInputs(engine)
         let firstStart = clock.now
@@ -63,7 +67,9 @@ extension Subcommand {
             latencies.append(seconds(clock.now - start))
         }
         latencies.sort()
-        let stats = BenchStats(loadMs: loadSeconds * 1e3, firstInvokeMs: firstSeconds * 1e3,
+        let stats = BenchStats(loadMs: loadSeconds * 1e3,
+                               loadPartsMs: (loadParts.decode * 1e3, loadParts.prepare * 1e3, loadParts.allocate * 1e3),
+                               firstInvokeMs: firstSeconds * 1e3,
                                medianMs: percentile(latencies, 0.5) * 1e3, p90Ms: percentile(latencies, 0.9) * 1e3,
                                minMs: (latencies.first ?? 0) * 1e3, peakRSS: peakResidentBytes(), baselineRSS: baselineRSS,
                                runs: runs, threads: threads, arenaBytes: engine.arenaSize)
@@ -80,7 +86,11 @@ extension Subcommand {
 }
 
 struct BenchStats {
-    var loadMs, firstInvokeMs, medianMs, p90Ms, minMs: Double
+    var loadMs: Double
+    /// Reading and validating the file, creating the engine (preparing every operator,
+    /// folding constants), planning and allocating the arena.
+    var loadPartsMs: (decode: Double, prepare: Double, allocate: Double)
+    var firstInvokeMs, medianMs, p90Ms, minMs: Double
     var peakRSS: Int
     /// Resident memory before the model was loaded (runtime, libraries): `peakRSS` minus
     /// this is what the model cost.
@@ -89,7 +99,9 @@ struct BenchStats {
 
     var json: JSONValue {
         .object([
-            "load_ms": .float(Float(loadMs)), "first_invoke_ms": .float(Float(firstInvokeMs)),
+            "load_ms": .float(Float(loadMs)), "decode_ms": .float(Float(loadPartsMs.decode)),
+            "prepare_ms": .float(Float(loadPartsMs.prepare)), "allocate_ms": .float(Float(loadPartsMs.allocate)),
+            "first_invoke_ms": .float(Float(firstInvokeMs)),
             "median_ms": .float(Float(medianMs)), "p90_ms": .float(Float(p90Ms)), "min_ms": .float(Float(minMs)),
             "peak_rss_bytes": .int(peakRSS), "baseline_rss_bytes": .int(baselineRSS), "runs": .int(runs), "threads": .int(threads), "arena_bytes": .int(arenaBytes),
         ])
@@ -99,7 +111,7 @@ struct BenchStats {
         func ms(_ x: Double) -> String { String(format: "%.3f ms", x) }
         return """
         threads \(threads), \(runs) runs
-        load (file → ready to invoke)  \(ms(loadMs))
+        load (file → ready to invoke)  \(ms(loadMs)) (decode \(ms(loadPartsMs.decode)), prepare \(ms(loadPartsMs.prepare)), allocate \(ms(loadPartsMs.allocate)))
         first invoke                   \(ms(firstInvokeMs))
         median                         \(ms(medianMs))
         p90                            \(ms(p90Ms))

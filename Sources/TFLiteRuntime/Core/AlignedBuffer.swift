@@ -6,10 +6,16 @@ public final class AlignedBuffer: @unchecked Sendable {
     public let count: Int
 
     /// Allocates `count` zeroed bytes.
-    public init(zeroedCount count: Int) {
+    public convenience init(zeroedCount count: Int) {
+        self.init(uninitializedCount: count)
+        pointer.initializeMemory(as: UInt8.self, repeating: 0, count: Swift.max(count, 1))
+    }
+
+    /// Allocates `count` bytes the caller initializes entirely (packed weights): zeroing
+    /// them first would be a second pass over memory that is often megabytes.
+    public init(uninitializedCount count: Int) {
         self.count = count
         pointer = UnsafeMutableRawPointer.allocate(byteCount: Swift.max(count, 1), alignment: Self.alignment)
-        pointer.initializeMemory(as: UInt8.self, repeating: 0, count: Swift.max(count, 1))
     }
 
     /// Copies `bytes`.

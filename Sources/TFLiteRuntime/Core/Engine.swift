@@ -132,7 +132,9 @@ public final class Engine {
     /// Creates the tensor states the model declares, with constants wrapped.
     static func initialTensors(_ subgraph: Subgraph) throws(RuntimeError) -> [TensorState] {
         subgraph.tensors.map { t in
-            let storage: TensorState.Storage = t.constantData.map { .constant(ConstantBytes(view: $0)) } ?? .arena
+            // Natural alignment: the element size (a power of two up to 8), 16 for types without one.
+            let alignment = t.type.byteSize.map { Swift.min(Swift.max($0, 1), 8) } ?? 16
+            let storage: TensorState.Storage = t.constantData.map { .constant(ConstantBytes(view: $0, alignment: alignment)) } ?? .arena
             return TensorState(index: t.index, name: t.name, type: t.type, shape: t.shape,
                                quantization: t.quantization, storage: storage, isVariable: t.isVariable,
                                sparsity: t.sparsity)

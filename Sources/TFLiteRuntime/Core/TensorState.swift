@@ -9,14 +9,19 @@ public struct ConstantBytes: @unchecked Sendable {
     // every live copied constant was reported as leaked (scripts/test-asan.sh).
     private let view: ByteView?
     private let owner: AlignedBuffer?
-    /// The bytes; valid as long as this value (or the model) is alive. Always 16-byte aligned.
+    /// The bytes; valid as long as this value (or the model) is alive, aligned to at least
+    /// the `alignment` they were created with.
     public let bytes: UnsafeRawBufferPointer
 
-    /// Wraps a model constant, copying it only when it is not 16-byte aligned (so that
-    /// kernels may load `Float`/`Int32`/SIMD values from it directly).
-    public init(view: ByteView) {
+    /// Wraps a model constant, copying it only when it is not aligned to `alignment` (a
+    /// power of two): kernels read constants through typed pointers of their element type,
+    /// and SIMD values with unaligned loads, so the element's natural alignment is all they
+    /// need. Converters only guarantee 4 bytes for float data (MobileNet v1 from TF 2.21:
+    /// 44 of its 60 buffers are not 16-byte aligned), so asking for more would copy most of
+    /// the weights at load.
+    public init(view: ByteView, alignment: Int = 16) {
         let raw = view.bytes
-        if let base = raw.baseAddress, Int(bitPattern: base) % 16 != 0 {
+        if let base = raw.baseAddress, Int(bitPattern: base) & (Swift.max(alignment, 1) - 1) != 0 {
             let copy = AlignedBuffer(copying: raw)
             self.view = nil
             owner = copy

@@ -344,7 +344,7 @@ struct ExactGEMM: Sendable {
 
 /// Centered weights `w - zw` as Float rows, for ``ExactGEMM``, and the largest magnitude.
 func centeredWeights<T: Quantized8>(_ weights: UnsafeBufferPointer<T>, zeroPoint: Int32) -> (AlignedBuffer, Int) {
-    let buffer = AlignedBuffer(zeroedCount: weights.count * MemoryLayout<Float>.stride)
+    let buffer = AlignedBuffer(uninitializedCount: weights.count * MemoryLayout<Float>.stride)
     let out = buffer.typed(Float.self)
     var largest: Int32 = 0
     for i in weights.indices {
