@@ -6,9 +6,11 @@
 #                         [--ours-env NAME=VALUE] [--target-cpu CPU [--tuned-env NAME=VALUE]]
 #                         [MODEL.tflite ...]
 #
-# Builds `tflite` in release, makes (or reuses) the random-weight MobileNet v1/v2 224
-# float and int8 models in Benchmarks/models/ (ignored by git; BENCH_MODELS overrides),
-# and adds the SSD-style detector and the MediaPipe face detectors from Fixtures/models.
+# Builds `tflite` in release, makes (or reuses) the random-weight models in
+# Benchmarks/models/ (ignored by git; BENCH_MODELS overrides): MobileNet v1/v2 224 float,
+# int8 and legacy uint8, and an SSD MobileNetV2 detector at 320 float, uint8 and int8
+# (see scripts/make_models.py); adds the tiny SSD head ending in the post-process op and
+# the MediaPipe face detectors from Fixtures/models.
 # Python comes from Fixtures/generate/venv.sh (FIXTURE_VENV=/path/to/venv reuses one).
 # Prints a Markdown table; the samples go to Benchmarks/models/last-compare.json.
 # --ours-env runs ours a second time with that environment variable, as an extra column
@@ -29,7 +31,7 @@ while [ $# -gt 0 ]; do
     --ours-env) ours_env+=("$2"); shift 2 ;;
     --target-cpu) target_cpu="$2"; shift 2 ;;
     --tuned-env) tuned_env+=("$2"); shift 2 ;;
-    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
     *) models+=("$1"); shift ;;
   esac
 done
@@ -44,6 +46,9 @@ if [ ${#models[@]} -eq 0 ]; then
   models=(
     "$cache/mobilenet_v1_float.tflite" "$cache/mobilenet_v2_float.tflite"
     "$cache/mobilenet_v1_int8.tflite" "$cache/mobilenet_v2_int8.tflite"
+    "$cache/mobilenet_v1_uint8.tflite" "$cache/mobilenet_v2_uint8.tflite"
+    "$cache/ssd_mobilenet_v2_320_float.tflite" "$cache/ssd_mobilenet_v2_320_uint8.tflite"
+    "$cache/ssd_mobilenet_v2_320_int8.tflite"
     "$root/Fixtures/models/face_detection_short_range.tflite"
     "$root/Fixtures/models/face_detection_full_range.tflite"
     "$root/Fixtures/models/ssd_postprocess.tflite"
