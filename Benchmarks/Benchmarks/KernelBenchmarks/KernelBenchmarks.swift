@@ -34,15 +34,25 @@ final class EngineSlot: @unchecked Sendable {
     var engine: Engine?
 }
 
+/// Arithmetic rate of the kernels that multiply-accumulate: 2 × the multiply-accumulates
+/// the engine counts for the operator (`Engine.work`), per second, in MFLOP/s (MOP/s for
+/// 8-bit kernels). Other kernels do not report it.
+let arithmeticRate = BenchmarkMetric.custom("MFLOP/s", polarity: .prefersLarger, useScalingFactor: false)
+
 /// Registers `name` (suffixed with the thread count) running the model `build` makes.
 func register(_ name: String, threads: Int, build: @escaping @Sendable (inout BenchGraph) -> Void,
               prepare: (@Sendable (Engine) -> Void)? = nil) {
     let slot = EngineSlot()
-    Benchmark("\(name) t\(threads)", closure: { benchmark in
+    var configuration = Benchmark.defaultConfiguration
+    configuration.metrics += [arithmeticRate]
+    Benchmark("\(name) t\(threads)", configuration: configuration, closure: { benchmark in
         guard let engine = slot.engine else {
             benchmark.error("\(name): the engine was not built")
             return
         }
+        let clock = ContinuousClock()
+        let start = clock.now
+        var count = 0
         for _ in benchmark.scaledIterations {
             do {
                 try engine.invoke()
@@ -50,6 +60,12 @@ func register(_ name: String, threads: Int, build: @escaping @Sendable (inout Be
                 benchmark.error("\(name): \(error)")
                 return
             }
+            count += 1
+        }
+        let elapsed = clock.now - start
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+        if engine.work > 0, seconds > 0 {
+            benchmark.measurement(arithmeticRate, Int(2 * Double(engine.work) * Double(count) / seconds / 1e6))
         }
     }, setup: {
         var g = BenchGraph()

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Kernel microbenchmarks with their arithmetic rate and the fraction of this CPU's peak.
+#
+#   Benchmarks/kernels.sh [FILTER]      # default: every kernel at 1 thread ('t1$')
+#
+# Runs the ordo-one/benchmark suite in release (`swift package benchmark`), then prints a
+# Markdown table: p50 wall time, p50 instructions, GFLOP/s (GOP/s for int8: 2 × the
+# multiply-accumulates `Engine.work` counts, per second), and that rate as a fraction of
+# one core's peak. The peak comes from the measured clock (perf stat, else
+# /proc/cpuinfo) and the vector width in /proc/cpuinfo: 2 FMA pipes × lanes × 2 FLOP.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+filter="${1:-t1\$}"
+ghz=""
+if command -v perf >/dev/null 2>&1; then
+  # Cycles per second of one busy core.
+  stats="$(perf stat -x, -e cycles,task-clock -- timeout 1 sh -c 'while :; do :; done' 2>&1 >/dev/null || true)"
+  ghz="$(echo "$stats" | awk -F, '/cycles/ {c=$1} /task-clock/ {t=$1} END {if (c > 0 && t > 0) printf "%.2f", c / (t * 1e6)}')"
+fi
+if [ -z "$ghz" ]; then
+  ghz="$(awk -F: '/cpu MHz/ {printf "%.2f", $2 / 1000; exit}' /proc/cpuinfo)"
+fi
+flags="$(grep -m1 '^flags' /proc/cpuinfo || true)"
+cd "$here"
+swift package benchmark --filter "$filter" --format markdown 2>/dev/null \
+  | python3 "$here/scripts/kernel_table.py" --ghz "$ghz" --flags "$flags"
