@@ -85,6 +85,32 @@ import TFLiteModel
         expectInvalid(s.conv(), "output scale must be positive")
     }
 
+    /// Scales that are negative, zero, NaN or infinite, and scale ratios whose fixed-point
+    /// multiplier cannot be represented, fail at prepare naming the tensor (RELIABILITY.md,
+    /// "inconsistent quantization"); nothing reaches the kernels.
+    @Test func nonFiniteNegativeAndExtremeScales() {
+        for bad: Float in [-0.02, 0, .nan, .infinity] {
+            var s = ConvSetup()
+            s.input = QTest.quantization([bad], [3])
+            expectInvalid(s.conv(), "input scale must be positive")
+            s = ConvSetup()
+            s.output = QTest.quantization([bad], [3])
+            expectInvalid(s.depthwise(), "output scale must be positive")
+        }
+        for bad: Float in [-0.02, .nan, .infinity] {
+            var s = ConvSetup()
+            s.filter = QTest.quantization([0.01, bad, 0.03, 0.04], [0, 0, 0, 0])
+            expectInvalid(s.conv(), "weight scales must be finite and non-negative")
+        }
+        // s_in · s_w / s_out = 2^40: beyond what a 31-bit mantissa and a shift of 30 represent.
+        var s = ConvSetup()
+        s.input = QTest.quantization([1024], [0])
+        s.filter = QTest.quantization([1024, 1024, 1024, 1024], [0, 0, 0, 0])
+        s.bias = QTest.quantization([1_048_576, 1_048_576, 1_048_576, 1_048_576], [0, 0, 0, 0])
+        s.output = QTest.quantization([1.0 / 1024 / 1024], [0])
+        expectInvalid(s.conv(), "requantization multiplier")
+    }
+
     @Test func perChannelCountAndAxis() {
         var s = ConvSetup()
         s.filter = QTest.quantization([0.01, 0.02, 0.03], [0, 0, 0])
