@@ -22,5 +22,5 @@ if [ -z "$ghz" ]; then
 fi
 flags="$(grep -m1 '^flags' /proc/cpuinfo || true)"
 cd "$here"
-swift package benchmark --filter "$filter" --format markdown 2>/dev/null \
+swift package benchmark --filter "$filter" --format markdown \
   | python3 "$here/scripts/kernel_table.py" --ghz "$ghz" --flags "$flags"
