@@ -16,6 +16,8 @@ extension UnaryActivation {
     /// - LEAKY_RELU: `y = z_y + MBQM(x − z_x, x ≥ z_x ? s_x/s_y : s_x·α/s_y)`, clamped to
     ///   the type; a negative α multiplies by |α| and negates.
     /// - HARD_SWISH: TFLite's int16 fixed-point evaluation (``HardSwishQ8``).
+    /// LEAKY_RELU and HARD_SWISH are evaluated once per code at prepare, into the same
+    /// kind of table.
     static func quantized<T: QuantizedByte>(_: T.Type, _ kind: Kind, _ operands: Operands, alpha: Float,
                                             input: TensorState, output: TensorState) throws(KernelError) -> (any PreparedKernel)? {
         if kind == .exp || kind == .sqrt || kind == .rsqrt { return nil }
@@ -26,22 +28,22 @@ extension UnaryActivation {
             guard Double(qy.scale) == 1.0 / 256 else {
                 throw .invalid("LOGISTIC needs an output scale of 1/256 for \(output.type), found \(qy.scale)")
             }
-            return LookupTableKernel<T>(input: operands.input, output: operands.output, count: operands.count,
-                                        table: lookupTable(T.self, input: qx, output: qy) { 1 / (1 + expf(-$0)) })
+            return LookupTableKernel(input: operands.input, output: operands.output, count: operands.count,
+                                     table: lookupTable(T.self, input: qx, output: qy) { 1 / (1 + expf(-$0)) })
         case .tanh:
-            return LookupTableKernel<T>(input: operands.input, output: operands.output, count: operands.count,
-                                        table: lookupTable(T.self, input: qx, output: qy) { tanhf($0) })
+            return LookupTableKernel(input: operands.input, output: operands.output, count: operands.count,
+                                     table: lookupTable(T.self, input: qx, output: qy) { tanhf($0) })
         case .leakyRelu:
             let op = LeakyReluQ8(zeroX: qx.zeroPoint, zeroY: qy.zeroPoint,
                                  identity: QuantizedMultiplier(Double(qx.scale / qy.scale)),
                                  alpha: QuantizedMultiplier(Double(qx.scale * alpha / qy.scale)),
                                  lower: T.lowest, upper: T.highest)
-            return QuantizedUnaryKernel<T, LeakyReluQ8>(input: operands.input, output: operands.output,
-                                                       count: operands.count, op: op)
+            return LookupTableKernel(input: operands.input, output: operands.output, count: operands.count,
+                                     table: op.table(T.self))
         case .hardSwish:
-            return QuantizedUnaryKernel<T, HardSwishQ8>(input: operands.input, output: operands.output,
-                                                       count: operands.count,
-                                                       op: try HardSwishQ8(input: qx, output: qy, lower: T.lowest, upper: T.highest))
+            let op = try HardSwishQ8(input: qx, output: qy, lower: T.lowest, upper: T.highest)
+            return LookupTableKernel(input: operands.input, output: operands.output, count: operands.count,
+                                     table: op.table(T.self))
         case .exp, .sqrt, .rsqrt:
             return nil
         }
@@ -49,10 +51,10 @@ extension UnaryActivation {
 
     /// TFLite's 8-bit lookup table of `f`, all in Float: for every code `v`,
     /// `q = Int32(round(f(s_x · (v − z_x)) · (1/s_y)) + z_y)` (ties away from zero),
-    /// clamped to the type, stored at index `UInt8(truncatingIfNeeded: v)`.
+    /// clamped to the type, stored as its bit pattern at index `UInt8(truncatingIfNeeded: v)`.
     static func lookupTable<T: QuantizedByte>(_: T.Type, input: QuantizedOperand, output: QuantizedOperand,
-                                              _ f: (Float) -> Float) -> [T] {
-        var table = [T](repeating: 0, count: 256)
+                                              _ f: (Float) -> Float) -> [UInt8] {
+        var table = [UInt8](repeating: 0, count: 256)
         let inverseScale = 1 / output.scale
         for v in T.lowest ... T.highest {
             let y = f(input.scale * Float(v - input.zeroPoint))
@@ -60,7 +62,7 @@ extension UnaryActivation {
             let shifted = rescaled + Float(output.zeroPoint)
             // NaN (an invalid scale cannot produce one; kept total) maps to the lowest code.
             let q = shifted.isNaN ? T.lowest : Int32(Swift.max(Swift.min(shifted, 1e9), -1e9))
-            table[Int(UInt8(truncatingIfNeeded: v))] = T.clamping(q)
+            table[Int(UInt8(truncatingIfNeeded: v))] = UInt8(truncatingIfNeeded: T.clamping(q))
         }
         return table
     }

@@ -26,21 +26,15 @@ enum Pool2DQuantized {
             return Pool2DQuantized8(signed: input.type == .int8, kind: kind, input: input.index, output: output.index,
                                     geometry: geometry, lower: range.lower, upper: range.upper)
         }
-        return input.type == .int8
-            ? try makeSeparable(&context, Int8.self, kind: kind, input: input.index, output: output.index, geometry: geometry, range: range)
-            : try makeSeparable(&context, UInt8.self, kind: kind, input: input.index, output: output.index, geometry: geometry, range: range)
-    }
-
-    private static func makeSeparable<T: Quantized8>(_ context: inout PrepareContext, _: T.Type, kind: Pool2D.Kind,
-                                                     input: Int, output: Int, geometry: Pool2D.Geometry,
-                                                     range: (lower: Int32, upper: Int32)) throws(KernelError) -> any PreparedKernel {
-        switch kind {
-        case .max:
-            return try Pool2DSeparable.make(&context, reduction: MaxPoolQuantized<T>(lower: range.lower, upper: range.upper),
-                                            input: input, output: output, geometry: geometry)
-        case .average:
-            return try Pool2DSeparable.make(&context, reduction: AveragePoolQuantized<T>(lower: range.lower, upper: range.upper),
-                                            input: input, output: output, geometry: geometry)
+        func make<R: PoolReduction>(_ reduction: R) throws(KernelError) -> Pool2DSeparable<R> {
+            try Pool2DSeparable.make(&context, reduction: reduction, input: input.index, output: output.index, geometry: geometry)
+        }
+        let (lower, upper) = range
+        switch (kind, input.type == .int8) {
+        case (.max, false): return SeparablePool.maxU8(try make(MaxPoolQuantized<UInt8>(lower: lower, upper: upper)))
+        case (.max, true): return SeparablePool.maxI8(try make(MaxPoolQuantized<Int8>(lower: lower, upper: upper)))
+        case (.average, false): return SeparablePool.averageU8(try make(AveragePoolQuantized<UInt8>(lower: lower, upper: upper)))
+        case (.average, true): return SeparablePool.averageI8(try make(AveragePoolQuantized<Int8>(lower: lower, upper: upper)))
         }
     }
 }

@@ -30,7 +30,7 @@ protocol PoolReduction: Sendable {
 /// kernels bit for bit; the float average sums in a different order than TFLite and stays
 /// within float tolerance. Chosen at prepare when the clipped window area exceeds
 /// ``Pool2D/directWindowLimit``.
-struct Pool2DSeparable<Reduction: PoolReduction>: PreparedKernel {
+struct Pool2DSeparable<Reduction: PoolReduction> {
     let reduction: Reduction
     let input: Int, output: Int
     let geometry: Pool2D.Geometry
@@ -49,7 +49,7 @@ struct Pool2DSeparable<Reduction: PoolReduction>: PreparedKernel {
                                blocksSlot: context.requestScratch(bytes: blocks))
     }
 
-    func eval(_ context: EvalContext) throws(KernelError) {
+    func run(_ context: EvalContext) {
         typealias A = Reduction.Accumulator
         let g = geometry
         let x = UnsafePointer(context.pointer(input, as: Reduction.Element.self))
@@ -124,6 +124,30 @@ struct Pool2DSeparable<Reduction: PoolReduction>: PreparedKernel {
                 // `last` is `n - 1`, where the suffix array stops.
                 for c in 0 ..< channels { store(o, c, s[l + c]) }
             }
+        }
+    }
+}
+
+/// The separable pools, as one kernel that is not generic: the witness of a generic
+/// kernel's `eval` is the unspecialized body, which called `lift`, `combine` and the
+/// loads and stores through witnesses per element (55 ns per output element of a float
+/// 9×9 max pool); each case here runs the specialization of ``Pool2DSeparable/run(_:)``.
+enum SeparablePool: PreparedKernel {
+    case maxF32(Pool2DSeparable<MaxPoolF32>)
+    case averageF32(Pool2DSeparable<AveragePoolF32>)
+    case maxU8(Pool2DSeparable<MaxPoolQuantized<UInt8>>)
+    case maxI8(Pool2DSeparable<MaxPoolQuantized<Int8>>)
+    case averageU8(Pool2DSeparable<AveragePoolQuantized<UInt8>>)
+    case averageI8(Pool2DSeparable<AveragePoolQuantized<Int8>>)
+
+    func eval(_ context: EvalContext) throws(KernelError) {
+        switch self {
+        case let .maxF32(pool): pool.run(context)
+        case let .averageF32(pool): pool.run(context)
+        case let .maxU8(pool): pool.run(context)
+        case let .maxI8(pool): pool.run(context)
+        case let .averageU8(pool): pool.run(context)
+        case let .averageI8(pool): pool.run(context)
         }
     }
 }

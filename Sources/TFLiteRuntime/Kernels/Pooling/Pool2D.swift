@@ -80,11 +80,11 @@ enum Pool2D {
             }
             switch kind {
             case .max:
-                return try Pool2DSeparable.make(&context, reduction: MaxPoolF32(range: range), input: input.index,
-                                                output: output.index, geometry: geometry)
+                return SeparablePool.maxF32(try Pool2DSeparable.make(&context, reduction: MaxPoolF32(range: range),
+                                                                     input: input.index, output: output.index, geometry: geometry))
             case .average:
-                return try Pool2DSeparable.make(&context, reduction: AveragePoolF32(range: range), input: input.index,
-                                                output: output.index, geometry: geometry)
+                return SeparablePool.averageF32(try Pool2DSeparable.make(&context, reduction: AveragePoolF32(range: range),
+                                                                         input: input.index, output: output.index, geometry: geometry))
             }
         }
     }

@@ -22,23 +22,33 @@ enum Densify {
         let destinations = try SparseScatterMap.build(shape: input.shape, sparsity: sparsity,
                                                       valueCount: constant.bytes.count / size)
         let count = input.elementCount
-        switch size {
-        case 1: return DensifyScatter<UInt8>(input: input.index, output: output.index, count: count, destinations: destinations)
-        case 2: return DensifyScatter<UInt16>(input: input.index, output: output.index, count: count, destinations: destinations)
-        case 4: return DensifyScatter<UInt32>(input: input.index, output: output.index, count: count, destinations: destinations)
-        default: return DensifyScatter<UInt64>(input: input.index, output: output.index, count: count, destinations: destinations)
-        }
+        return DensifyScatter(elementSize: size, input: input.index, output: output.index, count: count,
+                              destinations: destinations)
     }
 }
 
 /// Moves elements as raw bit patterns of their size (zero bits are zero in every type).
-struct DensifyScatter<Element: FixedWidthInteger>: PreparedKernel {
+/// The size is stored, not a generic parameter: the witness of a generic kernel's `eval`
+/// is the unspecialized body, which copied each element through value witnesses; `eval`
+/// picks the specialization of `scatter` instead.
+struct DensifyScatter: PreparedKernel {
+    /// 1, 2, 4 or 8 bytes (checked at prepare).
+    let elementSize: Int
     let input: Int
     let output: Int
     let count: Int
     let destinations: [Int]
 
     func eval(_ context: EvalContext) throws(KernelError) {
+        switch elementSize {
+        case 1: scatter(context, UInt8.self)
+        case 2: scatter(context, UInt16.self)
+        case 4: scatter(context, UInt32.self)
+        default: scatter(context, UInt64.self)
+        }
+    }
+
+    private func scatter<Element: FixedWidthInteger>(_ context: EvalContext, _: Element.Type) {
         let x = context.pointer(input, as: Element.self)
         let y = context.pointer(output, as: Element.self)
         y.update(repeating: 0, count: count)

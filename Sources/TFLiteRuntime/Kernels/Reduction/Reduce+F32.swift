@@ -84,12 +84,15 @@ struct ReduceF32Kernel<R: ReducerF32>: PreparedKernel {
         let minimumOutputs = Swift.max(1, Self.minimumWork / perOutput)
         switch geometry.layout {
         case let .elementwise(count):
+            // One row of columns, `y = combine(initial, x)`: this `eval` is not specialized
+            // for R, so an elementwise loop here would call `combine` through a witness
+            // per element.
             parallel.forEachChunk(count, minimumChunk: Self.minimumWork) { range in
-                for i in range { y[i] = R.combine(R.initial, x[i]) }
+                R.reduceColumns(x + range.lowerBound, rows: 1, rowStride: 0, into: y + range.lowerBound, count: range.count)
                 Self.divide(y + range.lowerBound, range.count, divisor)
             }
         case let .empty(count):
-            for i in 0 ..< count { y[i] = R.initial }
+            y.update(repeating: R.initial, count: count)
         case let .inner(outer, reduced):
             parallel.forEachChunk(outer, minimumChunk: minimumOutputs) { range in
                 for o in range {
