@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Kernel microbenchmarks with their arithmetic rate and the fraction of this CPU's peak.
 #
-#   Benchmarks/kernels.sh [FILTER]      # default: every kernel at 1 thread ('t1$')
+#   Benchmarks/kernels.sh [FILTER]      # default: every kernel at 1 thread (".* t1$"; the filter must match the whole name)
 #
 # Runs the ordo-one/benchmark suite in release (`swift package benchmark`), then prints a
 # Markdown table: p50 wall time, p50 instructions, GFLOP/s (GOP/s for int8: 2 × the
@@ -10,7 +10,7 @@
 # /proc/cpuinfo) and the vector width in /proc/cpuinfo: 2 FMA pipes × lanes × 2 FLOP.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-filter="${1:-t1\$}"
+filter="${1:-.* t1\$}"
 ghz=""
 if command -v perf >/dev/null 2>&1; then
   # Cycles per second of one busy core.
@@ -22,5 +22,11 @@ if [ -z "$ghz" ]; then
 fi
 flags="$(grep -m1 '^flags' /proc/cpuinfo || true)"
 cd "$here"
-swift package benchmark --filter "$filter" --format markdown \
-  | python3 "$here/scripts/kernel_table.py" --ghz "$ghz" --flags "$flags"
+raw="$here/.build/kernels-raw.md"
+mkdir -p "$here/.build"
+# The raw report is kept (and shown if the run fails: build errors go to stdout too).
+if ! swift package benchmark --filter "$filter" --format markdown > "$raw"; then
+  tail -n 40 "$raw" >&2
+  exit 1
+fi
+python3 "$here/scripts/kernel_table.py" --ghz "$ghz" --flags "$flags" < "$raw"

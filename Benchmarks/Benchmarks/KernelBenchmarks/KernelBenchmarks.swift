@@ -36,7 +36,8 @@ final class EngineSlot: @unchecked Sendable {
 
 /// Arithmetic rate of the kernels that multiply-accumulate: 2 × the multiply-accumulates
 /// the engine counts for the operator (`Engine.work`), per second, in MFLOP/s (MOP/s for
-/// 8-bit kernels). Other kernels do not report it.
+/// 8-bit kernels). Other kernels do not report it (NMS declares comparisons as its work,
+/// which are not arithmetic).
 let arithmeticRate = BenchmarkMetric.custom("MFLOP/s", polarity: .prefersLarger, useScalingFactor: false)
 
 /// Registers `name` (suffixed with the thread count) running the model `build` makes.
@@ -64,7 +65,7 @@ func register(_ name: String, threads: Int, build: @escaping @Sendable (inout Be
         }
         let elapsed = clock.now - start
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
-        if engine.work > 0, seconds > 0 {
+        if engine.work > 0, seconds > 0, !name.hasPrefix("detection") {
             benchmark.measurement(arithmeticRate, Int(2 * Double(engine.work) * Double(count) / seconds / 1e6))
         }
     }, setup: {
