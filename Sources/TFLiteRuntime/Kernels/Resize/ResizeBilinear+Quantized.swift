@@ -8,10 +8,11 @@ struct ResizeBilinearU8: PreparedKernel {
     let input: Int
     let output: Int
     let geometry: ResizeGeometry
-    let rows: BilinearAxis
-    let columns: BilinearAxis
+    let options: ResizeOptions
+    let tables: ResizeAxisTables
 
     func eval(_ context: EvalContext) throws(KernelError) {
+        let (rows, columns) = BilinearAxis.tables(context, tables, geometry, options)
         forEachBilinearSample(context, x: context.pointer(input, as: UInt8.self), y: context.pointer(output, as: UInt8.self),
                               geometry: geometry, rows: rows, columns: columns) { topLeft, bottomLeft, topRight, bottomRight, ty, uy, tx, ux in
             let v = Float(topLeft) * uy * ux + Float(bottomLeft) * ty * ux + Float(topRight) * uy * tx
@@ -25,13 +26,8 @@ struct ResizeBilinearU8: PreparedKernel {
 /// along one axis: `scale = round(2^10·in/out)` (or `(in−1)/(out−1)` with align
 /// corners), `v = o·scale` (with half-pixel centers `+ scale/2 − 2^9`),
 /// `lo = max(v / 2^10, 0)`, `hi = min(⌈v / 2^10⌉, in − 1)` (C division, truncating).
-struct IntegerBilinearAxis: Sendable {
-    var lower: [Int] = []
-    var upper: [Int] = []
-    /// `v − 2^10·lo`, the weight of `hi` in units of 2^-10.
-    var fraction: [Int64] = []
-
-    init(input: Int, output: Int, options: ResizeOptions) {
+enum IntegerBilinearAxis {
+    static func fill(_ table: AxisTable<Int64>, input: Int, output: Int, options: ResizeOptions) {
         // Sizes come from validated tensors (positive, and well inside Int32 after the
         // engine's byte-size checks), so these products fit in Int.
         var scale = ((1 << 10) * input + output / 2) / output
@@ -42,9 +38,9 @@ struct IntegerBilinearAxis: Sendable {
             let v = options.halfPixelCenters ? o * scale + scale / 2 - (1 << 9) : o * scale
             let lo = Swift.min(Swift.max(v / (1 << 10), 0), input - 1)
             let hi = Swift.max(Swift.min((v + (1 << 10) - 1) / (1 << 10), input - 1), 0)
-            lower.append(lo)
-            upper.append(hi)
-            fraction.append(Int64(v - (1 << 10) * lo))
+            table.lower[o] = lo
+            table.upper[o] = hi
+            table.fraction[o] = Int64(v - (1 << 10) * lo)
         }
     }
 }
@@ -56,10 +52,15 @@ struct ResizeBilinearI8: PreparedKernel {
     let input: Int
     let output: Int
     let geometry: ResizeGeometry
-    let rows: IntegerBilinearAxis
-    let columns: IntegerBilinearAxis
+    let options: ResizeOptions
+    let tables: ResizeAxisTables
 
     func eval(_ context: EvalContext) throws(KernelError) {
+        let (rowBase, columnBase) = tables.bases(context)
+        let rows = AxisTable<Int64>(rowBase, count: geometry.outputHeight)
+        let columns = AxisTable<Int64>(columnBase, count: geometry.outputWidth)
+        IntegerBilinearAxis.fill(rows, input: geometry.inputHeight, output: geometry.outputHeight, options: options)
+        IntegerBilinearAxis.fill(columns, input: geometry.inputWidth, output: geometry.outputWidth, options: options)
         let x = context.pointer(input, as: Int8.self)
         let y = context.pointer(output, as: Int8.self)
         let g = geometry
@@ -67,34 +68,29 @@ struct ResizeBilinearI8: PreparedKernel {
         let inRow = g.inputWidth * depth, inImage = g.inputHeight * inRow
         let outRow = g.outputWidth * depth
         let one: Int64 = 1 << 10
-        rows.lower.withUnsafeBufferPointer { rowLo in
-        rows.upper.withUnsafeBufferPointer { rowHi in
-        rows.fraction.withUnsafeBufferPointer { rowT in
-        columns.lower.withUnsafeBufferPointer { colLo in
-        columns.upper.withUnsafeBufferPointer { colHi in
-        columns.fraction.withUnsafeBufferPointer { colT in
-            context.parallel.forEachChunk(g.batch * g.outputHeight, minimumChunk: 4) { range in
-                for r in range {
-                    let b = r / g.outputHeight, oy = r % g.outputHeight
-                    let ty = rowT[oy], uy = one - ty
-                    let top = x + b * inImage + rowLo[oy] * inRow
-                    let bottom = x + b * inImage + rowHi[oy] * inRow
-                    var out = y + r * outRow
-                    for ox in 0 ..< g.outputWidth {
-                        let tx = colT[ox], ux = one - tx
-                        let left = colLo[ox] * depth, right = colHi[ox] * depth
-                        for c in 0 ..< depth {
-                            let sum = Int64(top[left + c]) * uy * ux + Int64(bottom[left + c]) * ty * ux
-                                + Int64(top[right + c]) * uy * tx + Int64(bottom[right + c]) * ty * tx
-                            let rounded = (sum + (sum > 0 ? 1 << 19 : -(1 << 19))) / (1 << 20)
-                            // As the C++ narrowing cast (weights outside [0, 1] only occur
-                            // where both neighbours are the same pixel, so it never wraps).
-                            out[c] = Int8(truncatingIfNeeded: rounded)
-                        }
-                        out += depth
+        let (rowLo, rowHi, rowT) = (rows.lower, rows.upper, rows.fraction)
+        let (colLo, colHi, colT) = (columns.lower, columns.upper, columns.fraction)
+        context.parallel.forEachChunk(g.batch * g.outputHeight, minimumChunk: 4) { range in
+            for r in range {
+                let b = r / g.outputHeight, oy = r % g.outputHeight
+                let ty = rowT[oy], uy = one - ty
+                let top = x + b * inImage + rowLo[oy] * inRow
+                let bottom = x + b * inImage + rowHi[oy] * inRow
+                var out = y + r * outRow
+                for ox in 0 ..< g.outputWidth {
+                    let tx = colT[ox], ux = one - tx
+                    let left = colLo[ox] * depth, right = colHi[ox] * depth
+                    for c in 0 ..< depth {
+                        let sum = Int64(top[left + c]) * uy * ux + Int64(bottom[left + c]) * ty * ux
+                            + Int64(top[right + c]) * uy * tx + Int64(bottom[right + c]) * ty * tx
+                        let rounded = (sum + (sum > 0 ? 1 << 19 : -(1 << 19))) / (1 << 20)
+                        // As the C++ narrowing cast (weights outside [0, 1] only occur
+                        // where both neighbours are the same pixel, so it never wraps).
+                        out[c] = Int8(truncatingIfNeeded: rounded)
                     }
+                    out += depth
                 }
             }
-        }}}}}}
+        }
     }
 }

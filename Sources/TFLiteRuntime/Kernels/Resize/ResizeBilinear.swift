@@ -20,19 +20,17 @@ enum ResizeBilinear {
         }
         let geometry = try ResizeGeometry.prepare(&context)
         let input = try context.input(0)
-        let rows = BilinearAxis(input: geometry.inputHeight, output: geometry.outputHeight, options: options)
-        let columns = BilinearAxis(input: geometry.inputWidth, output: geometry.outputWidth, options: options)
+        let output = try context.outputIndex(0)
+        let entryBytes = input.type == .int8 ? AxisTable<Int64>.entryBytes : AxisTable<Float>.entryBytes
+        let tables = try ResizeAxisTables.request(&context, rows: geometry.outputHeight, columns: geometry.outputWidth,
+                                                  entryBytes: entryBytes)
         switch input.type {
         case .float32:
-            return ResizeBilinearF32(input: input.index, output: try context.outputIndex(0),
-                                     geometry: geometry, rows: rows, columns: columns)
+            return ResizeBilinearF32(input: input.index, output: output, geometry: geometry, options: options, tables: tables)
         case .uint8:
-            return ResizeBilinearU8(input: input.index, output: try context.outputIndex(0),
-                                    geometry: geometry, rows: rows, columns: columns)
+            return ResizeBilinearU8(input: input.index, output: output, geometry: geometry, options: options, tables: tables)
         case .int8:
-            return ResizeBilinearI8(input: input.index, output: try context.outputIndex(0), geometry: geometry,
-                                    rows: IntegerBilinearAxis(input: geometry.inputHeight, output: geometry.outputHeight, options: options),
-                                    columns: IntegerBilinearAxis(input: geometry.inputWidth, output: geometry.outputWidth, options: options))
+            return ResizeBilinearI8(input: input.index, output: output, geometry: geometry, options: options, tables: tables)
         default:
             throw context.unsupportedTypes()
         }
@@ -40,26 +38,29 @@ enum ResizeBilinear {
 }
 
 /// Source neighbours and weights for every output position along one axis.
-struct BilinearAxis {
-    var lower: [Int]
-    var upper: [Int]
-    /// `v - lower`: the weight of `upper`.
-    var fraction: [Float]
-
-    init(input: Int, output: Int, options: ResizeOptions) {
+enum BilinearAxis {
+    static func fill(_ table: AxisTable<Float>, input: Int, output: Int, options: ResizeOptions) {
         let scale = ResizeGeometry.scale(input: input, output: output, alignCorners: options.alignCorners)
-        lower = []; upper = []; fraction = []
-        lower.reserveCapacity(output); upper.reserveCapacity(output); fraction.reserveCapacity(output)
         for o in 0 ..< output {
             let v = options.halfPixelCenters ? (Float(o) + 0.5) * scale - 0.5 : Float(o) * scale
             // `min(…, input - 1)` on the lower neighbour only guards against rounding that
             // TFLite leaves unchecked; for valid sizes `floor(v) <= input - 1` already.
             let lo = Swift.min(Swift.max(Int(v.rounded(.down)), 0), input - 1)
             let hi = Swift.max(Swift.min(Int(v.rounded(.up)), input - 1), 0)
-            lower.append(lo)
-            upper.append(hi)
-            fraction.append(v - Float(lo))
+            table.lower[o] = lo
+            table.upper[o] = hi
+            table.fraction[o] = v - Float(lo)
         }
+    }
+
+    /// Both axes' tables of `geometry`, filled in this invoke's scratch.
+    static func tables(_ context: EvalContext, _ tables: ResizeAxisTables, _ g: ResizeGeometry,
+                       _ options: ResizeOptions) -> (rows: AxisTable<Float>, columns: AxisTable<Float>) {
+        let (r, c) = tables.bases(context)
+        let rows = AxisTable<Float>(r, count: g.outputHeight), columns = AxisTable<Float>(c, count: g.outputWidth)
+        fill(rows, input: g.inputHeight, output: g.outputHeight, options: options)
+        fill(columns, input: g.inputWidth, output: g.outputWidth, options: options)
+        return (rows, columns)
     }
 }
 
@@ -67,10 +68,11 @@ struct ResizeBilinearF32: PreparedKernel {
     let input: Int
     let output: Int
     let geometry: ResizeGeometry
-    let rows: BilinearAxis
-    let columns: BilinearAxis
+    let options: ResizeOptions
+    let tables: ResizeAxisTables
 
     func eval(_ context: EvalContext) throws(KernelError) {
+        let (rows, columns) = BilinearAxis.tables(context, tables, geometry, options)
         forEachBilinearSample(context, x: context.pointer(input, as: Float.self), y: context.pointer(output, as: Float.self),
                               geometry: geometry, rows: rows, columns: columns) { topLeft, bottomLeft, topRight, bottomRight, ty, uy, tx, ux in
             topLeft * uy * ux + bottomLeft * ty * ux + topRight * uy * tx + bottomRight * ty * tx
@@ -86,33 +88,28 @@ struct ResizeBilinearF32: PreparedKernel {
 /// One chunk computes whole output rows, so results do not depend on the thread count.
 @inline(__always)
 func forEachBilinearSample<T>(_ context: EvalContext, x: UnsafeMutablePointer<T>, y: UnsafeMutablePointer<T>,
-                              geometry g: ResizeGeometry, rows: BilinearAxis, columns: BilinearAxis,
+                              geometry g: ResizeGeometry, rows: AxisTable<Float>, columns: AxisTable<Float>,
                               _ combine: (T, T, T, T, Float, Float, Float, Float) -> T) {
     let depth = g.depth
     let inRow = g.inputWidth * depth, inImage = g.inputHeight * inRow
     let outRow = g.outputWidth * depth
-    rows.lower.withUnsafeBufferPointer { rowLo in
-    rows.upper.withUnsafeBufferPointer { rowHi in
-    rows.fraction.withUnsafeBufferPointer { rowT in
-    columns.lower.withUnsafeBufferPointer { colLo in
-    columns.upper.withUnsafeBufferPointer { colHi in
-    columns.fraction.withUnsafeBufferPointer { colT in
-        context.parallel.forEachChunk(g.batch * g.outputHeight, minimumChunk: 4) { range in
-            for r in range {
-                let b = r / g.outputHeight, oy = r % g.outputHeight
-                let ty = rowT[oy], uy = 1 - ty
-                let top = x + b * inImage + rowLo[oy] * inRow
-                let bottom = x + b * inImage + rowHi[oy] * inRow
-                var out = y + r * outRow
-                for ox in 0 ..< g.outputWidth {
-                    let tx = colT[ox], ux = 1 - tx
-                    let left = colLo[ox] * depth, right = colHi[ox] * depth
-                    for c in 0 ..< depth {
-                        out[c] = combine(top[left + c], bottom[left + c], top[right + c], bottom[right + c], ty, uy, tx, ux)
-                    }
-                    out += depth
+    let (rowLo, rowHi, rowT) = (rows.lower, rows.upper, rows.fraction)
+    let (colLo, colHi, colT) = (columns.lower, columns.upper, columns.fraction)
+    context.parallel.forEachChunk(g.batch * g.outputHeight, minimumChunk: 4) { range in
+        for r in range {
+            let b = r / g.outputHeight, oy = r % g.outputHeight
+            let ty = rowT[oy], uy = 1 - ty
+            let top = x + b * inImage + rowLo[oy] * inRow
+            let bottom = x + b * inImage + rowHi[oy] * inRow
+            var out = y + r * outRow
+            for ox in 0 ..< g.outputWidth {
+                let tx = colT[ox], ux = 1 - tx
+                let left = colLo[ox] * depth, right = colHi[ox] * depth
+                for c in 0 ..< depth {
+                    out[c] = combine(top[left + c], bottom[left + c], top[right + c], bottom[right + c], ty, uy, tx, ux)
                 }
+                out += depth
             }
         }
-    }}}}}}
+    }
 }

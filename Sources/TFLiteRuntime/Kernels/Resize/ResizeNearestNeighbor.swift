@@ -33,22 +33,28 @@ enum ResizeNearestNeighbor {
         }
         // Byte size is known for the types above.
         let elementSize = input.type.byteSize ?? 1
-        return ResizeNearestNeighborCopy(
-            input: input.index, output: output.index, geometry: geometry,
-            pixelBytes: geometry.depth * elementSize,
-            sourceRows: nearestSources(input: geometry.inputHeight, output: geometry.outputHeight, options: options),
-            sourceColumns: nearestSources(input: geometry.inputWidth, output: geometry.outputWidth, options: options))
+        let tables = try ResizeAxisTables.request(&context, rows: geometry.outputHeight, columns: geometry.outputWidth,
+                                                  entryBytes: MemoryLayout<Int>.stride)
+        return ResizeNearestNeighborCopy(input: input.index, output: output.index, geometry: geometry,
+                                         pixelBytes: geometry.depth * elementSize, options: options, tables: tables)
     }
 
     /// Source index along one axis for every output position.
     static func nearestSources(input: Int, output: Int, options: ResizeOptions) -> [Int] {
+        [Int](unsafeUninitializedCapacity: output) { buffer, count in
+            if let base = buffer.baseAddress { fillSources(base, input: input, output: output, options: options) }
+            count = output
+        }
+    }
+
+    static func fillSources(_ sources: UnsafeMutablePointer<Int>, input: Int, output: Int, options: ResizeOptions) {
         let scale = ResizeGeometry.scale(input: input, output: output, alignCorners: options.alignCorners)
         let offset: Float = options.halfPixelCenters ? 0.5 : 0
-        return (0 ..< output).map { o in
+        for o in 0 ..< output {
             let v = (Float(o) + offset) * scale
             let s = Int(options.alignCorners ? v.rounded() : v.rounded(.down))
             // The lower clamp is TFLite's for half-pixel centers; otherwise `s >= 0` already.
-            return Swift.max(Swift.min(s, input - 1), 0)
+            sources[o] = Swift.max(Swift.min(s, input - 1), 0)
         }
     }
 }
@@ -58,28 +64,30 @@ struct ResizeNearestNeighborCopy: PreparedKernel {
     let output: Int
     let geometry: ResizeGeometry
     let pixelBytes: Int
-    let sourceRows: [Int]
-    let sourceColumns: [Int]
+    let options: ResizeOptions
+    let tables: ResizeAxisTables
 
     func eval(_ context: EvalContext) throws(KernelError) {
+        let (rowBase, columnBase) = tables.bases(context)
+        let rows = rowBase.bindMemory(to: Int.self, capacity: geometry.outputHeight)
+        let columns = columnBase.bindMemory(to: Int.self, capacity: geometry.outputWidth)
+        ResizeNearestNeighbor.fillSources(rows, input: geometry.inputHeight, output: geometry.outputHeight, options: options)
+        ResizeNearestNeighbor.fillSources(columns, input: geometry.inputWidth, output: geometry.outputWidth, options: options)
         let x = UnsafeRawPointer(context.raw(input))
         let y = context.raw(output)
         let g = geometry
         let pixel = pixelBytes
         let inRow = g.inputWidth * pixel, inImage = g.inputHeight * inRow
         let outRow = g.outputWidth * pixel
-        sourceRows.withUnsafeBufferPointer { rows in
-        sourceColumns.withUnsafeBufferPointer { columns in
-            context.parallel.forEachChunk(g.batch * g.outputHeight, minimumChunk: 4) { range in
-                for r in range {
-                    let b = r / g.outputHeight, oy = r % g.outputHeight
-                    let source = x + b * inImage + rows[oy] * inRow
-                    let out = y + r * outRow
-                    for ox in 0 ..< g.outputWidth {
-                        (out + ox * pixel).copyMemory(from: source + columns[ox] * pixel, byteCount: pixel)
-                    }
+        context.parallel.forEachChunk(g.batch * g.outputHeight, minimumChunk: 4) { range in
+            for r in range {
+                let b = r / g.outputHeight, oy = r % g.outputHeight
+                let source = x + b * inImage + rows[oy] * inRow
+                let out = y + r * outRow
+                for ox in 0 ..< g.outputWidth {
+                    (out + ox * pixel).copyMemory(from: source + columns[ox] * pixel, byteCount: pixel)
                 }
             }
-        }}
+        }
     }
 }
