@@ -29,6 +29,18 @@ import TFLiteModel
         #expect(try run(.sqrt, [-1])[0].isNaN)
     }
 
+    /// SQRT and RSQRT avoid `squareRoot()`'s libm fallback (``vectorizableSquareRoot(_:)``);
+    /// they must still give its bits, NaNs included, for every class of input.
+    @Test func squareRootsMatchTheStandardLibraryBitForBit() throws {
+        var rng = SplitMix64(seed: 3)
+        let edges: [Float] = [0, -0, 1, -1, 2, 0.25, .leastNonzeroMagnitude, -.leastNonzeroMagnitude, .leastNormalMagnitude,
+                              .greatestFiniteMagnitude, -.greatestFiniteMagnitude, .infinity, -.infinity, .nan, -.nan,
+                              Float(bitPattern: 0x7F80_0001), Float(bitPattern: 0xFF80_0001), Float(bitPattern: 0xFFC0_0000)]
+        let x = edges + (0 ..< 4000).map { _ in Float(bitPattern: UInt32(truncatingIfNeeded: rng.next())) }
+        #expect(try run(.sqrt, x).map(\.bitPattern) == x.map { $0.squareRoot().bitPattern })
+        #expect(try run(.rsqrt, x).map(\.bitPattern) == x.map { (1 / $0.squareRoot()).bitPattern })
+    }
+
     @Test func goldensFromTensorFlow() throws {
         let h: [Float] = [-4.0, -3.0, -2.5, -1.0, -0.2, 0.0, 0.7, 2.9, 3.0, 5.0]
         // x * tf.nn.relu6(x + 3) / 6, tf.sigmoid, tf.tanh, tf.nn.leaky_relu(alpha=0.2) (TensorFlow 2.21).

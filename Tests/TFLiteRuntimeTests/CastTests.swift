@@ -4,16 +4,7 @@ import TFLiteModel
 
 @Suite struct CastTests {
     static func cast<S, D>(_ values: [S], _ from: ElementType, to: ElementType, as _: D.Type) throws -> [D] {
-        var g = GraphBuilder()
-        let x = g.input([values.count], from)
-        let y = g.tensor([values.count], to)
-        g.op(.cast, inputs: [x], outputs: [y])
-        g.output(y)
-        let engine = try g.engine()
-        try engine.allocate()
-        try engine.setInput(0, values)
-        try engine.invoke()
-        return try engine.output(0, as: D.self)
+        try runOneToOne(.cast, values, from, to: to, as: D.self)
     }
 
     @Test func floatToIntTruncatesTowardZero() throws {

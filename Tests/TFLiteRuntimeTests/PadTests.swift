@@ -85,11 +85,11 @@ import TFLiteModel
 
     // MARK: - MIRROR_PAD
 
-    private func mirrorGraph(_ shape: [Int], _ paddings: [Int32], mode: Int8) -> GraphBuilder {
+    private func mirrorGraph(_ shape: [Int], _ paddings: [Int32], mode: Int8, type: ElementType = .float32) -> GraphBuilder {
         var g = GraphBuilder()
-        let x = g.input(shape, .float32)
+        let x = g.input(shape, type)
         let p = g.constant(paddings, shape: [shape.count, 2])
-        let y = g.tensor([], .float32)
+        let y = g.tensor([], type)
         g.op(.mirrorPad, inputs: [x, p], outputs: [y], options: .mirrorPad(mode: mode))
         g.output(y)
         return g
@@ -105,6 +105,41 @@ import TFLiteModel
         #expect(symmetric.shape == [7, 8])
         #expect(symmetric.values == [0, 1, 2, 3, 3, 2, 1, 0, 0, 1, 2, 3, 3, 2, 1, 0, 4, 5, 6, 7, 7, 6, 5, 4, 8, 9, 10, 11, 11, 10, 9, 8,
                                      8, 9, 10, 11, 11, 10, 9, 8, 4, 5, 6, 7, 7, 6, 5, 4, 0, 1, 2, 3, 3, 2, 1, 0])
+    }
+
+    /// Random shapes (rank 0 to 5, some SYMMETRIC ones empty), paddings up to each mode's limit and
+    /// elements of 1, 2, 4 and 8 bytes (so units of many sizes), against an index-by-index
+    /// reference.
+    @Test(arguments: [(ElementType.uint8, 1), (.int16, 2), (.float32, 4), (.int64, 8)])
+    func mirrorPadMatchesAnIndexByIndexReference(type: ElementType, size: Int) throws {
+        var rng = SplitMix64(seed: UInt64(size))
+        for trial in 0 ..< 60 {
+            let reflect = trial % 2 == 0
+            let rank = Int.random(in: 0 ... 5, using: &rng)
+            var shape = (0 ..< rank).map { _ in Int.random(in: 1 ... 4, using: &rng) }
+            if rank > 0, trial % 3 == 0 { shape[Int.random(in: 0 ..< rank, using: &rng)] = trial % 6 == 3 ? 0 : 3 }
+            let pads: [(Int, Int)] = shape.map { n in
+                let limit = Swift.max(reflect ? n - 1 : n, 0)
+                return Bool.random(using: &rng) ? (0, 0) : (Int.random(in: 0 ... limit, using: &rng), Int.random(in: 0 ... limit, using: &rng))
+            }
+            let outShape = zip(shape, pads).map { $0 + $1.0 + $1.1 }
+            let count = shape.reduce(1, *)
+            let input = (0 ..< count * size).map { _ in UInt8.random(in: 0 ... 255, using: &rng) }
+            let g = mirrorGraph(shape, pads.flatMap { [Int32($0.0), Int32($0.1)] }, mode: reflect ? 0 : 1, type: type)
+            let got = try ShapeTest.run(g, input: input, as: UInt8.self)
+            var expected: [UInt8] = []
+            for flat in 0 ..< outShape.reduce(1, *) {
+                let source = zip(ShapeTest.unravel(flat, outShape), zip(shape, pads)).map { o, axis in
+                    let (n, (before, _)) = axis
+                    let i = o - before
+                    return i < 0 ? (reflect ? -i : -i - 1) : i >= n ? (reflect ? 2 * n - 2 - i : 2 * n - 1 - i) : i
+                }
+                let at = ShapeTest.ravel(source, shape) * size
+                expected += input[at ..< at + size]
+            }
+            #expect(got.shape == outShape)
+            #expect(got.values == expected, "shape \(shape), paddings \(pads), \(reflect ? "REFLECT" : "SYMMETRIC")")
+        }
     }
 
     @Test func mirrorPadErrors() {

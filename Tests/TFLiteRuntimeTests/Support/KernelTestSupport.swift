@@ -50,6 +50,22 @@ func runFloatGraph(_ inputs: [[Float]], sourceLocation: SourceLocation = #_sourc
     return (results[0], shape)
 }
 
+/// Runs one option-less `op` from a 1-D input of `values` (type `from`) to a 1-D output
+/// of type `to`, quantized with `quantization`, and returns the output as `Out` values.
+func runOneToOne<In, Out>(_ op: BuiltinOperator, _ values: [In], _ from: ElementType, to: ElementType,
+                          quantization: Quantization? = nil, as _: Out.Type) throws -> [Out] {
+    var g = GraphBuilder()
+    let x = g.input([values.count], from)
+    let y = g.tensor([values.count], to, quantization: quantization)
+    g.op(op, inputs: [x], outputs: [y])
+    g.output(y)
+    let engine = try g.engine()
+    try engine.allocate()
+    try engine.setInput(0, values)
+    try engine.invoke()
+    return try engine.output(0, as: Out.self)
+}
+
 /// The reason of an `invalidOperator` error raised while creating an engine for `g`, or nil.
 func prepareFailure(_ g: GraphBuilder) -> RuntimeError? {
     do {

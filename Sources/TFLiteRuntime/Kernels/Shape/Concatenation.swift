@@ -53,7 +53,7 @@ enum ConcatenationKernels {
             let block = t.shape[a] * inner
             if !rescaled.isEmpty, let r = rescaled[k] {
                 rescales.append(ConcatenationRescale(source: t.index, outer: outer, block: block,
-                                                     outputRow: total * inner, outputOffset: offset * inner, factors: r))
+                                                     outputRow: total * inner, outputOffset: offset * inner, table: r))
                 offset += t.shape[a]
                 continue
             }

@@ -79,17 +79,8 @@ enum PadKernels {
         }
         let shape = try paddedShape(input.shape, pads)
         try context.setOutputShape(0, shape)
-        let inStrides = ShapeSupport.strides(input.shape)
-        var tables: [[Int]] = []
-        for d in shape.indices {
-            let n = input.shape[d]
-            tables.append((0 ..< shape[d]).map { o in
-                let i = o - pads[d].before
-                let source = i < 0 ? (reflect ? -i : -i - 1) : i >= n ? (reflect ? 2 * n - 2 - i : 2 * n - 1 - i) : i
-                return source * inStrides[d] * size
-            })
-        }
-        return OffsetTableCopy(input: input.index, output: output.index, tables: tables, elementSize: size)
+        return MirrorPadCopy(input: input.index, output: output.index, shape: input.shape, pads: pads, reflect: reflect,
+                             elementSize: size)
     }
 
     /// The `(before, after)` pairs of the constant paddings input.
@@ -138,31 +129,5 @@ struct PadConstantKernel: PreparedKernel {
             }
         }
         plan.run(from: UnsafeRawPointer(context.raw(input)), to: dst)
-    }
-}
-
-/// Writes the output contiguously; the source of output index `(o₀, …, oₖ)` is at byte
-/// `Σ tables[a][oₐ]` of the input (per-axis offset tables built at prepare).
-struct OffsetTableCopy: PreparedKernel {
-    let input: Int
-    let output: Int
-    let tables: [[Int]]
-    let elementSize: Int
-
-    func eval(_ context: EvalContext) throws(KernelError) {
-        if tables.contains(where: \.isEmpty) { return }
-        var dst = context.raw(output)
-        walk(axis: 0, src: UnsafeRawPointer(context.raw(input)), dst: &dst)
-    }
-
-    private func walk(axis: Int, src: UnsafeRawPointer, dst: inout UnsafeMutableRawPointer) {
-        if axis == tables.count {
-            dst.copyMemory(from: src, byteCount: elementSize)
-            dst += elementSize
-            return
-        }
-        for offset in tables[axis] {
-            walk(axis: axis + 1, src: src + offset, dst: &dst)
-        }
     }
 }
