@@ -51,6 +51,10 @@ scratch="$root/.build-fuzz"
 # Swift 6.3 the later replaces the earlier at compile time, leaving the code without
 # coverage instrumentation ("no interesting inputs were found"). The combined
 # `-Xswiftc -sanitize=fuzzer,address`, which comes last, instruments it.
+# SwiftPM keeps this package's build plan when only the library (a path dependency) gains
+# a source file, and then fails to find the new file's types (seen with Swift 6.3.1):
+# dropping the plan makes it rescan the sources, for a few seconds.
+rm -f "$scratch/build/debug.yaml" "$scratch/build/debug/description.json"
 swift build -c debug --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer,address \
   --package-path "$root/Fuzz" --scratch-path "$scratch/build" --product "$product" >&2
 binary="$scratch/build/debug/$product"
