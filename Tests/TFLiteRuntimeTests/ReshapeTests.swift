@@ -55,6 +55,19 @@ import TFLiteModel
         #expect(engine.outputShape(0) == [0, 3, 2])
     }
 
+    /// An empty input whose other dimensions multiply beyond `Int` is an error, not a
+    /// trap (RELIABILITY.md finding 13).
+    @Test func emptyInputWithHugeDimensionsFailsCleanly() {
+        let huge = 1 << 31
+        #expect(throws: KernelError.self) {
+            _ = try ReshapeKernels.inferShape([-1], inputShape: [13057, 0, huge, huge], source: "shape tensor")
+        }
+        #expect(throws: KernelError.self) {
+            _ = try ReshapeKernels.inferShape([1 << 40, 1 << 40, -1], inputShape: [2, 0, 3], source: "shape tensor")
+        }
+        #expect((try? ReshapeKernels.inferShape([0, -1], inputShape: [0, 1 << 20, 1 << 20], source: "shape tensor")) == [0, 1 << 40])
+    }
+
     @Test func movesEveryFixedSizeType() throws {
         // int8, float16 (as bits), bool, int64, int16, uint8: bytes move unchanged.
         let int8 = try ShapeTest.run(reshapeGraph(input: [2, 2], type: .int8, shapeTensor: [4]), input: [-128, -1, 0, 127] as [Int8], as: Int8.self)

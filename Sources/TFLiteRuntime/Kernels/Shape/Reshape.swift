@@ -37,8 +37,18 @@ enum ReshapeKernels {
         guard requested.count <= ShapeSupport.maxRank else {
             throw .invalid("the \(source) has \(requested.count) dimensions; at most \(ShapeSupport.maxRank) are supported")
         }
-        let inputCount = inputShape.reduce(1, *)
-        let nonZeroInput = inputShape.reduce(1) { $1 == 0 ? $0 : $0 * $1 }
+        // The input's shape passed the engine's size checks, so its element count fits;
+        // the product of its non-zero dimensions need not (`[13057, 0, 2^31, 2^31]` holds
+        // no elements: fuzz target model-invoke, RELIABILITY.md finding 13).
+        guard let inputCount = Shape.elementCount(inputShape) else {
+            throw .invalid("the input shape \(inputShape) has too many elements")
+        }
+        var nonZeroInput = 1
+        for d in inputShape where d != 0 {
+            let (p, overflow) = nonZeroInput.multipliedReportingOverflow(by: d)
+            guard !overflow else { throw .invalid("the input shape \(inputShape) cannot be reshaped: its non-zero dimensions multiply beyond Int") }
+            nonZeroInput = p
+        }
         var shape = requested
         var stretch: Int?
         var count = 1, nonZeroCount = 1
@@ -56,7 +66,9 @@ enum ReshapeKernels {
         }
         if let s = stretch {
             shape[s] = inputCount == 0 && count != 0 ? 0 : nonZeroInput / nonZeroCount
-            count *= shape[s]
+            let (c, overflow) = count.multipliedReportingOverflow(by: shape[s])
+            guard !overflow else { throw .invalid("the \(source) \(requested) has too many elements") }
+            count = c
         }
         guard count == inputCount else {
             throw .invalid("cannot reshape \(inputShape) (\(inputCount) elements) to \(requested) from the \(source) (\(count) elements)")
