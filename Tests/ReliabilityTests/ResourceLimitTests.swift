@@ -210,6 +210,27 @@ struct ResourceLimitTests {
         #expect(expected.description.contains("4294967296 multiply-accumulates"))
     }
 
+    /// Prepare builds nothing proportional to an output that planning will reject:
+    /// BATCH_MATMUL of 2^28 broadcast 1x1 matrices (a 1 GiB output) used to tabulate 4 GiB
+    /// of operand offsets first (RELIABILITY.md finding 15); MIRROR_PAD alike (finding 14).
+    @Test func hugeBatchFailsAtAllocateWithoutTables() throws {
+        var m = FileModel()
+        let x = m.input([1 << 28, 1, 1])
+        let y = m.input([1, 1])
+        let z = m.tensor([1 << 28, 1, 1])
+        m.ops = [.init(builtin: 126, inputs: [x, y], outputs: [z])]
+        m.outputs = [z]
+        let peakBefore = peakResidentBytes()
+        let engine = try Engine(model: try m.model(), options: Self.engineOptions())
+        do {
+            try engine.allocate()
+            Issue.record("expected an error")
+        } catch {
+            guard case .memoryBudgetExceeded = error else { Issue.record("got \(error)"); return }
+        }
+        #expect(peakResidentBytes() - peakBefore < 1 << 30, "prepare allocated tables for the rejected output")
+    }
+
     @Test func zeroSizeTensorsRunOrFailCleanly() throws {
         // A zero-size graph input through an element-wise op runs and yields no data.
         let engine = try Engine(model: try Self.relu([0, 4]).model())
@@ -283,4 +304,16 @@ struct ResourceLimitTests {
             try Interpreter(modelData: Data(Self.relu(Array(repeating: 1, count: 9)).bytes))
         }
     }
+}
+
+/// This process's peak resident memory (Linux `ru_maxrss`, KiB → bytes).
+func peakResidentBytes() -> Int {
+    var usage = rusage()
+    #if canImport(Darwin)
+    guard getrusage(RUSAGE_SELF, &usage) == 0 else { return 0 }
+    return Int(usage.ru_maxrss)
+    #else
+    guard getrusage(RUSAGE_SELF.rawValue, &usage) == 0 else { return 0 }
+    return Int(usage.ru_maxrss) * 1024
+    #endif
 }

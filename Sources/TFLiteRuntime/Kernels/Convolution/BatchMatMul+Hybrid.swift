@@ -11,7 +11,7 @@ import TFLiteModel
 enum BatchMatMulHybrid {
     static func make(_ context: inout PrepareContext, options: BatchMatMulOptions, x: TensorState, y: TensorState,
                      output: TensorState, m: Int, n: Int, k: Int,
-                     xOffsets: [Int], yOffsets: [Int]) throws(KernelError) -> any PreparedKernel {
+                     broadcast: BatchBroadcast) throws(KernelError) -> any PreparedKernel {
         guard x.type == .float32, output.type == .float32 else { throw context.unsupportedTypes() }
         let w = try HybridWeights(y, channels: n, channelAxis: options.adjointY ? y.rank - 2 : y.rank - 1, op: "BATCH_MATMUL")
         let (yr, yc) = (y.shape[y.rank - 2], y.shape[y.rank - 1])
@@ -41,7 +41,7 @@ enum BatchMatMulHybrid {
         return BatchMatMulHybridGemm(
             x: x.index, output: output.index, m: m, n: n, k: k, adjointX: options.adjointX, xColumns: xc,
             asymmetric: options.asymmetricQuantizeInputs, lhsRows: lhsRows,
-            xMatrices: xOffsets.map { $0 / Swift.max(1, xr * xc) }, yMatrices: yOffsets.map { $0 / Swift.max(1, yr * yc) },
+            broadcast: broadcast,
             packed: packed, columnSums: sums, weightScales: w.scales,
             codes: codes, rowParams: rowParams, work: work, workerBytes: workerBytes,
             gemm: ExactGEMM(maxAbsA: 128, maxAbsB: 128))
@@ -58,8 +58,8 @@ struct BatchMatMulHybridGemm: PreparedKernel {
     let xColumns: Int
     let asymmetric: Bool
     let lhsRows: Int
-    /// LHS and RHS matrix index of each output matrix (broadcast resolved at prepare).
-    let xMatrices: [Int], yMatrices: [Int]
+    /// LHS and RHS matrix index of each output matrix.
+    let broadcast: BatchBroadcast
     let packed: AlignedBuffer
     let columnSums: [Int32]
     let weightScales: [Float]
@@ -87,12 +87,13 @@ struct BatchMatMulHybridGemm: PreparedKernel {
         let memory = UnsafeMutableRawPointer(context.scratch(work, as: UInt8.self))
         columnSums.withUnsafeBufferPointer { sums in
             weightScales.withUnsafeBufferPointer { ws in
-                forEachWorker(context.parallel, xMatrices.count) { worker, matrices in
+                forEachWorker(context.parallel, broadcast.count) { worker, matrices in
                     let base = memory + worker * workerBytes
                     let temp = base.assumingMemoryBound(to: Float.self)
                     let acc = (base + m * n * 4).assumingMemoryBound(to: Int32.self)
                     for i in matrices {
-                        let row0 = xMatrices[i] * m, wm = yMatrices[i]
+                        let (xi, wm) = broadcast.matrices(i)
+                        let row0 = xi * m
                         gemm.run(m: m, n: n, k: k, a: q + row0 * k, lda: k, b: w + wm * n * k, ldb: k,
                                  temp: temp, acc: acc, ldacc: n)
                         for r in 0 ..< m {

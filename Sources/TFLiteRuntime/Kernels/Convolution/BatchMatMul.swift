@@ -44,37 +44,41 @@ enum BatchMatMul {
         guard hybrid || (x.type == .float32 && y.type == .float32 && output.type == .float32) else { throw context.unsupportedTypes() }
         try ConvCheck.blasSizes([m, n, k, xc, yc], "BATCH_MATMUL")
 
-        // Element offsets of each output matrix's operands (none when the output is empty).
-        var xOffsets: [Int] = [], yOffsets: [Int] = []
         let (matrixSize, overflow) = m.multipliedReportingOverflow(by: n)
-        if !overflow, matrixSize > 0 {   // then setOutputShape proved batch · m · n fits
-            let count = batch.reduce(1, *)
-            xOffsets.reserveCapacity(count)
-            yOffsets.reserveCapacity(count)
-            var index = [Int](repeating: 0, count: batchRank)
-            for _ in 0 ..< count {
-                var xo = 0, yo = 0
-                for d in 0 ..< batchRank {
-                    xo = xo * xBatch[d] + (xBatch[d] == 1 ? 0 : index[d])
-                    yo = yo * yBatch[d] + (yBatch[d] == 1 ? 0 : index[d])
-                }
-                xOffsets.append(xo * xr * xc)
-                yOffsets.append(yo * yr * yc)
-                var d = batchRank - 1
-                while d >= 0 {
-                    index[d] += 1
-                    if index[d] < batch[d] { break }
-                    index[d] = 0
-                    d -= 1
-                }
-            }
-        }
+        // setOutputShape proved that batch · m · n fits; an empty output has no matrices.
+        let broadcast = BatchBroadcast(batch: batch, x: xBatch, y: yBatch,
+                                       count: !overflow && matrixSize > 0 ? batch.reduce(1, *) : 0)
         if hybrid {
             return try BatchMatMulHybrid.make(&context, options: options, x: x, y: y, output: output, m: m, n: n, k: k,
-                                              xOffsets: xOffsets, yOffsets: yOffsets)
+                                              broadcast: broadcast)
         }
         return BatchMatMulF32(x: x.index, y: y.index, output: output.index, m: m, n: n, k: k,
                               adjointX: options.adjointX, adjointY: options.adjointY,
-                              lda: xc, ldb: yc, xOffsets: xOffsets, yOffsets: yOffsets)
+                              lda: xc, ldb: yc, xMatrixSize: xr * xc, yMatrixSize: yr * yc, broadcast: broadcast)
+    }
+}
+
+/// Which LHS and RHS matrices output matrix `i` multiplies, the batch dimensions
+/// broadcast. Computed per matrix (`O(rank)`), not tabulated: tables sized by the output's
+/// batch were built at prepare, before the memory budget was checked, up to four times the
+/// bytes of an output that could never be planned (RELIABILITY.md finding 15).
+struct BatchBroadcast: Sendable {
+    /// Output, LHS and RHS batch dimensions (aligned, each LHS/RHS size equal or 1).
+    let batch: [Int], x: [Int], y: [Int]
+    /// Output matrices (0 for an empty output).
+    let count: Int
+
+    @inline(__always)
+    func matrices(_ i: Int) -> (x: Int, y: Int) {
+        var rest = i, xIndex = 0, yIndex = 0, xScale = 1, yScale = 1
+        for d in Swift.stride(from: batch.count - 1, through: 0, by: -1) {
+            let index = rest % batch[d]
+            rest /= batch[d]
+            if x[d] != 1 { xIndex += index * xScale }
+            if y[d] != 1 { yIndex += index * yScale }
+            xScale *= x[d]
+            yScale *= y[d]
+        }
+        return (xIndex, yIndex)
     }
 }
