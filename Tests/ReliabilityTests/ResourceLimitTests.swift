@@ -12,6 +12,17 @@ import TFLiteRuntime
 struct ResourceLimitTests {
     static let budget = 64 << 20
 
+    /// `model` loads and prepares, and `allocate()` fails with `memoryBudgetExceeded`.
+    static func expectBudgetExceeded(_ model: FileModel, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let engine = try Engine(model: try model.model(), options: engineOptions())
+        do {
+            try engine.allocate()
+            Issue.record("expected an error", sourceLocation: sourceLocation)
+        } catch {
+            guard case .memoryBudgetExceeded = error else { Issue.record("got \(error)", sourceLocation: sourceLocation); return }
+        }
+    }
+
     static func engineOptions(budget: Int = budget) -> EngineOptions {
         var options = EngineOptions()
         options.memoryBudget = budget
@@ -163,13 +174,7 @@ struct ResourceLimitTests {
         m.ops = [.init(builtin: 32, custom: "TFLite_Detection_PostProcess", inputs: [boxes, scores, anchors],
                        outputs: outs, customOptions: options)]
         m.outputs = outs
-        let engine = try Engine(model: try m.model(), options: Self.engineOptions())
-        do {
-            try engine.allocate()
-            Issue.record("expected an error")
-        } catch {
-            guard case .memoryBudgetExceeded = error else { Issue.record("got \(error)"); return }
-        }
+        try Self.expectBudgetExceeded(m)
     }
 
     /// CONV_2D, SAME, stride 1, of a `[1, 256, 256, 1]` input with a `[1, 256, 256, 1]`
@@ -221,13 +226,7 @@ struct ResourceLimitTests {
         m.ops = [.init(builtin: 126, inputs: [x, y], outputs: [z])]
         m.outputs = [z]
         let peakBefore = peakResidentBytes()
-        let engine = try Engine(model: try m.model(), options: Self.engineOptions())
-        do {
-            try engine.allocate()
-            Issue.record("expected an error")
-        } catch {
-            guard case .memoryBudgetExceeded = error else { Issue.record("got \(error)"); return }
-        }
+        try Self.expectBudgetExceeded(m)
         #expect(peakResidentBytes() - peakBefore < 1 << 30, "prepare allocated tables for the rejected output")
     }
 
