@@ -31,6 +31,13 @@ struct BenchGraph {
         return rawConstant(values.withUnsafeBytes { Array($0) }, shape: shape, .int8, quantization: quantization)
     }
 
+    /// A uint8 constant of `shape` with codes uniform in `[1, 255]` (legacy uint8 weights).
+    mutating func randomUInt8Constant(_ shape: [Int], quantization: Quantization) -> Int {
+        let count = shape.reduce(1, *)
+        let values = (0 ..< count).map { _ in UInt8(clamping: Int((random.next() * 127).rounded()) + 128) }
+        return rawConstant(values, shape: shape, .uint8, quantization: quantization)
+    }
+
     /// An int32 constant (quantized biases).
     mutating func int32Constant(_ values: [Int32], shape: [Int], quantization: Quantization) -> Int {
         rawConstant(values.withUnsafeBytes { Array($0) }, shape: shape, .int32, quantization: quantization)

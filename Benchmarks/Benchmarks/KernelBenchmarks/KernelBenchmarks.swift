@@ -9,10 +9,10 @@ import TFLiteRuntime
 // Shapes are those of MobileNet v1 1.0 224 (v1), MobileNet v2 1.0 224 (v2) and the
 // SSD MobileNet post-processing (1917 anchors, 90 classes + background).
 //
-// int8 CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED are in QuantizedBenchmarks.swift.
-// Quantized kernels still to add, on the same shapes as their float twins: uint8 (legacy)
-// conv/depthwise, int8 AVERAGE_POOL_2D 7x7 and MEAN, int8 SOFTMAX 1x1001, int8 ADD
-// 56x56x24 (v2 residual), uint8 TFLite_Detection_PostProcess with 1917 anchors.
+// int8 and legacy uint8 CONV_2D, DEPTHWISE_CONV_2D and int8 FULLY_CONNECTED are in
+// QuantizedBenchmarks.swift. Quantized kernels still to add, on the same shapes as their
+// float twins: int8 AVERAGE_POOL_2D 7x7 and MEAN, int8 SOFTMAX 1x1001, int8 ADD 56x56x24
+// (v2 residual), uint8 TFLite_Detection_PostProcess with 1917 anchors.
 
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(metrics: [.wallClock, .instructions],
@@ -26,6 +26,7 @@ let benchmarks: @Sendable () -> Void = {
         registerPoolingAndHeads(threads: threads)
         registerDetection(threads: threads)
         registerQuantized(threads: threads)
+        registerLegacyUInt8(threads: threads)
     }
 }
 
@@ -184,10 +185,15 @@ func registerPoolingAndHeads(threads: Int) {
 
 // MARK: - Detection post-processing
 
-/// SSD MobileNet's TFLite_Detection_PostProcess: 1917 anchors, 90 classes + background,
-/// fast (class-agnostic) NMS, 10 detections. Scores are uniform in [0, 1).
+/// SSD MobileNet's TFLite_Detection_PostProcess: 1917 anchors (SSD MobileNet v1/v2 300)
+/// and 2034 (SSD MobileNet v2 FPN-lite 320), 90 classes + background, fast
+/// (class-agnostic) NMS, 10 detections. Scores are uniform in [0, 1).
 func registerDetection(threads: Int) {
-    let anchors = 1917, columns = 91
+    for anchors in [1917, 2034] { registerDetection(anchors: anchors, threads: threads) }
+}
+
+func registerDetection(anchors: Int, threads: Int) {
+    let columns = 91
     let options = FlexMap.encode([
         ("max_detections", .int(10)), ("max_classes_per_detection", .int(1)),
         ("nms_score_threshold", .float(1e-8)), ("nms_iou_threshold", .float(0.6)),
@@ -195,7 +201,7 @@ func registerDetection(threads: Int) {
         ("y_scale", .float(10)), ("x_scale", .float(10)), ("h_scale", .float(5)), ("w_scale", .float(5)),
         ("use_regular_nms", .bool(false)),
     ])
-    register("detection postprocess 1917x91 fast NMS", threads: threads, build: { g in
+    register("detection postprocess \(anchors)x91 fast NMS", threads: threads, build: { g in
         let boxes = g.input([1, anchors, 4]), scores = g.input([1, anchors, columns])
         var random = SeededFloats(seed: 0xA11C)
         var anchorValues: [Float] = []
