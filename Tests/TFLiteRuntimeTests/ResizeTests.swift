@@ -64,7 +64,9 @@ import TFLiteModel
         // with scale = (in - 1) / (out - 1), clamped to [0, in - 1].
         let options = ResizeOptions(alignCorners: true, halfPixelCenters: true)
         // in 5 → out 3: scale 2; (0.5, 1.5, 2.5) * 2 = 1, 3, 5 → clamped 4.
-        #expect(ResizeNearestNeighbor.nearestSources(input: 5, output: 3, options: options) == [1, 3, 4])
+        var sources = [Int](repeating: -1, count: 3)
+        sources.withUnsafeMutableBufferPointer { ResizeNearestNeighbor.fillSources($0.baseAddress!, input: 5, output: 3, options: options) }
+        #expect(sources == [1, 3, 4])
     }
 
     @Test func bilinearRejectsAlignCornersWithHalfPixelCenters() {

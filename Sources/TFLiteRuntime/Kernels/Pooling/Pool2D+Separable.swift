@@ -76,13 +76,13 @@ struct Pool2DSeparable<Reduction: PoolReduction> {
                 let src = rows + (b * g.inH * g.outW + ox) * g.channels
                 let dst = y + (b * g.outH * g.outW + ox) * g.channels
                 let step = g.outW * g.channels
+                let columnPixels = Pool2D.Geometry.window(ox, stride: g.strideW, pad: g.padLeft, filter: g.filterW, input: g.inW).count
                 Self.pass(count: g.inH, stride: g.strideH, pad: g.padTop, filter: g.filterH, outputs: g.outH,
                           channels: g.channels, step: step, prefix: p, suffix: s,
                           load: { i, c in src[i + c] },
                           store: { oy, c, v in
-                              let xs = Pool2D.Geometry.window(ox, stride: g.strideW, pad: g.padLeft, filter: g.filterW, input: g.inW)
                               let ys = Pool2D.Geometry.window(oy, stride: g.strideH, pad: g.padTop, filter: g.filterH, input: g.inH)
-                              dst[oy * step + c] = reduction.finish(v, count: xs.count * ys.count)
+                              dst[oy * step + c] = reduction.finish(v, count: columnPixels * ys.count)
                           })
             }
         }

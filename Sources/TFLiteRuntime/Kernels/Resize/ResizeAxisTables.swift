@@ -28,9 +28,21 @@ struct ResizeAxisTables {
     }
 
     /// The start of the row tables and of the column tables in this invoke's scratch.
-    func bases(_ context: EvalContext) -> (rows: UnsafeMutableRawPointer, columns: UnsafeMutableRawPointer) {
+    private func bases(_ context: EvalContext) -> (rows: UnsafeMutableRawPointer, columns: UnsafeMutableRawPointer) {
         let base = UnsafeMutableRawPointer(context.scratch(slot, as: UInt8.self))
         return (base, base + columnsOffset)
+    }
+
+    /// The row and column tables of `geometry`'s output as arrays of `T`.
+    func views<T>(_ context: EvalContext, _ g: ResizeGeometry, as _: T.Type) -> (rows: UnsafeMutablePointer<T>, columns: UnsafeMutablePointer<T>) {
+        let (r, c) = bases(context)
+        return (r.bindMemory(to: T.self, capacity: g.outputHeight), c.bindMemory(to: T.self, capacity: g.outputWidth))
+    }
+
+    /// The row and column neighbour tables of `geometry`'s output.
+    func axes<W>(_ context: EvalContext, _ g: ResizeGeometry, weight _: W.Type) -> (rows: AxisTable<W>, columns: AxisTable<W>) {
+        let (r, c) = bases(context)
+        return (AxisTable<W>(r, count: g.outputHeight), AxisTable<W>(c, count: g.outputWidth))
     }
 }
 

@@ -56,9 +56,7 @@ struct ResizeBilinearI8: PreparedKernel {
     let tables: ResizeAxisTables
 
     func eval(_ context: EvalContext) throws(KernelError) {
-        let (rowBase, columnBase) = tables.bases(context)
-        let rows = AxisTable<Int64>(rowBase, count: geometry.outputHeight)
-        let columns = AxisTable<Int64>(columnBase, count: geometry.outputWidth)
+        let (rows, columns) = tables.axes(context, geometry, weight: Int64.self)
         IntegerBilinearAxis.fill(rows, input: geometry.inputHeight, output: geometry.outputHeight, options: options)
         IntegerBilinearAxis.fill(columns, input: geometry.inputWidth, output: geometry.outputWidth, options: options)
         let x = context.pointer(input, as: Int8.self)

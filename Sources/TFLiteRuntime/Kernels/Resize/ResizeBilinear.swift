@@ -56,8 +56,7 @@ enum BilinearAxis {
     /// Both axes' tables of `geometry`, filled in this invoke's scratch.
     static func tables(_ context: EvalContext, _ tables: ResizeAxisTables, _ g: ResizeGeometry,
                        _ options: ResizeOptions) -> (rows: AxisTable<Float>, columns: AxisTable<Float>) {
-        let (r, c) = tables.bases(context)
-        let rows = AxisTable<Float>(r, count: g.outputHeight), columns = AxisTable<Float>(c, count: g.outputWidth)
+        let (rows, columns) = tables.axes(context, g, weight: Float.self)
         fill(rows, input: g.inputHeight, output: g.outputHeight, options: options)
         fill(columns, input: g.inputWidth, output: g.outputWidth, options: options)
         return (rows, columns)

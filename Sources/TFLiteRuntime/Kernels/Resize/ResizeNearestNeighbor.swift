@@ -39,14 +39,7 @@ enum ResizeNearestNeighbor {
                                          pixelBytes: geometry.depth * elementSize, options: options, tables: tables)
     }
 
-    /// Source index along one axis for every output position.
-    static func nearestSources(input: Int, output: Int, options: ResizeOptions) -> [Int] {
-        [Int](unsafeUninitializedCapacity: output) { buffer, count in
-            if let base = buffer.baseAddress { fillSources(base, input: input, output: output, options: options) }
-            count = output
-        }
-    }
-
+    /// Source index along one axis for every output position, into `sources[0 ..< output]`.
     static func fillSources(_ sources: UnsafeMutablePointer<Int>, input: Int, output: Int, options: ResizeOptions) {
         let scale = ResizeGeometry.scale(input: input, output: output, alignCorners: options.alignCorners)
         let offset: Float = options.halfPixelCenters ? 0.5 : 0
@@ -68,9 +61,7 @@ struct ResizeNearestNeighborCopy: PreparedKernel {
     let tables: ResizeAxisTables
 
     func eval(_ context: EvalContext) throws(KernelError) {
-        let (rowBase, columnBase) = tables.bases(context)
-        let rows = rowBase.bindMemory(to: Int.self, capacity: geometry.outputHeight)
-        let columns = columnBase.bindMemory(to: Int.self, capacity: geometry.outputWidth)
+        let (rows, columns) = tables.views(context, geometry, as: Int.self)
         ResizeNearestNeighbor.fillSources(rows, input: geometry.inputHeight, output: geometry.outputHeight, options: options)
         ResizeNearestNeighbor.fillSources(columns, input: geometry.inputWidth, output: geometry.outputWidth, options: options)
         let x = UnsafeRawPointer(context.raw(input))
