@@ -204,6 +204,50 @@ import TFLiteModel
         }
     }
 
+    /// The eight-lane store (``FixedChannelLanes``, on magnitudes with `pmuludq`-shaped
+    /// multiplies) gives the bits of the scalar ``Requantizer/apply(_:channel:)`` for
+    /// every exponent TFLite produces, left shifts included, with and without bias, at
+    /// every offset into the channel arrays and for both 8-bit types.
+    @Test func laneStoreMatchesScalarRequantization() {
+        var rng = SplitMix64(seed: 0x1a9e5)
+        let exponents = Array(-31 ... 30)
+        let channels = exponents.count * 2
+        var mantissas: [Int32] = [], exps: [Int] = []
+        for c in 0 ..< channels {
+            exps.append(exponents[c % exponents.count])
+            let pick = rng.next() % 5
+            mantissas.append(pick == 0 ? 0 : pick == 1 ? Int32.max : pick == 2 ? 1 << 30 : Int32(truncatingIfNeeded: (1 << 30) + Int(rng.next() >> 34)))
+        }
+        let extremes: [Int32] = [Int32.min, Int32.min + 1, -1 << 30, -65536, -3, -2, -1, 0, 1, 2, 3, 65535, 1 << 30, Int32.max]
+        for (zero, lower, upper): (Int32, Int32, Int32) in [(-5, -128, 127), (0, 0, 6), (100, 0, 255), (-128, -128, 127)] {
+            let r = Requantizer(mode: .fixedPoint(mantissas: mantissas, exponents: exps), outputZeroPoint: zero, lower: lower, upper: upper)
+            #expect(r.lanes != nil)
+            for round in 0 ..< 200 {
+                var acc = [Int32](repeating: 0, count: channels), bias = acc
+                for c in 0 ..< channels {
+                    let bits = Int32(truncatingIfNeeded: rng.next())
+                    acc[c] = round < 4 ? extremes[(c + round) % extremes.count] : bits >> Int32(rng.next() % 32)
+                    bias[c] = Int32(truncatingIfNeeded: rng.next()) >> Int32(rng.next() % 32)
+                }
+                let first = round % 9, count = channels - first - round % 7
+                for withBias in [false, true] {
+                    var got = [Int8](repeating: 0, count: count), gotU = [UInt8](repeating: 0, count: count)
+                    acc.withUnsafeBufferPointer { a in bias.withUnsafeBufferPointer { b in
+                        let a0 = a.baseAddress! + first, b0 = withBias ? b.baseAddress! : nil
+                        got.withUnsafeMutableBufferPointer { r.store(a0, count: count, firstChannel: first, bias: b0, into: $0.baseAddress!) }
+                        gotU.withUnsafeMutableBufferPointer { r.store(a0, count: count, firstChannel: first, bias: b0, into: $0.baseAddress!) }
+                    } }
+                    for j in 0 ..< count {
+                        let c = first + j
+                        let expected = r.apply(withBias ? acc[c] &+ bias[c] : acc[c], channel: c)
+                        #expect(Int32(got[j]) == Int32(Int8(truncatingIfNeeded: expected)), "acc \(acc[c]) channel \(c) bias \(withBias)")
+                        #expect(Int32(gotU[j]) == Int32(UInt8(truncatingIfNeeded: expected)))
+                    }
+                }
+            }
+        }
+    }
+
     /// The branch-free per-channel form used by the kernels equals
     /// `MultiplyByQuantizedMultiplier` for every exponent, random and extreme accumulators.
     @Test func fixedChannelMatchesMultiplyByQuantizedMultiplier() {

@@ -8,6 +8,15 @@ protocol Quantized8: FixedWidthInteger, Sendable {
     static func widen8(_ p: UnsafePointer<Self>) -> SIMD8<Int32>
 }
 
+extension Quantized8 {
+    /// Stores eight values already inside the type's range (unaligned). The same code
+    /// for both types: LLVM merges the two specializations of a kernel that differ only
+    /// here and then calls the difference through a pointer, per store.
+    @inline(__always) static func narrow8(_ v: SIMD8<Int32>, into p: UnsafeMutablePointer<Self>) {
+        UnsafeMutableRawPointer(p).storeBytes(of: SIMD8<UInt8>(truncatingIfNeeded: v), as: SIMD8<UInt8>.self)
+    }
+}
+
 extension UInt8: Quantized8 {
     @inline(__always) var tableIndex: Int { Int(self) }
     @inline(__always) static func widen8(_ p: UnsafePointer<UInt8>) -> SIMD8<Int32> {
@@ -19,157 +28,6 @@ extension Int8: Quantized8 {
     @inline(__always) var tableIndex: Int { Int(UInt8(bitPattern: self)) }
     @inline(__always) static func widen8(_ p: UnsafePointer<Int8>) -> SIMD8<Int32> {
         SIMD8<Int32>(truncatingIfNeeded: UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Int8>.self))
-    }
-}
-
-/// How an `Int32` accumulator becomes an output code.
-///
-/// - `fixedPoint`: TFLite's `MultiplyByQuantizedMultiplier` with a Q31 mantissa and
-///   exponent per output channel (CONV_2D, DEPTHWISE_CONV_2D, TRANSPOSE_CONV).
-/// - `double`: `round(Double(acc) · scale)`, ties away from zero, with
-///   `scale = Double(s_in) · Double(s_w[c]) / Double(s_out)`: what LiteRT's reference
-///   FULLY_CONNECTED kernels do (they requantize in floating point).
-///
-/// Then the output zero point is added and the result clamped to the fused activation's
-/// range. The sum is formed in `Int64`, so values TFLite would overflow saturate instead.
-struct Requantizer: Sendable {
-    enum Mode: Sendable {
-        case fixedPoint(mantissas: [Int32], exponents: [Int])
-        case double(scales: [Double])
-    }
-    /// Per-channel parameters of the mode in use (the other arrays are empty), kept as
-    /// plain arrays so that the per-element path does no enum payload copies.
-    let floating: Bool
-    let mantissas: [Int32]
-    let exponents: [Int]
-    let scales: [Double]
-    /// `mantissas` and `exponents` precomputed for the per-element path.
-    let fixed: [FixedChannel]
-    let outputZeroPoint: Int32
-    let lower: Int32
-    let upper: Int32
-
-    init(mode: Mode, outputZeroPoint: Int32, lower: Int32, upper: Int32) {
-        switch mode {
-        case let .fixedPoint(m, e): (floating, mantissas, exponents, scales) = (false, m, e, [])
-        case let .double(s): (floating, mantissas, exponents, scales) = (true, [], [], s)
-        }
-        self.outputZeroPoint = outputZeroPoint
-        self.lower = lower
-        self.upper = upper
-        fixed = zip(mantissas, exponents).map { FixedChannel(mantissa: $0, exponent: $1) }
-    }
-
-    /// One channel's `MultiplyByQuantizedMultiplier`, rewritten as a few branch-free
-    /// `Int64` operations (``FixedChannel/apply(_:)``) that give the same bits.
-    struct FixedChannel: Sendable {
-        /// The mantissa `M ∈ [0, 2^31)` (never `Int32.min`, so the saturating case of
-        /// `SaturatingRoundingDoublingHighMul` cannot occur).
-        let mantissa: Int64
-        /// `max(e, 0)`: the wrapping `Int32` left shift applied first.
-        let left: Int32
-        /// `max(-e, 0)`: the rounding right shift applied last.
-        let right: Int64
-        /// `2^(right-1)` when `right > 0`, else 0.
-        let half: Int64
-        /// All ones when `right > 0` (negative values round with one less), else 0.
-        let negative: Int64
-
-        /// `m` must be non-negative: `QuantizedConvParams.make` (the only source of
-        /// mantissas) rejects a negative one at prepare with a typed error.
-        init(mantissa m: Int32, exponent e: Int) {
-            mantissa = Int64(m)
-            left = Int32(Swift.max(e, 0))
-            let r = Swift.max(-e, 0)
-            right = Int64(r)
-            half = r > 0 ? Int64(1) << (r - 1) : 0
-            negative = r > 0 ? -1 : 0
-        }
-
-        /// `FixedPoint.multiplyByQuantizedMultiplier(x, M, e)`, bit for bit:
-        /// - `SaturatingRoundingDoublingHighMul(s, M)` with `s = x << left` and `M ≥ 0` is
-        ///   `trunc((s·M + nudge) / 2^31)` with nudge `2^30` (`s·M ≥ 0`) or `1 - 2^30`;
-        ///   both cases equal `floor((s·M + 2^30) / 2^31)`, an arithmetic shift.
-        /// - `RoundingDivideByPOT(h, r)` (ties away from zero) is
-        ///   `floor((h + 2^(r-1) - [h < 0]) / 2^r)` for `r > 0`, and `h` for `r = 0`.
-        @inline(__always)
-        func apply(_ x: Int32) -> Int64 {
-            let s = Int64(x &<< left)
-            let h = (s &* mantissa &+ (1 << 30)) &>> 31
-            return (h &+ half &+ ((h &>> 63) & negative)) &>> right
-        }
-    }
-
-    @inline(__always)
-    func apply(_ acc: Int32, channel: Int) -> Int32 {
-        let scaled: Int64
-        if floating {
-            let v = (Double(acc) * scales[channel]).rounded(.toNearestOrAwayFromZero)
-            scaled = Int64(Swift.max(Swift.min(v, 4.0e9), -4.0e9))
-        } else {
-            scaled = fixed[channel].apply(acc)
-        }
-        let shifted = scaled + Int64(outputZeroPoint)
-        return Int32(Swift.min(Swift.max(shifted, Int64(lower)), Int64(upper)))
-    }
-
-    /// Requantizes `count` accumulators of consecutive channels `firstChannel...` (plus
-    /// `bias[channel]` when given) into `output`. Same arithmetic as `apply`, with the
-    /// mode test and the array accesses hoisted out of the loop.
-    @inline(__always)
-    func store<T: Quantized8>(_ acc: UnsafePointer<Int32>, count: Int, firstChannel: Int,
-                              bias: UnsafePointer<Int32>?, into output: UnsafeMutablePointer<T>) {
-        guard count > 0 else { return }
-        let zero = Int64(outputZeroPoint), lo = Int64(lower), hi = Int64(upper)
-        // Branch-free clamp (`min`/`max` compile to branches here, which mispredict on
-        // ReLU outputs): `max(v, lo) = lo + (d & ~(d >> 63))` with `d = v - lo`, and alike.
-        @inline(__always) func finish(_ scaled: Int64) -> T {
-            let v = scaled &+ zero
-            let d = v &- lo
-            let atLeast = lo &+ (d & ~(d &>> 63))
-            let e = hi &- atLeast
-            return T(truncatingIfNeeded: hi &- (e & ~(e &>> 63)))
-        }
-        let b = bias.map { $0 + firstChannel }
-        if floating {
-            scales.withUnsafeBufferPointer { s in
-                for j in 0 ..< count {
-                    let a = b.map { acc[j] &+ $0[j] } ?? acc[j]
-                    let v = (Double(a) * s[firstChannel + j]).rounded(.toNearestOrAwayFromZero)
-                    output[j] = finish(Int64(Swift.max(Swift.min(v, 4.0e9), -4.0e9)))
-                }
-            }
-        } else {
-            // Two passes over blocks of 64: the scalar Int64 rounding into Int32 (|r| ≤ 2^31,
-            // exact), then the clamp and narrowing, which LLVM vectorizes (as scalar code its
-            // min/max become branches that mispredict on ReLU outputs).
-            // clamp(r + zp, lo, hi) = clamp(r, lo - zp, hi - zp) + zp, with no overflow.
-            let lo32 = Int32(lo - zero), hi32 = Int32(hi - zero), zp32 = Int32(zero)
-            fixed.withUnsafeBufferPointer { q in
-                withUnsafeTemporaryAllocation(of: Int32.self, capacity: 64) { tmp in
-                    let r = tmp.baseAddress!
-                    var j0 = 0
-                    while j0 < count {
-                        let n = Swift.min(64, count - j0)
-                        let q = q.baseAddress! + firstChannel + j0, a = acc + j0
-                        if let b {
-                            let b = b + j0
-                            for j in 0 ..< n { r[j] = Int32(truncatingIfNeeded: q[j].apply(a[j] &+ b[j])) }
-                        } else {
-                            for j in 0 ..< n { r[j] = Int32(truncatingIfNeeded: q[j].apply(a[j])) }
-                        }
-                        let o = output + j0
-                        for j in 0 ..< n {
-                            var v = r[j]
-                            v = v < lo32 ? lo32 : v
-                            v = v > hi32 ? hi32 : v
-                            o[j] = T(truncatingIfNeeded: v &+ zp32)
-                        }
-                        j0 += n
-                    }
-                }
-            }
-        }
     }
 }
 
