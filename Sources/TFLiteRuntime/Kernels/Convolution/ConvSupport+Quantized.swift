@@ -8,15 +8,6 @@ protocol Quantized8: FixedWidthInteger, Sendable {
     static func widen8(_ p: UnsafePointer<Self>) -> SIMD8<Int32>
 }
 
-extension Quantized8 {
-    /// Stores eight values already inside the type's range (unaligned). The same code
-    /// for both types: LLVM merges the two specializations of a kernel that differ only
-    /// here and then calls the difference through a pointer, per store.
-    @inline(__always) static func narrow8(_ v: SIMD8<Int32>, into p: UnsafeMutablePointer<Self>) {
-        UnsafeMutableRawPointer(p).storeBytes(of: SIMD8<UInt8>(truncatingIfNeeded: v), as: SIMD8<UInt8>.self)
-    }
-}
-
 extension UInt8: Quantized8 {
     @inline(__always) var tableIndex: Int { Int(self) }
     @inline(__always) static func widen8(_ p: UnsafePointer<UInt8>) -> SIMD8<Int32> {
@@ -181,18 +172,23 @@ struct ExactGEMM: Sendable {
     func run(m: Int, n: Int, k: Int, a: UnsafePointer<Float>, lda: Int, b: UnsafePointer<Float>, ldb: Int,
              temp: UnsafeMutablePointer<Float>, acc: UnsafeMutablePointer<Int32>, ldacc: Int) {
         guard m > 0, n > 0 else { return }
-        for i in 0 ..< m { (acc + i * ldacc).update(repeating: 0, count: n) }
+        if k <= 0 { for i in 0 ..< m { (acc + i * ldacc).update(repeating: 0, count: n) } }
         var k0 = 0
         while k0 < k {
             let kc = Swift.min(chunk, k - k0)
             sgemm(m: m, n: n, k: kc, a: a + k0, lda: lda, b: b + k0, ldb: ldb, transposeB: true, c: temp, ldc: n)
+            // t[j] is an exact integer, |t[j]| < 2^24: adding 1.5·2^52 in Double puts it
+            // in the low mantissa bits (two's complement), a conversion without range
+            // checks that vectorizes. The first chunk stores, so `acc` needs no clearing.
+            @inline(__always) func exact(_ t: Float) -> Int32 {
+                Int32(truncatingIfNeeded: (Double(t) + 6_755_399_441_055_744.0).bitPattern)
+            }
             for i in 0 ..< m {
                 let row = acc + i * ldacc, t = temp + i * n
-                // t[j] is an exact integer, |t[j]| < 2^24: adding 1.5·2^52 in Double puts it
-                // in the low mantissa bits (two's complement), a conversion without range
-                // checks that vectorizes.
-                for j in 0 ..< n {
-                    row[j] = row[j] &+ Int32(truncatingIfNeeded: (Double(t[j]) + 6_755_399_441_055_744.0).bitPattern)
+                if k0 == 0 {
+                    for j in 0 ..< n { row[j] = exact(t[j]) }
+                } else {
+                    for j in 0 ..< n { row[j] = row[j] &+ exact(t[j]) }
                 }
             }
             k0 += kc

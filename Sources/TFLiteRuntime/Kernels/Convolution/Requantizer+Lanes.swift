@@ -78,26 +78,41 @@ extension Requantizer {
         // clamp(r + zp, lo, hi) = clamp(r, lo - zp, hi - zp) + zp, with no overflow.
         let zero = outputZeroPoint
         let lo = lower &- zero, hi = upper &- zero
-        let lo8 = SIMD8<Int32>(repeating: lo), hi8 = SIMD8<Int32>(repeating: hi), zero8 = SIMD8<Int32>(repeating: zero)
         @inline(__always) func load<S>(_ p: UnsafePointer<S>) -> SIMD8<S> where S: SIMDScalar {
             UnsafeRawPointer(p).loadUnaligned(as: SIMD8<S>.self)
         }
         let n = lanes.channels, c0 = firstChannel
+        let bytes = UnsafeMutableRawPointer(output)
         lanes.constants.withUnsafeBufferPointer { cb in
-            guard let m = cb.baseAddress.map({ $0 + c0 }) else { return }
+        withUnsafeTemporaryAllocation(of: Int32.self, capacity: 64) { tb in
+            guard let m = cb.baseAddress.map({ $0 + c0 }), let tmp = tb.baseAddress else { return }
             let d = m + n, h = m + 2 * n, left = UnsafeRawPointer(m + 3 * n)
             var j = 0
+            // Blocks of 64: the lanes write the rounded values, then a plain loop clamps and
+            // narrows them, which LLVM vectorizes with packs. (Narrowing in the lane loop
+            // compiled to an out-of-line call with spills around it; clamping there to
+            // blends; clamping after saturating to Int16 to scalar code.)
             while j + 8 <= count {
-                var s = load(acc + j)
-                if let bias { s = s &+ load(bias + c0 + j) }
-                if lanes.shiftsLeft { s = s &* (left + 4 * j).loadUnaligned(as: SIMD8<Int32>.self) }
-                let m8 = load(m + j), d8 = load(d + j), h8 = load(h + j)
-                var r = SIMD8(lowHalf: FixedChannelLanes.apply(s.lowHalf, mantissa: m8.lowHalf, divider: d8.lowHalf, half: h8.lowHalf),
-                              highHalf: FixedChannelLanes.apply(s.highHalf, mantissa: m8.highHalf, divider: d8.highHalf, half: h8.highHalf))
-                r = r.replacing(with: lo8, where: r .< lo8)
-                r = r.replacing(with: hi8, where: r .> hi8)
-                T.narrow8(r &+ zero8, into: output + j)
-                j += 8
+                let block = Swift.min(64, count - j) & ~7
+                let a = acc + j, b = bias.map { $0 + c0 + j }, mj = m + j, dj = d + j, hj = h + j, lj = left + 4 * j
+                for i in stride(from: 0, to: block, by: 8) {
+                    var s = load(a + i)
+                    if let b { s = s &+ load(b + i) }
+                    if lanes.shiftsLeft { s = s &* (lj + 4 * i).loadUnaligned(as: SIMD8<Int32>.self) }
+                    let m8 = load(mj + i), d8 = load(dj + i), h8 = load(hj + i)
+                    let r = SIMD8(lowHalf: FixedChannelLanes.apply(s.lowHalf, mantissa: m8.lowHalf, divider: d8.lowHalf, half: h8.lowHalf),
+                                  highHalf: FixedChannelLanes.apply(s.highHalf, mantissa: m8.highHalf, divider: d8.highHalf, half: h8.highHalf))
+                    UnsafeMutableRawPointer(tmp + i).storeBytes(of: r, as: SIMD8<Int32>.self)
+                }
+                let o = bytes + j
+                for i in 0 ..< block {
+                    var v = tmp[i]
+                    v = v < lo ? lo : v
+                    v = v > hi ? hi : v
+                    v = v &+ zero
+                    o.storeBytes(of: UInt8(truncatingIfNeeded: v), toByteOffset: i, as: UInt8.self)
+                }
+                j += block
             }
             fixed.withUnsafeBufferPointer { q in
                 while j < count {
@@ -107,6 +122,7 @@ extension Requantizer {
                     j += 1
                 }
             }
+        }
         }
     }
 }
