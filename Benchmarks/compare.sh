@@ -3,7 +3,8 @@
 # builtin kernels (no delegates), alternately in the same run, at 1 and 2 threads.
 #
 #   Benchmarks/compare.sh [--rounds N] [--seconds S] [--threads "1 2"]
-#                         [--ours-env NAME=VALUE] [--target-cpu CPU [--tuned-env NAME=VALUE]]
+#                         [--ours-env NAME=VALUE] [--ours-arg ARG]
+#                         [--target-cpu CPU [--tuned-env NAME=VALUE]]
 #                         [MODEL.tflite ...]
 #
 # Builds `tflite` in release, makes (or reuses) the random-weight models in
@@ -14,7 +15,9 @@
 # Python comes from Fixtures/generate/venv.sh (FIXTURE_VENV=/path/to/venv reuses one).
 # Prints a Markdown table; the samples go to Benchmarks/models/last-compare.json.
 # --ours-env runs ours a second time with that environment variable, as an extra column
-# (e.g. OPENBLAS_CORETYPE=SkylakeX where OpenBLAS does not recognise an AVX-512 CPU).
+# (e.g. OPENBLAS_CORETYPE=SkylakeX where OpenBLAS does not recognise an AVX-512 CPU);
+# --ours-arg adds a `tflite bench` argument to that column (repeat it per word, e.g.
+# `--ours-arg --requantization --ours-arg float32` for the opt-in inexact rescaling).
 # --target-cpu also builds ours for that CPU (`-Xswiftc -target-cpu -Xswiftc CPU`, e.g.
 # znver5 or haswell; `native` picks this machine's) into .build-tuned, as a "tuned" column
 # run with the --tuned-env variables. The default build targets baseline x86-64 (SSE2).
@@ -22,16 +25,17 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cache="${BENCH_MODELS:-$root/Benchmarks/models}"
-rounds=3 seconds=0.6 threads="1 2" models=() ours_env=() target_cpu="" tuned_env=()
+rounds=3 seconds=0.6 threads="1 2" models=() ours_env=() ours_arg=() target_cpu="" tuned_env=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --rounds) rounds="$2"; shift 2 ;;
     --seconds) seconds="$2"; shift 2 ;;
     --threads) threads="$2"; shift 2 ;;
     --ours-env) ours_env+=("$2"); shift 2 ;;
+    --ours-arg) ours_arg+=("--ours-arg=$2"); shift 2 ;;
     --target-cpu) target_cpu="$2"; shift 2 ;;
     --tuned-env) tuned_env+=("$2"); shift 2 ;;
-    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
     *) models+=("$1"); shift ;;
   esac
 done
@@ -57,6 +61,7 @@ fi
 mkdir -p "$cache"
 extra=()
 if [ ${#ours_env[@]} -gt 0 ]; then extra=(--ours-env "${ours_env[@]}"); fi
+extra+=("${ours_arg[@]}")
 if [ -n "$target_cpu" ]; then
   if [ "$target_cpu" = native ]; then
     # LLVM's name for this host's CPU, as clang resolves -march=native.

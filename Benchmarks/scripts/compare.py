@@ -3,10 +3,12 @@
 alternately on the same models, prints a Markdown table of medians and ratios.
 
 usage: compare.py TFLITE_BINARY MODEL... [--threads 1 2] [--rounds N] [--seconds S]
-                  [--ours-env NAME=VALUE ...] [--tuned-binary PATH [--tuned-env NAME=VALUE ...]]
+                  [--ours-env NAME=VALUE ...] [--ours-arg ARG ...]
+                  [--tuned-binary PATH [--tuned-env NAME=VALUE ...]]
 
---ours-env adds a second run of ours with those environment variables (e.g.
-OPENBLAS_CORETYPE=SkylakeX, for an OpenBLAS too old to pick its AVX-512 kernels itself).
+--ours-env and --ours-arg add a second run of ours with those environment variables (e.g.
+OPENBLAS_CORETYPE=SkylakeX, for an OpenBLAS too old to pick its AVX-512 kernels itself)
+and `tflite bench` arguments (e.g. `--requantization float32`), as an extra column.
 --tuned-binary adds a column for a second build of ours (compare.sh --target-cpu builds one
 for this CPU), run with the --tuned-env variables. A second table gives load times and
 memory, ours against LiteRT with XNNPACK.
@@ -48,9 +50,9 @@ def cpu_model() -> str:
     return platform.processor() or "unknown"
 
 
-def ours(binary: str, model: str, threads: int, runs: int, warmup: int, env=None):
+def ours(binary: str, model: str, threads: int, runs: int, warmup: int, env=None, args=()):
     r = subprocess.run([binary, "bench", model, "--json", "--threads", str(threads), "--runs", str(runs),
-                        "--warmup", str(warmup)], capture_output=True, text=True,
+                        "--warmup", str(warmup), *args], capture_output=True, text=True,
                        env=dict(os.environ, **env) if env else None)
     if r.returncode != 0:
         message = (r.stderr or r.stdout).strip().splitlines()
@@ -101,6 +103,8 @@ def main() -> int:
     p.add_argument("--seconds", type=float, default=0.6)
     p.add_argument("--json", help="also write the samples here")
     p.add_argument("--ours-env", nargs="*", default=[], metavar="NAME=VALUE")
+    p.add_argument("--ours-arg", action="append", default=[], metavar="ARG",
+                   help="a `tflite bench` argument for the extra column (repeat for each word)")
     p.add_argument("--tuned-binary", help="a second build of ours (e.g. for this CPU), an extra column")
     p.add_argument("--tuned-env", nargs="*", default=[], metavar="NAME=VALUE")
     a = p.parse_args()
@@ -108,7 +112,8 @@ def main() -> int:
     tuned_env = dict(item.split("=", 1) for item in a.tuned_env)
 
     load_before = load_average()
-    engines = ["ours", "xnnpack", "builtin"] + (["ours_env"] if ours_env else []) + (["tuned"] if a.tuned_binary else [])
+    second = bool(ours_env or a.ours_arg)
+    engines = ["ours", "xnnpack", "builtin"] + (["ours_env"] if second else []) + (["tuned"] if a.tuned_binary else [])
     samples: dict = {}
     # Load time and memory of each (model, threads, engine) sample.
     loads: dict = {}
@@ -131,7 +136,7 @@ def main() -> int:
                     if e == "ours":
                         result, err = ours(a.binary, model, t, runs, warmup)
                     elif e == "ours_env":
-                        result, err = ours(a.binary, model, t, runs, warmup, ours_env)
+                        result, err = ours(a.binary, model, t, runs, warmup, ours_env, a.ours_arg)
                     elif e == "tuned":
                         result, err = ours(a.tuned_binary, model, t, runs, warmup, tuned_env)
                     else:
@@ -158,12 +163,12 @@ def main() -> int:
     print(f"CPU: {cpu_model()}, {os.cpu_count()} logical CPUs; load average {load_before} before, {load_after} after")
     print(f"{a.rounds} rounds; each sample is the median of one process's timed invocations; ms, median of samples")
     print(f"(engines alternate within each round: {', '.join(engines)})\n")
-    extra = " ".join(a.ours_env)
+    extra = " ".join(a.ours_env + a.ours_arg)
     head = "| model | threads | ours | LiteRT XNNPACK | LiteRT builtin | ours / XNNPACK | ours / builtin |"
     rule = "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
-    if ours_env:
-        head += f" ours, {extra} | that / XNNPACK |"
-        rule += " ---: | ---: |"
+    if second:
+        head += f" ours, {extra} | that / XNNPACK | that / builtin |"
+        rule += " ---: | ---: | ---: |"
     if a.tuned_binary:
         label = " ".join(["tuned"] + a.tuned_env)
         head += f" ours, {label} | that / XNNPACK | that / builtin |"
@@ -176,9 +181,9 @@ def main() -> int:
         for t in a.threads:
             o, x, b = (med((model, t, e)) for e in engines[:3])
             row = f"| {name} | {t} | {cell(o)} | {cell(x)} | {cell(b)} | {ratio(o, x)} | {ratio(o, b)} |"
-            if ours_env:
+            if second:
                 v = med((model, t, "ours_env"))
-                row += f" {cell(v)} | {ratio(v, x)} |"
+                row += f" {cell(v)} | {ratio(v, x)} | {ratio(v, b)} |"
             if a.tuned_binary:
                 v = med((model, t, "tuned"))
                 row += f" {cell(v)} | {ratio(v, x)} | {ratio(v, b)} |"

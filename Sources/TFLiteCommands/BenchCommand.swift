@@ -8,7 +8,7 @@ import Darwin
 #endif
 
 extension Subcommand {
-    /// `tflite bench MODEL [--threads N] [--runs N] [--warmup N] [--json] [--profile]`.
+    /// `tflite bench MODEL [--threads N] [--runs N] [--warmup N] [--json] [--profile] [--requantization MODE]`.
     public static let bench = Subcommand(
         name: "bench",
         summary: "Time model load and inference (use a release build: swift run -c release)",
@@ -26,6 +26,7 @@ extension Subcommand {
                 .init("warmup", valueName: "N", help: "Untimed invocations first (default 5)"),
                 .init("json", help: "Print one JSON object"),
                 .init("profile", help: "Print time per operator type and per operator"),
+                .requantization,
             ]
         )
     ) { args, console in
@@ -41,6 +42,7 @@ extension Subcommand {
         let decoded = clock.now
         var options = EngineOptions()
         options.threadCount = threads
+        options.requantization = try args.requantization()
         let engine = try Engine(model: model, options: options)
         let prepared = clock.now
         try engine.allocate()

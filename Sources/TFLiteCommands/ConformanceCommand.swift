@@ -9,7 +9,8 @@ extension Subcommand {
         discussion: """
         Runs every case (a folder with case.json, model.tflite, input_<i>.npy and
         expected_<i>.npy) through the Interpreter API. Prints one line per failing case and a
-        summary; with --markdown, writes the per-op report (CONFORMANCE.md). Exits 1 if a case
+        summary; with --markdown, writes the per-op report (CONFORMANCE.md), with the quantized
+        cases also run with --requantization float32 and reported apart. Exits 1 if a case
         fails that is not listed in <corpus>/expected-failures.txt.
         """,
         arguments: ArgumentSpec(options: [
@@ -35,10 +36,15 @@ extension Subcommand {
                 console.out("\(listed ? "XFAIL" : "FAIL ") \(c.id): \(detail)" + "\n")
             }
         }
+        // The opt-in inexact mode is reported, never judged: it is not expected to match.
+        let quantized = cases.filter { $0.dtype == "int8" || $0.dtype == "uint8" }
+        let float32 = args.value("markdown") == nil ? [] : quantized.map {
+            ConformanceRunner.run($0, threads: threads, requantization: .float32)
+        }
         let passed = results.filter(\.passed).count
         console.out("\(passed) passed, \(results.count - passed) failed (\(unexpected) not in expected-failures.txt)\n")
         if let path = args.value("markdown") {
-            let text = ConformanceReport.markdown(results, expectedFailures: expected,
+            let text = ConformanceReport.markdown(results, float32Requantization: float32, expectedFailures: expected,
                                                   generatedBy: "swift run -c release tflite conformance --markdown \((path as NSString).lastPathComponent)")
             do {
                 try text.write(toFile: path, atomically: true, encoding: .utf8)

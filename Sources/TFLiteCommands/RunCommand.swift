@@ -4,7 +4,7 @@ import TensorFlowLite
 import TFLiteConformance
 
 extension Subcommand {
-    /// `tflite run MODEL --input FILE.npy [--input ...] [--output-dir DIR] [--threads N]`.
+    /// `tflite run MODEL --input FILE.npy [--input ...] [--output-dir DIR] [--threads N] [--requantization MODE]`.
     public static let run = Subcommand(
         name: "run",
         summary: "Run a model on .npy inputs and write its outputs as .npy files",
@@ -19,12 +19,14 @@ extension Subcommand {
                 .init("input", short: "i", valueName: "FILE.npy", help: "An input array (repeat for each input)"),
                 .init("output-dir", short: "o", valueName: "DIR", help: "Where to write output_<i>.npy (default: .)"),
                 .init("threads", valueName: "N", help: "Interpreter threads (default 1)"),
+                .requantization,
             ]
         )
     ) { args, console in
         guard let path = args.positional("MODEL") else { throw UsageError.missingArgument("MODEL") }
         var options = Interpreter.Options()
         options.threadCount = try args.intValue("threads", in: 1 ... 256) ?? 1
+        options.requantization = try args.interpreterRequantization()
         let interpreter = try Interpreter(modelPath: path, options: options)
         let files = args.values("input")
         guard files.count == interpreter.inputTensorCount else {

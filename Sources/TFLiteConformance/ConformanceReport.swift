@@ -3,7 +3,8 @@ import Foundation
 /// Renders `CONFORMANCE.md`: per op and dtype, the number of cases, passes, and the
 /// largest error against LiteRT's reference kernels and against its optimized kernels.
 public enum ConformanceReport {
-    public static func markdown(_ results: [CaseResult], expectedFailures: ExpectedFailures, generatedBy: String) -> String {
+    public static func markdown(_ results: [CaseResult], float32Requantization: [CaseResult] = [],
+                                expectedFailures: ExpectedFailures, generatedBy: String) -> String {
         struct Group { var cases = 0, passes = 0; var ref = 0.0, opt = 0.0; var integer = true; var errors: [String] = [] }
         var groups: [String: Group] = [:]
         for r in results {
@@ -51,6 +52,52 @@ public enum ConformanceReport {
         if !failures.isEmpty {
             out += "\n## Failing cases\n\n"
             for f in failures { out += "- \(f)\n" }
+        }
+        if !float32Requantization.isEmpty { out += float32Section(float32Requantization) }
+        return out
+    }
+
+    /// Operators whose outputs the requantization mode changes; whole-model cases (named
+    /// after the model, in lower case) are listed too.
+    static let requantizing: Set<String> = ["CONV_2D", "DEPTHWISE_CONV_2D", "FULLY_CONNECTED", "TRANSPOSE_CONV"]
+
+    /// The opt-in ``Interpreter/Options/Requantization/float32`` mode's distance from the
+    /// reference: how far and how often it differs.
+    static func float32Section(_ results: [CaseResult]) -> String {
+        struct Group { var cases = 0, failed = 0; var ref = Distance.zero, opt = Distance.zero }
+        var groups: [String: Group] = [:]
+        for r in results where requantizing.contains(r.op) || r.op == r.op.lowercased() {
+            var g = groups["\(r.op)\t\(r.dtype)"] ?? Group()
+            g.cases += 1
+            if let d = r.vsReference { g.ref = ConformanceRunner.merge(g.ref, d) } else { g.failed += 1 }
+            if let d = r.vsOptimized { g.opt = ConformanceRunner.merge(g.opt, d) }
+            groups["\(r.op)\t\(r.dtype)"] = g
+        }
+        var out = """
+
+        ## Opt-in float32 requantization
+
+        `Interpreter.Options.requantization = .float32` (`--requantization float32` on the
+        command line) rescales accumulators the way XNNPACK does: `Float(acc)` times a `Float`
+        scale, rounded to nearest even. It is faster and not bit-exact; this table is every
+        quantized case above whose model holds an operator it changes, run in that mode
+        (`ssd_mobilenet_tiny` dequantizes its outputs, so its errors are in float). "Differing"
+        counts output elements that are not identical to the reference. A whole model
+        compounds the single-operator differences layer by layer, as LiteRT's own optimized
+        kernels do in the first table.
+
+        | op | dtype | cases | max error vs reference | differing from reference | max error vs optimized |
+        |---|---|---:|---:|---:|---:|
+
+        """
+        for key in groups.keys.sorted() {
+            guard let g = groups[key] else { continue }
+            let parts = key.split(separator: "\t")
+            let share = g.ref.elements == 0 ? 0 : 100 * Double(g.ref.differing) / Double(g.ref.elements)
+            let failed = g.failed > 0 ? " (\(g.failed) did not run)" : ""
+            let unit = g.ref.isInteger ? " LSB" : ""
+            out += "| \(parts[0]) | \(parts[1]) | \(g.cases)\(failed) | \(format(g.ref.maxAbsError))\(unit) | "
+                + "\(g.ref.differing) of \(g.ref.elements) (\(String(format: "%.2f", share))%) | \(format(g.opt.maxAbsError))\(unit) |\n"
         }
         return out
     }

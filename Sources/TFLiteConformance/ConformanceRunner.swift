@@ -9,6 +9,9 @@ public struct Distance: Sendable, Hashable {
     /// Largest reference magnitude (scales the float tolerance).
     public var maxReference: Double
     public var isInteger: Bool
+    /// Elements that differ at all, of `elements` compared.
+    public var differing = 0
+    public var elements = 0
 
     public static let zero = Distance(maxAbsError: 0, maxReference: 0, isInteger: true)
 }
@@ -34,9 +37,10 @@ public struct CaseResult: Sendable {
 
 /// Runs conformance cases through the public ``Interpreter`` API.
 public enum ConformanceRunner {
-    public static func run(_ testCase: ConformanceCase, threads: Int = 1) -> CaseResult {
+    public static func run(_ testCase: ConformanceCase, threads: Int = 1,
+                           requantization: Interpreter.Options.Requantization = .exact) -> CaseResult {
         do {
-            let outputs = try invoke(testCase, threads: threads)
+            let outputs = try invoke(testCase, threads: threads, requantization: requantization)
             guard outputs.count >= testCase.expected.count else {
                 throw ConformanceError.badCase(testCase.id, "model has \(outputs.count) outputs, case expects \(testCase.expected.count)")
             }
@@ -59,9 +63,11 @@ public enum ConformanceRunner {
     }
 
     /// Runs the model on the case's inputs and returns every output as an array.
-    public static func invoke(_ testCase: ConformanceCase, threads: Int = 1) throws -> [NPYArray] {
+    public static func invoke(_ testCase: ConformanceCase, threads: Int = 1,
+                              requantization: Interpreter.Options.Requantization = .exact) throws -> [NPYArray] {
         var options = Interpreter.Options()
         options.threadCount = threads
+        options.requantization = requantization
         options.isErrorLoggingEnabled = false
         let interpreter = try Interpreter(modelPath: testCase.modelPath, options: options)
         guard testCase.inputs.count == interpreter.inputTensorCount else {
@@ -95,18 +101,20 @@ public enum ConformanceRunner {
         }
         var maxError = 0.0
         var maxRef = 0.0
+        var differing = 0
         for (x, y) in zip(a, b) {
-            if x.isNaN != y.isNaN { maxError = .infinity; continue }
+            if x.isNaN != y.isNaN { maxError = .infinity; differing += 1; continue }
             if x.isNaN { continue }
+            if x != y { differing += 1 }
             maxError = max(maxError, x == y ? 0 : abs(x - y))
             maxRef = max(maxRef, abs(y))
         }
-        return Distance(maxAbsError: maxError, maxReference: maxRef, isInteger: integer)
+        return Distance(maxAbsError: maxError, maxReference: maxRef, isInteger: integer, differing: differing, elements: a.count)
     }
 
     static func merge(_ a: Distance, _ b: Distance) -> Distance {
         Distance(maxAbsError: max(a.maxAbsError, b.maxAbsError), maxReference: max(a.maxReference, b.maxReference),
-                 isInteger: a.isInteger && b.isInteger)
+                 isInteger: a.isInteger && b.isInteger, differing: a.differing + b.differing, elements: a.elements + b.elements)
     }
 
     static func doubles(_ array: NPYArray) throws -> [Double] {

@@ -82,6 +82,7 @@ public final class Interpreter {
         if let threads = options?.threadCount, threads > 0 { engineOptions.threadCount = threads }
         if let budget = options?.memoryBudget { engineOptions.memoryBudget = budget }
         if let budget = options?.workBudget { engineOptions.workBudget = budget }
+        if options?.requantization == .float32 { engineOptions.requantization = .float32 }
         do {
             engine = try Engine(model: model, subgraphIndex: 0, options: engineOptions)
         } catch {
@@ -238,8 +239,26 @@ extension Interpreter {
         /// TensorFlowLiteSwift's error reporter does when options are given (an addition:
         /// set it to false to keep standard output clean; thrown errors carry the message).
         public var isErrorLoggingEnabled: Bool = true
+        /// How quantized convolutions and fully connected layers rescale their accumulators
+        /// to 8-bit outputs (an addition). ``Requantization/exact``, the default, matches
+        /// TensorFlow Lite's reference kernels bit for bit; ``Requantization/float32`` is
+        /// XNNPACK's faster floating-point arithmetic, which can differ by one code.
+        public var requantization: Requantization = .exact
 
         public init() {}
+
+        /// The arithmetic that rescales a quantized operator's `Int32` accumulator to its
+        /// 8-bit output (CONV_2D, DEPTHWISE_CONV_2D, TRANSPOSE_CONV, FULLY_CONNECTED).
+        public enum Requantization: Hashable, Sendable {
+            /// TensorFlow Lite's reference arithmetic, bit for bit: a Q31 fixed-point
+            /// multiplier and a rounding shift per channel.
+            case exact
+            /// XNNPACK's arithmetic: the accumulator as `Float` times the scale
+            /// `s_in · s_w / s_out` (computed in `Float`), clamped, rounded to nearest with
+            /// ties to even. Faster; an output may differ from the reference by one code
+            /// (CONFORMANCE.md reports how often).
+            case float32
+        }
     }
 }
 

@@ -30,4 +30,21 @@ import TFLiteConformance
             #expect(result.passed, "\(id): \(result.error ?? "max error \(result.vsReference?.maxAbsError ?? .nan) outside \(testCase.tolerance.rawValue) tolerance")")
         }
     }
+
+    /// The opt-in float32 requantization is within one code of the reference on every
+    /// single-operator case it changes, and differs from it somewhere (it is a different
+    /// arithmetic, so a run that matched everywhere would mean the option did nothing).
+    @Test func float32RequantizationIsWithinOneCode() throws {
+        let changed: Set<String> = ["CONV_2D", "DEPTHWISE_CONV_2D", "FULLY_CONNECTED", "TRANSPOSE_CONV"]
+        let quantized = Self.cases.filter { changed.contains($0.op) && ($0.dtype == "int8" || $0.dtype == "uint8") }
+        #expect(quantized.count > 40)
+        var differing = 0
+        for testCase in quantized {
+            let result = ConformanceRunner.run(testCase, requantization: .float32)
+            let d = try #require(result.vsReference, "\(testCase.id): \(result.error ?? "")")
+            #expect(d.maxAbsError <= 1, "\(testCase.id): \(d.maxAbsError) LSB")
+            differing += d.differing
+        }
+        #expect(differing > 0)
+    }
 }

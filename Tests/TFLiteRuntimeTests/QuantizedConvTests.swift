@@ -248,6 +248,30 @@ import TFLiteModel
         }
     }
 
+    /// The float32 mode rounds `Float(acc)·scale` to nearest with ties to even after
+    /// clamping, and its vectorized store agrees with the scalar form.
+    @Test func float32RequantizationRoundsToNearestEven() {
+        let half = Requantizer(mode: .float32(scales: [0.5]), outputZeroPoint: 10, lower: -128, upper: 127)
+        #expect(half.apply(3, channel: 0) == 12)     // 1.5 → 2
+        #expect(half.apply(5, channel: 0) == 12)     // 2.5 → 2
+        #expect(half.apply(-3, channel: 0) == 8)     // -1.5 → -2
+        #expect(half.apply(-5, channel: 0) == 8)     // -2.5 → -2
+        #expect(half.apply(Int32.max, channel: 0) == 127)
+        #expect(half.apply(Int32.min, channel: 0) == -128)
+        var rng = SplitMix64(seed: 0xf32)
+        let scales = (0 ..< 37).map { _ in Float(rng.next() % 10_000 + 1) * 1e-6 }
+        let r = Requantizer(mode: .float32(scales: scales), outputZeroPoint: 3, lower: 0, upper: 255)
+        let acc = (0 ..< 37).map { _ in Int32(truncatingIfNeeded: rng.next()) >> Int32(rng.next() % 32) }
+        let bias = (0 ..< 37).map { _ in Int32(truncatingIfNeeded: rng.next()) >> 12 }
+        var got = [UInt8](repeating: 0, count: 37)
+        acc.withUnsafeBufferPointer { a in bias.withUnsafeBufferPointer { b in
+            got.withUnsafeMutableBufferPointer { r.store(a.baseAddress!, count: 37, firstChannel: 0, bias: b.baseAddress!, into: $0.baseAddress!) }
+        } }
+        for c in 0 ..< 37 {
+            #expect(Int32(got[c]) == r.apply(acc[c] &+ bias[c], channel: c), "channel \(c)")
+        }
+    }
+
     /// The branch-free per-channel form used by the kernels equals
     /// `MultiplyByQuantizedMultiplier` for every exponent, random and extreme accumulators.
     @Test func fixedChannelMatchesMultiplyByQuantizedMultiplier() {

@@ -159,7 +159,8 @@ public final class Engine {
             // The context takes the tensor states over (and gives them back) instead of
             // sharing them: a shared array would be copied by the kernel's first
             // `setOutputShape`, making preparation quadratic in the graph size.
-            var context = PrepareContext(op: op, tensors: [], threadCount: parallel.threadCount)
+            var context = PrepareContext(op: op, tensors: [], threadCount: parallel.threadCount,
+                                         requantization: options.requantization)
             swap(&context.tensors, &tensors)
             let kernel: any PreparedKernel
             do {

@@ -25,5 +25,22 @@ public struct EngineOptions: Hashable, Sendable {
     /// about 5.7 × 10^8.
     public var workBudget: Int = .max
     public var maxTensors: Int = 250_000
+    /// How quantized convolutions and fully connected layers turn their `Int32`
+    /// accumulators into 8-bit outputs. ``Requantization/exact`` (the default) reproduces
+    /// LiteRT's reference kernels bit for bit.
+    public var requantization: Requantization = .exact
     public init() {}
+}
+
+/// The arithmetic that rescales a quantized operator's `Int32` accumulator to its 8-bit
+/// output (CONV_2D, DEPTHWISE_CONV_2D, TRANSPOSE_CONV, FULLY_CONNECTED).
+public enum Requantization: Hashable, Sendable {
+    /// LiteRT's reference arithmetic, bit for bit: a Q31 fixed-point multiplier and
+    /// rounding shift per channel (FULLY_CONNECTED: a `Double` scale, ties away from zero).
+    case exact
+    /// XNNPACK's arithmetic: `Float(acc) · scale`, with `scale = s_in · s_w / s_out` in
+    /// `Float`, clamped to the activation range and rounded to nearest, ties to even.
+    /// Faster on CPUs without fast 64-bit integer vectors; an output can differ from the
+    /// reference by one code (CONFORMANCE.md reports how often and by how much).
+    case float32
 }

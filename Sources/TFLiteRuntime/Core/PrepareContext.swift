@@ -13,11 +13,14 @@ public struct PrepareContext {
     public internal(set) var work = 0
     /// The interpreter's thread count (≥ 1).
     public let threadCount: Int
+    /// The requantization arithmetic of quantized convolutions and fully connected layers.
+    public let requantization: Requantization
 
-    init(op: Operator, tensors: [TensorState], threadCount: Int) {
+    init(op: Operator, tensors: [TensorState], threadCount: Int, requantization: Requantization = .exact) {
         self.op = op
         self.tensors = tensors
         self.threadCount = threadCount
+        self.requantization = requantization
     }
 
     public var opName: String { op.code.name }

@@ -97,10 +97,15 @@ struct QuantizedConvParams: Sendable {
         }
         let scaleOf = { (c: Int) -> Float in perChannel ? wq.scales[c] : wq.scales[0] }
         let mode: Requantizer.Mode
-        switch kind {
-        case .fullyConnected:
+        switch (context.requantization, kind) {
+        case (.float32, _):
+            // As XNNPACK computes it: in Float, the scales' product first.
+            let scales = (0 ..< channels).map { sIn * scaleOf($0) / sOut }
+            guard scales.allSatisfy(\.isFinite) else { throw .invalid("a requantization scale is not finite in Float") }
+            mode = .float32(scales: scales)
+        case (.exact, .fullyConnected):
             mode = .double(scales: (0 ..< channels).map { Double(sIn) * Double(scaleOf($0)) / Double(sOut) })
-        case .fixedPoint:
+        case (.exact, .fixedPoint):
             var mantissas: [Int32] = [], exponents: [Int] = []
             for c in 0 ..< channels {
                 let real = type == .uint8

@@ -126,3 +126,32 @@ extension Requantizer {
         }
     }
 }
+
+extension Requantizer {
+    /// ``store(_:count:firstChannel:bias:into:)`` for ``Requantization/float32``: one
+    /// loop LLVM vectorizes. Rounding to nearest-even without `rounded()` (a library call
+    /// at SSE2): adding `1.5·2^23` to a value in `[-2^22, 2^22]` leaves its nearest
+    /// integer, ties to even, in the low mantissa bits; the clamp keeps values within ±510.
+    @inline(__always)
+    func storeFloat32<T: Quantized8>(_ acc: UnsafePointer<Int32>, count: Int, firstChannel: Int,
+                                     bias: UnsafePointer<Int32>?, into output: UnsafeMutablePointer<T>) {
+        let zero = outputZeroPoint
+        let lo = Float(lower &- zero), hi = Float(upper &- zero)
+        let bytes = UnsafeMutableRawPointer(output)
+        @inline(__always) func code(_ a: Int32, _ scale: Float) -> UInt8 {
+            var v = Float(a) * scale
+            v = v < lo ? lo : v
+            v = v > hi ? hi : v
+            let r = Int32(bitPattern: (v + 12_582_912).bitPattern) &- 0x4B40_0000
+            return UInt8(truncatingIfNeeded: r &+ zero)
+        }
+        floatScales.withUnsafeBufferPointer { sb in
+            guard let s = sb.baseAddress.map({ $0 + firstChannel }) else { return }
+            if let b = bias.map({ $0 + firstChannel }) {
+                for j in 0 ..< count { bytes.storeBytes(of: code(acc[j] &+ b[j], s[j]), toByteOffset: j, as: UInt8.self) }
+            } else {
+                for j in 0 ..< count { bytes.storeBytes(of: code(acc[j], s[j]), toByteOffset: j, as: UInt8.self) }
+            }
+        }
+    }
+}

@@ -7,6 +7,8 @@ import TFLiteModel
 /// - `double`: `round(Double(acc) · scale)`, ties away from zero, with
 ///   `scale = Double(s_in) · Double(s_w[c]) / Double(s_out)`: what LiteRT's reference
 ///   FULLY_CONNECTED kernels do (they requantize in floating point).
+/// - `float32` (opt-in, ``Requantization/float32``): XNNPACK's `Float(acc) · scale` with a
+///   `Float` scale, clamped, then rounded to nearest with ties to even.
 ///
 /// Then the output zero point is added and the result clamped to the fused activation's
 /// range. The sum is formed in `Int64`, so values TFLite would overflow saturate instead.
@@ -14,16 +16,19 @@ struct Requantizer: Sendable {
     enum Mode: Sendable {
         case fixedPoint(mantissas: [Int32], exponents: [Int])
         case double(scales: [Double])
+        case float32(scales: [Float])
     }
+    enum Arithmetic: Sendable { case fixedPoint, double, float32 }
     /// Per-channel parameters of the mode in use (the other arrays are empty), kept as
     /// plain arrays so that the per-element path does no enum payload copies.
-    let floating: Bool
+    let arithmetic: Arithmetic
     let mantissas: [Int32]
     let exponents: [Int]
     let scales: [Double]
+    let floatScales: [Float]
     /// `mantissas` and `exponents` precomputed for the per-element path.
     let fixed: [FixedChannel]
-    /// The same for the eight-lane path (nil for the floating mode).
+    /// The same for the eight-lane path (nil for the floating modes).
     let lanes: FixedChannelLanes?
     let outputZeroPoint: Int32
     let lower: Int32
@@ -31,14 +36,15 @@ struct Requantizer: Sendable {
 
     init(mode: Mode, outputZeroPoint: Int32, lower: Int32, upper: Int32) {
         switch mode {
-        case let .fixedPoint(m, e): (floating, mantissas, exponents, scales) = (false, m, e, [])
-        case let .double(s): (floating, mantissas, exponents, scales) = (true, [], [], s)
+        case let .fixedPoint(m, e): (arithmetic, mantissas, exponents, scales, floatScales) = (.fixedPoint, m, e, [], [])
+        case let .double(s): (arithmetic, mantissas, exponents, scales, floatScales) = (.double, [], [], s, [])
+        case let .float32(s): (arithmetic, mantissas, exponents, scales, floatScales) = (.float32, [], [], [], s)
         }
         self.outputZeroPoint = outputZeroPoint
         self.lower = lower
         self.upper = upper
         fixed = zip(mantissas, exponents).map { FixedChannel(mantissa: $0, exponent: $1) }
-        lanes = floating ? nil : FixedChannelLanes(mantissas: mantissas, exponents: exponents)
+        lanes = arithmetic == .fixedPoint ? FixedChannelLanes(mantissas: mantissas, exponents: exponents) : nil
     }
 
     /// One channel's `MultiplyByQuantizedMultiplier`, rewritten as a few branch-free
@@ -84,11 +90,18 @@ struct Requantizer: Sendable {
     @inline(__always)
     func apply(_ acc: Int32, channel: Int) -> Int32 {
         let scaled: Int64
-        if floating {
+        switch arithmetic {
+        case .fixedPoint:
+            scaled = fixed[channel].apply(acc)
+        case .double:
             let v = (Double(acc) * scales[channel]).rounded(.toNearestOrAwayFromZero)
             scaled = Int64(Swift.max(Swift.min(v, 4.0e9), -4.0e9))
-        } else {
-            scaled = fixed[channel].apply(acc)
+        case .float32:
+            // Clamped first, as XNNPACK does; the bounds are integers, so the order of
+            // clamping and rounding does not matter, and the rounding sees a small value.
+            let v = Float(acc) * floatScales[channel]
+            let lo = Float(lower &- outputZeroPoint), hi = Float(upper &- outputZeroPoint)
+            scaled = Int64((v < lo ? lo : v > hi ? hi : v).rounded(.toNearestOrEven))
         }
         let shifted = scaled + Int64(outputZeroPoint)
         return Int32(Swift.min(Swift.max(shifted, Int64(lower)), Int64(upper)))
@@ -112,7 +125,8 @@ struct Requantizer: Sendable {
             return T(truncatingIfNeeded: hi &- (e & ~(e &>> 63)))
         }
         let b = bias.map { $0 + firstChannel }
-        if floating {
+        switch arithmetic {
+        case .double:
             scales.withUnsafeBufferPointer { s in
                 for j in 0 ..< count {
                     let a = b.map { acc[j] &+ $0[j] } ?? acc[j]
@@ -120,36 +134,14 @@ struct Requantizer: Sendable {
                     output[j] = finish(Int64(Swift.max(Swift.min(v, 4.0e9), -4.0e9)))
                 }
             }
-        } else if let lanes {
-            storeFixed(acc, count: count, firstChannel: firstChannel, bias: bias, into: output, lanes: lanes)
-        } else {
-            // Two passes over blocks of 64: the scalar Int64 rounding into Int32 (|r| ≤ 2^31,
-            // exact), then the clamp and narrowing, which LLVM vectorizes (as scalar code its
-            // min/max become branches that mispredict on ReLU outputs).
-            // clamp(r + zp, lo, hi) = clamp(r, lo - zp, hi - zp) + zp, with no overflow.
-            let lo32 = Int32(lo - zero), hi32 = Int32(hi - zero), zp32 = Int32(zero)
-            fixed.withUnsafeBufferPointer { q in
-                withUnsafeTemporaryAllocation(of: Int32.self, capacity: 64) { tmp in
-                    let r = tmp.baseAddress!
-                    var j0 = 0
-                    while j0 < count {
-                        let n = Swift.min(64, count - j0)
-                        let q = q.baseAddress! + firstChannel + j0, a = acc + j0
-                        if let b {
-                            let b = b + j0
-                            for j in 0 ..< n { r[j] = Int32(truncatingIfNeeded: q[j].apply(a[j] &+ b[j])) }
-                        } else {
-                            for j in 0 ..< n { r[j] = Int32(truncatingIfNeeded: q[j].apply(a[j])) }
-                        }
-                        let o = output + j0
-                        for j in 0 ..< n {
-                            var v = r[j]
-                            v = v < lo32 ? lo32 : v
-                            v = v > hi32 ? hi32 : v
-                            o[j] = T(truncatingIfNeeded: v &+ zp32)
-                        }
-                        j0 += n
-                    }
+        case .float32:
+            storeFloat32(acc, count: count, firstChannel: firstChannel, bias: bias, into: output)
+        case .fixedPoint:
+            if let lanes {
+                storeFixed(acc, count: count, firstChannel: firstChannel, bias: bias, into: output, lanes: lanes)
+            } else {
+                for j in 0 ..< count {
+                    output[j] = finish(fixed[firstChannel + j].apply(b.map { acc[j] &+ $0[j] } ?? acc[j]))
                 }
             }
         }
