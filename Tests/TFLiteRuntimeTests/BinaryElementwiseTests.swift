@@ -174,4 +174,42 @@ import TFLiteModel
         // Same shapes of any rank merge into one dimension.
         #expect(prepare(.add, ([1, 2, 1, 2, 1, 2, 1, 2], .float32), ([1, 2, 1, 2, 1, 2, 1, 2], .float32)) == nil)
     }
+
+    /// Quantized ADD/SUB's block loop (table sums, lane rescale, clamp) gives `apply`'s
+    /// codes for every length around the block and lane sizes, with contiguous and
+    /// broadcast (stride 0) operands, for both 8-bit types.
+    @Test func quantizedAddSubBlocksMatchApply() {
+        var rng = SplitMix64(seed: 0xadd)
+        var inRange = 0, total = 0
+        for subtract in [false, true] {
+            for (lowest, highest): (Int32, Int32) in [(0, 255), (-128, 127)] {
+                let op = AddSubQ8(subtract: subtract, lowest: lowest, highest: highest,
+                                  zeroA: lowest + 7, zeroB: highest - 30, zeroY: lowest + 100,
+                                  multiplierA: QuantizedMultiplier(0.37), multiplierB: QuantizedMultiplier(0.49),
+                                  multiplierY: QuantizedMultiplier(0.93 / Double(1 << AddSubQ8.leftShift)),
+                                  lower: lowest + 3, upper: highest - 2)
+                for n in [1, 3, 4, 7, 63, 64, 65, 130] {
+                    let a = (0 ..< n).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+                    let b = (0 ..< n).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+                    for sb in [0, 1] {
+                        var y = [UInt8](repeating: 0, count: n)
+                        if lowest == 0 {
+                            y.withUnsafeMutableBufferPointer { op.run(a, 1, b, sb, $0.baseAddress!, n) }
+                        } else {
+                            let a8 = a.map { Int8(bitPattern: $0) }, b8 = b.map { Int8(bitPattern: $0) }
+                            var y8 = [Int8](repeating: 0, count: n)
+                            y8.withUnsafeMutableBufferPointer { op.run(a8, 1, b8, sb, $0.baseAddress!, n) }
+                            y = y8.map { UInt8(bitPattern: $0) }
+                        }
+                        let code = { (v: UInt8) -> Int32 in lowest == 0 ? Int32(v) : Int32(Int8(bitPattern: v)) }
+                        let want = (0 ..< n).map { op.apply(code(a[$0]), code(b[$0 * sb])) }
+                        #expect(y.map(code) == want, "n \(n) sb \(sb) subtract \(subtract)")
+                        inRange += want.filter { $0 > lowest + 3 && $0 < highest - 2 }.count
+                        total += n
+                    }
+                }
+            }
+        }
+        #expect(inRange * 2 > total, "most outputs must fall inside the clamp, or the rescale goes untested")
+    }
 }

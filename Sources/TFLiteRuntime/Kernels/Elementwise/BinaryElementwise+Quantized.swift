@@ -89,6 +89,8 @@ struct AddSubQ8: QuantizedBinaryOp, @unchecked Sendable {
     let zeroY: Int32
     let lower: Int32, upper: Int32
     let output: Requantizer.FixedChannel
+    /// The output rescale's lane constants (``FixedChannelLanes``), nil if it shifts left.
+    private let outputLanes: (mantissa: UInt32, divider: UInt32, half: UInt32)?
     /// `scaledA[code]`, `scaledB[code]` for every code of the type (pointers offset so
     /// that codes index them directly); `storage` keeps them alive.
     private let scaledA: UnsafePointer<Int32>, scaledB: UnsafePointer<Int32>
@@ -102,6 +104,8 @@ struct AddSubQ8: QuantizedBinaryOp, @unchecked Sendable {
         self.lower = lower
         self.upper = upper
         output = Requantizer.FixedChannel(mantissa: multiplierY.mantissa, exponent: multiplierY.exponent)
+        outputLanes = FixedChannelLanes(mantissas: [multiplierY.mantissa], exponents: [multiplierY.exponent])
+            .flatMap { $0.shiftsLeft ? nil : (mantissa: $0.constants[0], divider: $0.constants[1], half: $0.constants[2]) }
         let codes = Int(highest - lowest) + 1
         storage = AlignedBuffer(uninitializedCount: 2 * codes * MemoryLayout<Int32>.stride)
         let table = storage.typed(Int32.self)
@@ -119,6 +123,56 @@ struct AddSubQ8: QuantizedBinaryOp, @unchecked Sendable {
         let sa = scaledA[Int(a)], sb = scaledB[Int(b)]
         let y = output.apply(subtract ? sa &- sb : sa &+ sb) &+ Int64(zeroY)
         return Int32(truncatingIfNeeded: Swift.min(Swift.max(y, Int64(lower)), Int64(upper)))
+    }
+
+    func run(_ a: UnsafePointer<UInt8>, _ sa: Int, _ b: UnsafePointer<UInt8>, _ sb: Int,
+             _ y: UnsafeMutablePointer<UInt8>, _ n: Int) {
+        blocks(a, sa, b, sb, UnsafeMutableRawPointer(y), n)
+    }
+
+    func run(_ a: UnsafePointer<Int8>, _ sa: Int, _ b: UnsafePointer<Int8>, _ sb: Int,
+             _ y: UnsafeMutablePointer<Int8>, _ n: Int) {
+        blocks(a, sa, b, sb, UnsafeMutableRawPointer(y), n)
+    }
+
+    /// `apply` over blocks of 64: the table sums, then the output rescale four lanes at a
+    /// time (``FixedChannelLanes``, the same bits as ``Requantizer/FixedChannel``: the
+    /// output multiplier is below 1, so there is no left shift), then clamp and narrow.
+    @inline(__always)
+    private func blocks<T: QuantizedByte>(_ a: UnsafePointer<T>, _ sa: Int, _ b: UnsafePointer<T>, _ sb: Int,
+                                          _ y: UnsafeMutableRawPointer, _ n: Int) {
+        guard let lanes = outputLanes else {
+            for k in 0 ..< n { y.storeBytes(of: UInt8(truncatingIfNeeded: apply(Int32(a[k * sa]), Int32(b[k * sb]))), toByteOffset: k, as: UInt8.self) }
+            return
+        }
+        let m = SIMD4<UInt32>(repeating: lanes.mantissa), d = SIMD4<UInt32>(repeating: lanes.divider)
+        let h = SIMD4<UInt32>(repeating: lanes.half)
+        withUnsafeTemporaryAllocation(of: Int32.self, capacity: 64) { tb in
+            guard let tmp = tb.baseAddress else { return }
+            var k0 = 0
+            while k0 < n {
+                let count = Swift.min(64, n - k0)
+                let pa = a + k0 * sa, pb = b + k0 * sb
+                if subtract {
+                    for i in 0 ..< count { tmp[i] = scaledA[Int(pa[i * sa])] &- scaledB[Int(pb[i * sb])] }
+                } else {
+                    for i in 0 ..< count { tmp[i] = scaledA[Int(pa[i * sa])] &+ scaledB[Int(pb[i * sb])] }
+                }
+                let raw = UnsafeMutableRawPointer(tmp)
+                for i in stride(from: 0, to: count, by: 4) {   // tmp has room for 64: a partial tail is harmless
+                    let s = raw.load(fromByteOffset: 4 * i, as: SIMD4<Int32>.self)
+                    raw.storeBytes(of: FixedChannelLanes.apply(s, mantissa: m, divider: d, half: h), toByteOffset: 4 * i, as: SIMD4<Int32>.self)
+                }
+                let out = y + k0
+                for i in 0 ..< count {
+                    var v = tmp[i] &+ zeroY
+                    v = v < lower ? lower : v
+                    v = v > upper ? upper : v
+                    out.storeBytes(of: UInt8(truncatingIfNeeded: v), toByteOffset: i, as: UInt8.self)
+                }
+                k0 += count
+            }
+        }
     }
 }
 
