@@ -248,6 +248,26 @@ import TFLiteModel
         }
     }
 
+    /// The per-tensor form (one `R` for every lane, a plain shift) gives the scalar bits
+    /// too, for every exponent.
+    @Test func uniformLaneStoreMatchesScalarRequantization() {
+        var rng = SplitMix64(seed: 0x0a1f)
+        for e in -31 ... 30 {
+            let mantissa = Int32(truncatingIfNeeded: (1 << 30) + Int(rng.next() >> 34))
+            let r = Requantizer(mode: .fixedPoint(mantissas: [Int32](repeating: mantissa, count: 40), exponents: [Int](repeating: e, count: 40)),
+                                outputZeroPoint: -3, lower: -128, upper: 127)
+            #expect(r.lanes?.uniformRight == UInt32(Swift.max(-e, 0)))
+            for _ in 0 ..< 20 {
+                let acc = (0 ..< 40).map { _ in Int32(truncatingIfNeeded: rng.next()) >> Int32(rng.next() % 32) }
+                var got = [Int8](repeating: 0, count: 40)
+                acc.withUnsafeBufferPointer { a in
+                    got.withUnsafeMutableBufferPointer { r.store(a.baseAddress!, count: 40, firstChannel: 0, bias: nil, into: $0.baseAddress!) }
+                }
+                #expect(got.map { Int32($0) } == acc.map { r.apply($0, channel: 0) }, "e \(e)")
+            }
+        }
+    }
+
     /// The float32 mode rounds `Float(acc)·scale` to nearest with ties to even after
     /// clamping, and its vectorized store agrees with the scalar form.
     @Test func float32RequantizationRoundsToNearestEven() {

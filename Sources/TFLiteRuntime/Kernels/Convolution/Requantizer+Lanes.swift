@@ -29,6 +29,9 @@ struct FixedChannelLanes: Sendable {
     let constants: [UInt32]
     /// Some channel shifts left (a multiplier of 1 or more); else the fourth row is unused.
     let shiftsLeft: Bool
+    /// `R` when every channel has the same one (per-tensor weights): then the division by
+    /// `2^R` is one shift of all lanes instead of a second product.
+    let uniformRight: UInt32?
 
     /// Nil when some exponent is outside `-31 ... 30` or a mantissa is negative (never
     /// after ``QuantizedConvParams/make``'s checks; the scalar path handles any).
@@ -41,6 +44,8 @@ struct FixedChannelLanes: Sendable {
             + exponents.map { $0 < 0 ? UInt32(1) << UInt32(-$0 - 1) : 0 }
             + exponents.map { UInt32(1) << UInt32(Swift.max($0, 0)) }
         shiftsLeft = exponents.contains(where: { $0 > 0 })
+        let right = exponents.map { UInt32(Swift.max(-$0, 0)) }
+        uniformRight = right.allSatisfy({ $0 == right.first }) ? right.first : nil
     }
 
     /// `MultiplyByQuantizedMultiplier(s, M, e)` per lane for `s` already shifted left.
@@ -52,6 +57,17 @@ struct FixedChannelLanes: Sendable {
         let nudge = SIMD4<UInt32>(repeating: 1 << 30) &+ SIMD4<UInt32>(truncatingIfNeeded: sign)
         let high = mulAddShift31(magnitude, mantissa, nudge)
         let rounded = mulAddShift31(high &+ half, divider, .zero)
+        return (SIMD4<Int32>(truncatingIfNeeded: rounded) ^ sign) &- sign
+    }
+
+    /// ``apply(_:mantissa:divider:half:)`` when every lane divides by the same `2^R`.
+    @inline(__always)
+    static func apply(_ s: SIMD4<Int32>, mantissa: SIMD4<UInt32>, right: UInt32, half: SIMD4<UInt32>) -> SIMD4<Int32> {
+        let sign = s &>> 31
+        let magnitude = SIMD4<UInt32>(truncatingIfNeeded: (s ^ sign) &- sign)
+        let nudge = SIMD4<UInt32>(repeating: 1 << 30) &+ SIMD4<UInt32>(truncatingIfNeeded: sign)
+        let high = mulAddShift31(magnitude, mantissa, nudge)
+        let rounded = (high &+ half) &>> SIMD4<UInt32>(repeating: right)
         return (SIMD4<Int32>(truncatingIfNeeded: rounded) ^ sign) &- sign
     }
 
@@ -99,9 +115,16 @@ extension Requantizer {
                     var s = load(a + i)
                     if let b { s = s &+ load(b + i) }
                     if lanes.shiftsLeft { s = s &* (lj + 4 * i).loadUnaligned(as: SIMD8<Int32>.self) }
-                    let m8 = load(mj + i), d8 = load(dj + i), h8 = load(hj + i)
-                    let r = SIMD8(lowHalf: FixedChannelLanes.apply(s.lowHalf, mantissa: m8.lowHalf, divider: d8.lowHalf, half: h8.lowHalf),
+                    let m8 = load(mj + i), h8 = load(hj + i)
+                    let r: SIMD8<Int32>
+                    if let right = lanes.uniformRight {
+                        r = SIMD8(lowHalf: FixedChannelLanes.apply(s.lowHalf, mantissa: m8.lowHalf, right: right, half: h8.lowHalf),
+                                  highHalf: FixedChannelLanes.apply(s.highHalf, mantissa: m8.highHalf, right: right, half: h8.highHalf))
+                    } else {
+                        let d8 = load(dj + i)
+                        r = SIMD8(lowHalf: FixedChannelLanes.apply(s.lowHalf, mantissa: m8.lowHalf, divider: d8.lowHalf, half: h8.lowHalf),
                                   highHalf: FixedChannelLanes.apply(s.highHalf, mantissa: m8.highHalf, divider: d8.highHalf, half: h8.highHalf))
+                    }
                     UnsafeMutableRawPointer(tmp + i).storeBytes(of: r, as: SIMD8<Int32>.self)
                 }
                 let o = bytes + j
