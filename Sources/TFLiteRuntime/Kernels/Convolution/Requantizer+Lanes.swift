@@ -71,9 +71,10 @@ struct FixedChannelLanes: Sendable {
         return (SIMD4<Int32>(truncatingIfNeeded: rounded) ^ sign) &- sign
     }
 
-    /// `(a·b + c) >> 31` per lane in 64 bits, truncated to 32 (the callers' results fit).
+    /// `(a·b + c) >> 31` per lane in 64 bits, for results below 2^32 (both callers').
     /// The even and odd lanes are multiplied as the low halves of two 64-bit lanes, the
-    /// form `pmuludq` takes (Swift's generic SIMD widening would be a library call).
+    /// form `pmuludq` takes (Swift's generic SIMD widening would be a library call); the
+    /// even results need no masking before they are merged, being below 2^32.
     @inline(__always)
     static func mulAddShift31(_ a: SIMD4<UInt32>, _ b: SIMD4<UInt32>, _ c: SIMD4<UInt32>) -> SIMD4<UInt32> {
         let low = SIMD2<UInt64>(repeating: 0xFFFF_FFFF)
@@ -81,7 +82,7 @@ struct FixedChannelLanes: Sendable {
         let c2 = unsafeBitCast(c, to: SIMD2<UInt64>.self)
         let even = ((a2 & low) &* (b2 & low) &+ (c2 & low)) &>> 31
         let odd = ((a2 &>> 32) &* (b2 &>> 32) &+ (c2 &>> 32)) &>> 31
-        return unsafeBitCast((even & low) | (odd &<< 32), to: SIMD4<UInt32>.self)
+        return unsafeBitCast(even | (odd &<< 32), to: SIMD4<UInt32>.self)
     }
 }
 
