@@ -116,7 +116,7 @@ func runDepthwise(_ c: DepthwiseCase, x: [Float], w: [Float], bias: [Float]?) th
             let kernel = DepthwiseConv2DF32.make(geometry: geometry, input: 0, filter: 1, bias: 2, output: 3,
                                                  range: FloatActivationRange(lower: -0.5, upper: 1.5))
             let fast = try #require(kernel as? DepthwiseConv2D3x3F32)
-            #expect(!fast.interiorX.isEmpty && !fast.interiorY.isEmpty)
+            #expect(!fast.walk.interiorX.isEmpty && !fast.walk.interiorY.isEmpty)
             let x = seededFloats(2 * 9 * 10 * 21, seed: 7), w = seededFloats(9 * 21, seed: 8), b = seededFloats(21, seed: 9)
             let count = geometry.outputPixels * 21
             let a = try evalDirect(fast, inputs: [x, w, b], outputCount: count)
@@ -140,7 +140,7 @@ func runDepthwise(_ c: DepthwiseCase, x: [Float], w: [Float], bias: [Float]?) th
                     let kernel = DepthwiseConv2DF32.make(geometry: geometry, input: 0, filter: 1, bias: 2, output: 3,
                                                          range: FloatActivationRange(lower: -0.5, upper: 1.5))
                     let fast = try #require(kernel as? DepthwiseConv2D3x3F32)
-                    #expect(fast.rowRuns == (stride * channels * 4 % 256 != 0))
+                    #expect(fast.walk.rowRuns == (stride * channels * 4 % 256 != 0))
                     let seed = UInt64(h * 100 + w * 10 + stride + channels * 1000)
                     let x = seededFloats(2 * h * w * channels, seed: seed), wt = seededFloats(9 * channels, seed: seed + 1)
                     let b = seededFloats(channels, seed: seed + 2)

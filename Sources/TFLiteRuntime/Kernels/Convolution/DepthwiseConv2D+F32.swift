@@ -104,36 +104,77 @@ struct DepthwiseConv2DF32General: PreparedKernel {
 ///
 /// Every output pixel takes one unrolled path: nine SIMD multiply-adds per 4 channels
 /// (`SIMD4`, the baseline x86-64 vector width) from nine tap pointers, no bounds checks,
-/// the accumulator kept in registers.
-/// Pixels whose window lies inside the image (`interiorX` × `interiorY`) point their taps
-/// straight into the input; border pixels point taps in the padding at a row of zeros,
-/// whose `+0·w` leaves the sum unchanged (for finite weights), so the result equals the
-/// general kernel's, which skips those taps: both sum the taps in `(ky, kx)` order starting
-/// from zero and add the bias last. Before, border pixels took the general kernel, which
-/// cost as much as the interior on 14×14 and 7×7 layers.
+/// the accumulator kept in registers (``Depthwise3x3Walk``).
+/// Border pixels point taps in the padding at a row of zeros, whose `+0·w` leaves the sum
+/// unchanged (for finite weights), so the result equals the general kernel's, which skips
+/// those taps: both sum the taps in `(ky, kx)` order starting from zero and add the bias
+/// last. Before, border pixels took the general kernel, which cost as much as the interior
+/// on 14×14 and 7×7 layers.
 ///
 /// Bias and activation are one plain loop over each finished output row (the general
 /// kernel's epilogue, so the same operations), which LLVM vectorizes: a
 /// `SIMD8<Float>.clamped` per pixel here was ~60x slower than that loop.
 struct DepthwiseConv2D3x3F32: PreparedKernel {
     let general: DepthwiseConv2DF32General
+    let walk: Depthwise3x3Walk
+    /// `inC` zeros: the input seen by taps in the padding.
+    let zeros: AlignedBuffer
+
+    init(general: DepthwiseConv2DF32General) {
+        self.general = general
+        walk = Depthwise3x3Walk(geometry: general.geometry)
+        zeros = AlignedBuffer(zeroedCount: Swift.max(general.geometry.inC, 1) * MemoryLayout<Float>.stride)
+    }
+
+    func eval(_ context: EvalContext) throws(KernelError) {
+        let x = UnsafePointer(context.pointer(general.input, as: Float.self))
+        let w = UnsafePointer(context.pointer(general.filter, as: Float.self))
+        let y = context.pointer(general.output, as: Float.self)
+        let b = context.optionalFloats(general.bias)
+        let zero = UnsafePointer(zeros.typed(Float.self))
+        let g = general.geometry
+        context.parallel.forEachChunk(g.batch * g.outH) { rows in
+            for row in rows {
+                let oy = row % g.outH
+                let image = x + (row / g.outH) * g.inH * g.inW * g.inC
+                let iy0 = oy * g.strideH - g.padTop
+                let out = y + row * g.outW * g.outC
+                walk.row(oy, (Self.inputRow(image, iy0, g), Self.inputRow(image, iy0 + 1, g), Self.inputRow(image, iy0 + 2, g)),
+                         w: w, zero: zero, out: out, start: 0)
+                general.epilogue.apply(rows: 0 ..< g.outW, output: out, rowStride: g.outC, bias: b)
+            }
+        }
+    }
+
+    /// Input row `iy` of `image`, or nil when it is in the padding.
+    @inline(__always)
+    static func inputRow(_ image: UnsafePointer<Float>, _ iy: Int, _ g: Conv2DGeometry) -> UnsafePointer<Float>? {
+        iy >= 0 && iy < g.inH ? image + iy * g.inW * g.inC : nil
+    }
+}
+
+/// One output row of a 3×3, multiplier 1, stride 1 or 2 depthwise convolution in Float,
+/// before bias and activation: `depthwiseConv3x3F32`'s loops, also run by the exact 8-bit
+/// kernel (``DepthwiseConv2D3x3Quantized``) on centered codes.
+///
+/// Pixels whose window lies inside the image (`interiorX` × `interiorY`) point their taps
+/// straight into the input rows; border pixels point taps in the padding at a row of zeros.
+/// Every path sums the nine taps in `(ky, kx)` order from `start`.
+struct Depthwise3x3Walk: Sendable {
+    let geometry: Conv2DGeometry
     /// Output columns and rows whose window is entirely inside the input.
     let interiorX: Range<Int>
     let interiorY: Range<Int>
-    /// `inC` zeros: the input seen by taps in the padding.
-    let zeros: AlignedBuffer
     /// Whether interior pixels go row by row (`interiorRun`) rather than pixel by pixel.
     /// The row walk reads the input `strideW·inC` floats apart; when that is a multiple of
     /// 256 bytes (64, 128, 512, 1024 channels) the walk's loads fall into few cache sets and
     /// measured up to 1.5x slower than the pixel path, otherwise up to 1.4x faster.
     let rowRuns: Bool
 
-    init(general: DepthwiseConv2DF32General) {
-        self.general = general
-        let g = general.geometry
+    init(geometry g: Conv2DGeometry) {
+        geometry = g
         interiorX = Self.interior(output: g.outW, input: g.inW, stride: g.strideW, pad: g.padLeft)
         interiorY = Self.interior(output: g.outH, input: g.inH, stride: g.strideH, pad: g.padTop)
-        zeros = AlignedBuffer(zeroedCount: Swift.max(g.inC, 1) * MemoryLayout<Float>.stride)
         rowRuns = (g.strideW * g.inC * MemoryLayout<Float>.stride) % 256 != 0
     }
 
@@ -145,58 +186,47 @@ struct DepthwiseConv2D3x3F32: PreparedKernel {
         return lo ..< Swift.max(lo, hi)
     }
 
-    func eval(_ context: EvalContext) throws(KernelError) {
-        let x = UnsafePointer(context.pointer(general.input, as: Float.self))
-        let w = UnsafePointer(context.pointer(general.filter, as: Float.self))
-        let y = context.pointer(general.output, as: Float.self)
-        let b = context.optionalFloats(general.bias)
-        let zero = UnsafePointer(zeros.typed(Float.self))
-        let g = general.geometry
+    /// Output row `oy`: `out[ox·C + c] = start + Σ_{ky, kx} r_ky[(ox·s - pad + kx)·C + c] ·
+    /// w[(3·ky + kx)·C + c]` (`C = inC = outC`), the taps outside `rows` (the window's three
+    /// input rows, nil in the padding) reading `zero` (`C` zeros).
+    @inline(__always)
+    func row(_ oy: Int, _ rows: (UnsafePointer<Float>?, UnsafePointer<Float>?, UnsafePointer<Float>?),
+             w: UnsafePointer<Float>, zero: UnsafePointer<Float>, out: UnsafeMutablePointer<Float>, start: Float) {
+        let g = geometry
         let channels = g.inC
-        context.parallel.forEachChunk(g.batch * g.outH) { rows in
-            for row in rows {
-                let oy = row % g.outH
-                let image = x + (row / g.outH) * g.inH * g.inW * channels
-                let iy0 = oy * g.strideH - g.padTop
-                // The three input rows of the window, nil in the padding.
-                let rows = (Self.inputRow(image, iy0, g), Self.inputRow(image, iy0 + 1, g), Self.inputRow(image, iy0 + 2, g))
-                let out = y + row * g.outW * g.outC
-                let interior = interiorY.contains(oy) ? interiorX : 0 ..< 0
-                if !interior.isEmpty, let r0 = rows.0, let r1 = rows.1, let r2 = rows.2 {
-                    let ix0 = interior.lowerBound * g.strideW - g.padLeft
-                    let a = r0 + ix0 * channels, d = r1 + ix0 * channels, e = r2 + ix0 * channels
-                    let step = g.strideW * channels
-                    if rowRuns {
-                        Self.interiorRun(a, d, e, w: w, out: out + interior.lowerBound * g.outC, pixels: interior.count,
-                                         step: step, channels: channels)
-                    } else {
-                        var i = 0
-                        while i + 2 <= interior.count {
-                            Self.pixelPair(a + i * step, d + i * step, e + i * step, step: step, w: w,
-                                           out: out + (interior.lowerBound + i) * g.outC, channels: channels)
-                            i += 2
-                        }
-                        if i < interior.count {
-                            let a = a + i * step, d = d + i * step, e = e + i * step
-                            Self.pixel(a, a + channels, a + 2 * channels, d, d + channels, d + 2 * channels,
-                                       e, e + channels, e + 2 * channels, w: w,
-                                       out: out + (interior.lowerBound + i) * g.outC, channels: channels)
-                        }
-                    }
+        let interior = interiorY.contains(oy) ? interiorX : 0 ..< 0
+        if !interior.isEmpty, let r0 = rows.0, let r1 = rows.1, let r2 = rows.2 {
+            let ix0 = interior.lowerBound * g.strideW - g.padLeft
+            let a = r0 + ix0 * channels, d = r1 + ix0 * channels, e = r2 + ix0 * channels
+            let step = g.strideW * channels
+            if rowRuns {
+                Self.interiorRun(a, d, e, w: w, out: out + interior.lowerBound * g.outC, pixels: interior.count,
+                                 step: step, channels: channels, start: start)
+            } else {
+                var i = 0
+                while i + 2 <= interior.count {
+                    Self.pixelPair(a + i * step, d + i * step, e + i * step, step: step, w: w,
+                                   out: out + (interior.lowerBound + i) * g.outC, channels: channels, start: start)
+                    i += 2
                 }
-                for ox in 0 ..< g.outW where !interior.contains(ox) {
-                    let ix0 = ox * g.strideW - g.padLeft
-                    func tap(_ r: UnsafePointer<Float>?, _ ix: Int) -> UnsafePointer<Float> {
-                        guard let r, ix >= 0, ix < g.inW else { return zero }
-                        return r + ix * channels
-                    }
-                    Self.pixel(tap(rows.0, ix0), tap(rows.0, ix0 + 1), tap(rows.0, ix0 + 2),
-                               tap(rows.1, ix0), tap(rows.1, ix0 + 1), tap(rows.1, ix0 + 2),
-                               tap(rows.2, ix0), tap(rows.2, ix0 + 1), tap(rows.2, ix0 + 2),
-                               w: w, out: out + ox * g.outC, channels: channels)
+                if i < interior.count {
+                    let a = a + i * step, d = d + i * step, e = e + i * step
+                    Self.pixel(a, a + channels, a + 2 * channels, d, d + channels, d + 2 * channels,
+                               e, e + channels, e + 2 * channels, w: w,
+                               out: out + (interior.lowerBound + i) * g.outC, channels: channels, start: start)
                 }
-                general.epilogue.apply(rows: 0 ..< g.outW, output: out, rowStride: g.outC, bias: b)
             }
+        }
+        for ox in 0 ..< g.outW where !interior.contains(ox) {
+            let ix0 = ox * g.strideW - g.padLeft
+            func tap(_ r: UnsafePointer<Float>?, _ ix: Int) -> UnsafePointer<Float> {
+                guard let r, ix >= 0, ix < g.inW else { return zero }
+                return r + ix * channels
+            }
+            Self.pixel(tap(rows.0, ix0), tap(rows.0, ix0 + 1), tap(rows.0, ix0 + 2),
+                       tap(rows.1, ix0), tap(rows.1, ix0 + 1), tap(rows.1, ix0 + 2),
+                       tap(rows.2, ix0), tap(rows.2, ix0 + 1), tap(rows.2, ix0 + 2),
+                       w: w, out: out + ox * g.outC, channels: channels, start: start)
         }
     }
 
@@ -210,7 +240,7 @@ struct DepthwiseConv2D3x3F32: PreparedKernel {
     /// pixel that dominated at 8 to 32 channels). Same operations, same order as `pixel`.
     @inline(__always)
     static func interiorRun(_ r0: UnsafePointer<Float>, _ r1: UnsafePointer<Float>, _ r2: UnsafePointer<Float>,
-                            w: UnsafePointer<Float>, out: UnsafeMutablePointer<Float>, pixels: Int, step: Int, channels: Int) {
+                            w: UnsafePointer<Float>, out: UnsafeMutablePointer<Float>, pixels: Int, step: Int, channels: Int, start: Float) {
         let c1 = channels, c2 = 2 * channels
         var c = 0
         while c + 4 <= channels {
@@ -223,7 +253,7 @@ struct DepthwiseConv2D3x3F32: PreparedKernel {
             var o = out + c
             var n = pixels
             while n > 0 {
-                var acc = SIMD4<Float>()
+                var acc = SIMD4<Float>(repeating: start)
                 acc = acc + load4(a) * w0
                 acc = acc + load4(a + c1) * w1
                 acc = acc + load4(a + c2) * w2
@@ -242,7 +272,7 @@ struct DepthwiseConv2D3x3F32: PreparedKernel {
         if c < channels {
             var o = out, a = r0, d = r1, e = r2
             for _ in 0 ..< pixels {
-                pixelTail(a, a + c1, a + c2, d, d + c1, d + c2, e, e + c1, e + c2, w: w, out: o, from: c, channels: channels)
+                pixelTail(a, a + c1, a + c2, d, d + c1, d + c2, e, e + c1, e + c2, w: w, out: o, from: c, channels: channels, start: start)
                 a += step; d += step; e += step; o += channels
             }
         }
@@ -254,7 +284,7 @@ struct DepthwiseConv2D3x3F32: PreparedKernel {
     /// per multiply-add instead of ~1.6. Same operations, same order as `pixel`.
     @inline(__always)
     static func pixelPair(_ r0: UnsafePointer<Float>, _ r1: UnsafePointer<Float>, _ r2: UnsafePointer<Float>, step: Int,
-                          w: UnsafePointer<Float>, out: UnsafeMutablePointer<Float>, channels: Int) {
+                          w: UnsafePointer<Float>, out: UnsafeMutablePointer<Float>, channels: Int, start: Float) {
         let c1 = channels, c2 = 2 * channels
         // Walked pointers and a countdown: see `pixel` on LLVM's loop vectorizer.
         var a = r0, d = r1, e = r2, k = w, o = out
@@ -263,7 +293,7 @@ struct DepthwiseConv2D3x3F32: PreparedKernel {
             let w0 = load4(k), w1 = load4(k + c1), w2 = load4(k + c2)
             let w3 = load4(k + 3 * c1), w4 = load4(k + 4 * c1), w5 = load4(k + 5 * c1)
             let w6 = load4(k + 6 * c1), w7 = load4(k + 7 * c1), w8 = load4(k + 8 * c1)
-            var p = SIMD4<Float>(), q = SIMD4<Float>()
+            var p = SIMD4<Float>(repeating: start), q = p
             p = p + load4(a) * w0;             q = q + load4(a + step) * w0
             p = p + load4(a + c1) * w1;        q = q + load4(a + step + c1) * w1
             p = p + load4(a + c2) * w2;        q = q + load4(a + step + c2) * w2
@@ -281,21 +311,15 @@ struct DepthwiseConv2D3x3F32: PreparedKernel {
         let c = channels / 4 * 4
         if c < channels {
             pixelTail(r0, r0 + c1, r0 + c2, r1, r1 + c1, r1 + c2, r2, r2 + c1, r2 + c2,
-                      w: w, out: out, from: c, channels: channels)
+                      w: w, out: out, from: c, channels: channels, start: start)
             let s0 = r0 + step, s1 = r1 + step, s2 = r2 + step
             pixelTail(s0, s0 + c1, s0 + c2, s1, s1 + c1, s1 + c2, s2, s2 + c1, s2 + c2,
-                      w: w, out: out + channels, from: c, channels: channels)
+                      w: w, out: out + channels, from: c, channels: channels, start: start)
         }
     }
 
-    /// Input row `iy` of `image`, or nil when it is in the padding.
-    @inline(__always)
-    static func inputRow(_ image: UnsafePointer<Float>, _ iy: Int, _ g: Conv2DGeometry) -> UnsafePointer<Float>? {
-        iy >= 0 && iy < g.inH ? image + iy * g.inW * g.inC : nil
-    }
-
     /// One output pixel before bias and activation: `Σ_t p_t[c] · w[t·channels + c]` over
-    /// the taps in order, from zero.
+    /// the taps in order, from `start`.
     ///
     /// The SIMD loop walks its 19 pointers instead of indexing them with a counter: with a
     /// counter, LLVM's loop vectorizer rewrote the `SIMD4` arithmetic into per-lane shuffles
@@ -304,7 +328,7 @@ struct DepthwiseConv2D3x3F32: PreparedKernel {
     static func pixel(_ p0: UnsafePointer<Float>, _ p1: UnsafePointer<Float>, _ p2: UnsafePointer<Float>,
                       _ p3: UnsafePointer<Float>, _ p4: UnsafePointer<Float>, _ p5: UnsafePointer<Float>,
                       _ p6: UnsafePointer<Float>, _ p7: UnsafePointer<Float>, _ p8: UnsafePointer<Float>,
-                      w: UnsafePointer<Float>, out: UnsafeMutablePointer<Float>, channels: Int) {
+                      w: UnsafePointer<Float>, out: UnsafeMutablePointer<Float>, channels: Int, start: Float) {
         let w1 = w + channels, w2 = w1 + channels, w3 = w2 + channels, w4 = w3 + channels
         let w5 = w4 + channels, w6 = w5 + channels, w7 = w6 + channels, w8 = w7 + channels
         var q0 = p0, q1 = p1, q2 = p2, q3 = p3, q4 = p4, q5 = p5, q6 = p6, q7 = p7, q8 = p8
@@ -312,7 +336,7 @@ struct DepthwiseConv2D3x3F32: PreparedKernel {
         var o = out
         var blocks = channels / 4
         while blocks > 0 {
-            var acc = SIMD4<Float>()
+            var acc = SIMD4<Float>(repeating: start)
             acc = acc + load4(q0) * load4(v0)
             acc = acc + load4(q1) * load4(v1)
             acc = acc + load4(q2) * load4(v2)
@@ -328,7 +352,7 @@ struct DepthwiseConv2D3x3F32: PreparedKernel {
             o += 4
             blocks -= 1
         }
-        pixelTail(p0, p1, p2, p3, p4, p5, p6, p7, p8, w: w, out: out, from: channels / 4 * 4, channels: channels)
+        pixelTail(p0, p1, p2, p3, p4, p5, p6, p7, p8, w: w, out: out, from: channels / 4 * 4, channels: channels, start: start)
     }
 
     /// Channels `from ..< channels` of one pixel, scalar (the last `channels % 4`).
@@ -336,11 +360,12 @@ struct DepthwiseConv2D3x3F32: PreparedKernel {
     static func pixelTail(_ p0: UnsafePointer<Float>, _ p1: UnsafePointer<Float>, _ p2: UnsafePointer<Float>,
                           _ p3: UnsafePointer<Float>, _ p4: UnsafePointer<Float>, _ p5: UnsafePointer<Float>,
                           _ p6: UnsafePointer<Float>, _ p7: UnsafePointer<Float>, _ p8: UnsafePointer<Float>,
-                          w: UnsafePointer<Float>, out: UnsafeMutablePointer<Float>, from: Int, channels: Int) {
+                          w: UnsafePointer<Float>, out: UnsafeMutablePointer<Float>, from: Int, channels: Int,
+                          start: Float) {
         let w1 = w + channels, w2 = w1 + channels, w3 = w2 + channels, w4 = w3 + channels
         let w5 = w4 + channels, w6 = w5 + channels, w7 = w6 + channels, w8 = w7 + channels
         for c in from ..< channels {
-            var acc: Float = 0
+            var acc = start
             acc = acc + p0[c] * w[c]
             acc = acc + p1[c] * w1[c]
             acc = acc + p2[c] * w2[c]
