@@ -8,14 +8,14 @@ import TFLiteModel
 /// values reach 255 and the GEMM needs several chunks), activations and thread counts.
 /// Equality is exact.
 @Suite struct QuantizedConvTests {
-    /// Runs `build(constant:)` three ways — reference loops, fast kernel with 1 thread and
-    /// with 3 threads — and expects identical bytes; returns the shape.
+    /// Runs `build(constant:)` several ways — reference loops, fast kernel with each of
+    /// `threads` — and expects identical bytes; returns the shape.
     @discardableResult
-    func expectFastMatchesReference(_ what: String, x: [Int], weights: [Int],
+    func expectFastMatchesReference(_ what: String, x: [Int], weights: [Int], threads: [Int] = [1, 3],
                                     sourceLocation: SourceLocation = #_sourceLocation,
                                     _ build: (_ constant: Bool) -> GraphBuilder) throws -> [Int] {
         let reference = try QTest.run(build(false), [QTest.bytes(x), QTest.bytes(weights)], threads: 1)
-        for threads in [1, 3] {
+        for threads in threads {
             let fast = try QTest.run(build(true), [QTest.bytes(x)], threads: threads)
             #expect(fast.shape == reference.shape, "\(what)", sourceLocation: sourceLocation)
             if fast.bytes != reference.bytes {
@@ -82,16 +82,69 @@ import TFLiteModel
             let options = DepthwiseConv2DOptions(padding: padding, strideWidth: stride.1, strideHeight: stride.0,
                                                  depthMultiplier: multiplier, activation: activation,
                                                  dilationWidth: dilation.1, dilationHeight: dilation.0)
-            try expectFastMatchesReference("depthwise \(type) \(input) \(filter) \(options)", x: x, weights: q.codes) { constant in
-                var g = GraphBuilder()
-                let xi = g.input(input, type, quantization: q.inputQuantization)
-                let (w, b) = q.add(to: &g, shape: filter, constant: constant)
-                let y = g.tensor([1], type, quantization: q.outputQuantization)
-                g.op(.depthwiseConv2D, inputs: b >= 0 ? [xi, w, b] : [xi, w], outputs: [y], options: .depthwiseConv2D(options))
-                g.output(y)
-                return g
-            }
+            try expectDepthwiseMatchesReference(type, input: input, filter: filter, options: options, weights: q, x: x)
         }
+    }
+
+    /// One depthwise case through ``expectFastMatchesReference``.
+    func expectDepthwiseMatchesReference(_ type: ElementType, input: [Int], filter: [Int], options: DepthwiseConv2DOptions,
+                                         weights q: QuantizedWeights, x: [Int], threads: [Int] = [1, 3],
+                                         sourceLocation: SourceLocation = #_sourceLocation) throws {
+        try expectFastMatchesReference("depthwise \(type) \(input) \(filter) \(options)", x: x, weights: q.codes, threads: threads,
+                                       sourceLocation: sourceLocation) { constant in
+            var g = GraphBuilder()
+            let xi = g.input(input, type, quantization: q.inputQuantization)
+            let (w, b) = q.add(to: &g, shape: filter, constant: constant)
+            let y = g.tensor([1], type, quantization: q.outputQuantization)
+            g.op(.depthwiseConv2D, inputs: b >= 0 ? [xi, w, b] : [xi, w], outputs: [y], options: .depthwiseConv2D(options))
+            g.output(y)
+            return g
+        }
+    }
+
+    /// The 3×3 depthwise kernel that sums in Float (``DepthwiseConv2D3x3Quantized``): strides
+    /// 1 and 2 in each direction, channel counts around its 4-wide blocks and the ones whose
+    /// rows go pixel by pixel (`strideW·C` a multiple of 64), images with and without
+    /// interior pixels, batch 2, both types, zero points at the ends of the range (the
+    /// largest exact sums), 1 to 3 threads (3 more than some images have rows).
+    @Test func depthwiseThreeByThreeRandomShapes() throws {
+        var rng = SplitMix64(seed: 0xd3)
+        for trial in 0 ..< 70 {
+            let type: ElementType = trial % 2 == 0 ? .uint8 : .int8
+            let channels = [1, 3, 4, 5, 8, 13, 16, 21, 32, 33, 64].randomElement(using: &rng) ?? 8
+            let small = trial % 5 == 0
+            let input = [Int.random(in: 1 ... 2, using: &rng), Int.random(in: 1 ... (small ? 3 : 14), using: &rng),
+                         Int.random(in: 1 ... (small ? 3 : 14), using: &rng), channels]
+            let stride = (Int.random(in: 1 ... 2, using: &rng), Int.random(in: 1 ... 2, using: &rng))
+            let padding: Padding = input[1] >= 3 && input[2] >= 3 && Bool.random(using: &rng) ? .valid : .same
+            let activation = QTest.activations.randomElement(using: &rng) ?? .none
+            let q = QuantizedWeights(type: type, count: 9 * channels, channels: channels, axis: 3, depth: 9,
+                                     perChannel: Bool.random(using: &rng), bias: Bool.random(using: &rng), rng: &rng)
+            let geometry = try Conv2DGeometry.make(batch: input[0], inH: input[1], inW: input[2], inC: channels, outC: channels,
+                                                   kh: 3, kw: 3, strideH: stride.0, strideW: stride.1, dilationH: 1, dilationW: 1,
+                                                   padding: padding)
+            #expect(DepthwiseConv2D3x3Quantized.covers(geometry))
+            let x = QTest.randomCodes(input.reduce(1, *), type, &rng)
+            let options = DepthwiseConv2DOptions(padding: padding, strideWidth: stride.1, strideHeight: stride.0,
+                                                 depthMultiplier: 1, activation: activation)
+            try expectDepthwiseMatchesReference(type, input: input, filter: [1, 3, 3, channels], options: options, weights: q, x: x,
+                                                threads: [1, 2, 3])
+        }
+    }
+
+    /// Geometries the Float-sum kernel leaves to the integer one.
+    @Test func depthwiseThreeByThreeCoverage() throws {
+        func geometry(k: Int = 3, inC: Int = 8, outC: Int = 8, stride: Int = 1, dilation: Int = 1) throws -> Conv2DGeometry {
+            try Conv2DGeometry.make(batch: 1, inH: 9, inW: 9, inC: inC, outC: outC, kh: k, kw: k, strideH: stride, strideW: stride,
+                                    dilationH: dilation, dilationW: dilation, padding: .same)
+        }
+        #expect(DepthwiseConv2D3x3Quantized.covers(try geometry(stride: 2)))
+        #expect(!DepthwiseConv2D3x3Quantized.covers(try geometry(k: 5)))
+        #expect(!DepthwiseConv2D3x3Quantized.covers(try geometry(outC: 16)))
+        #expect(!DepthwiseConv2D3x3Quantized.covers(try geometry(stride: 3)))
+        #expect(!DepthwiseConv2D3x3Quantized.covers(try geometry(dilation: 2)))
+        #expect(DepthwiseConv2D3x3Quantized.sumsAreExact(try geometry(), maxAbsInput: 255, maxAbsWeight: 255))
+        #expect(!DepthwiseConv2D3x3Quantized.sumsAreExact(try geometry(k: 9), maxAbsInput: 255, maxAbsWeight: 255))
     }
 
     @Test func fullyConnectedRandomShapes() throws {

@@ -8,10 +8,7 @@ enum DepthwiseConv2DF32 {
         let general = DepthwiseConv2DF32General(input: input, filter: filter, bias: bias, output: output,
                                                 geometry: g, multiplier: g.outC / g.inC,
                                                 epilogue: FloatBiasActivation(channels: g.outC, range: range))
-        if g.kh == 3, g.kw == 3, g.outC == g.inC, g.dilationH == 1, g.dilationW == 1,
-           (1...2).contains(g.strideH), (1...2).contains(g.strideW) {
-            return DepthwiseConv2D3x3F32(general: general)
-        }
+        if Depthwise3x3Walk.covers(g) { return DepthwiseConv2D3x3F32(general: general) }
         return general
     }
 }
@@ -176,6 +173,12 @@ struct Depthwise3x3Walk: Sendable {
         interiorX = Self.interior(output: g.outW, input: g.inW, stride: g.strideW, pad: g.padLeft)
         interiorY = Self.interior(output: g.outH, input: g.inH, stride: g.strideH, pad: g.padTop)
         rowRuns = (g.strideW * g.inC * MemoryLayout<Float>.stride) % 256 != 0
+    }
+
+    /// 3×3 filter, multiplier 1, no dilation, stride 1 or 2.
+    static func covers(_ g: Conv2DGeometry) -> Bool {
+        g.kh == 3 && g.kw == 3 && g.outC == g.inC && g.dilationH == 1 && g.dilationW == 1
+            && (1...2).contains(g.strideH) && (1...2).contains(g.strideW)
     }
 
     /// Outputs `o` with `o·stride - pad ≥ 0` and `o·stride - pad + 2 < input`.

@@ -6,7 +6,9 @@ import TFLiteModel
 /// reference resolver rounds uint8 with `MultiplyByQuantizedMultiplier` too (its
 /// "away from zero" variant), so both types share one requantizer.
 ///
-/// Weights are per channel along dimension 3 (int8) or per tensor.
+/// Weights are per channel along dimension 3 (int8) or per tensor. Constant filters take
+/// ``DepthwiseConv2D3x3Quantized`` (exact sums in Float) when it covers the geometry, else
+/// ``DepthwiseConv2DQuantizedDirect``; filters known only at run time take the reference loops.
 enum DepthwiseConv2DQuantized {
     static func make(_ context: inout PrepareContext, geometry g: Conv2DGeometry, input: TensorState,
                      filter: TensorState, bias: TensorState?, output: TensorState,
@@ -27,6 +29,15 @@ enum DepthwiseConv2DQuantized {
                                                        geometry: g, params: params)
         }
         let weights = constant.typed(T.self)
+        if DepthwiseConv2D3x3Quantized.covers(g) {
+            let (centered, maxW) = centeredWeights(weights, zeroPoint: params.weightZeroPoint)
+            let maxX = QuantizedConvParams.maxCentered(T.self, zeroPoint: params.inputZeroPoint)
+            if DepthwiseConv2D3x3Quantized.sumsAreExact(g, maxAbsInput: maxX, maxAbsWeight: maxW) {
+                return try DepthwiseConv2D3x3Quantized(&context, signed: T.isSigned, input: input, bias: bias, output: output,
+                                                       geometry: g, weights: centered, inputZeroPoint: params.inputZeroPoint,
+                                                       requantizer: params.requantizer)
+            }
+        }
         // |w - zw| ≤ 255: centered weights fit Int16.
         let packed = weights.map { Int16(Int32($0) - params.weightZeroPoint) }
         let accBytes = try ConvCheck.product([g.outC, MemoryLayout<Int32>.stride], "DEPTHWISE_CONV_2D")
@@ -41,7 +52,7 @@ enum DepthwiseConv2DQuantized {
     }
 }
 
-/// Constant filter, centered at prepare (`w - zw` as `Int16`, `[kh·kw, outC]`). For each
+/// Constant filter, any geometry, centered at prepare (`w - zw` as `Int16`, `[kh·kw, outC]`). For each
 /// output pixel the in-image taps are listed once; then, with multiplier 1, each block of
 /// eight channels is accumulated over all taps in registers (16-bit operands, 32-bit
 /// products and sums, wrapping like TFLite's `int32`), stored to a per-worker `Int32`
