@@ -343,16 +343,23 @@ struct ExactGEMM: Sendable {
 }
 
 /// Centered weights `w - zw` as Float rows, for ``ExactGEMM``, and the largest magnitude.
+///
+/// Two passes the compiler vectorizes: the codes' range (byte minimum and maximum), then
+/// the conversion. The largest `|w - zw|` is `max(maxCode - zw, zw - minCode)`.
 func centeredWeights<T: Quantized8>(_ weights: UnsafeBufferPointer<T>, zeroPoint: Int32) -> (AlignedBuffer, Int) {
     let buffer = AlignedBuffer(uninitializedCount: weights.count * MemoryLayout<Float>.stride)
+    guard let w = weights.baseAddress, !weights.isEmpty else { return (buffer, 0) }
     let out = buffer.typed(Float.self)
-    var largest: Int32 = 0
-    for i in weights.indices {
-        let v = Int32(truncatingIfNeeded: weights[i]) &- zeroPoint   // |v| ≤ 255
-        out[i] = Float(v)
-        largest = Swift.max(largest, v < 0 ? 0 &- v : v)
+    var lowest = T.max, highest = T.min
+    for i in 0 ..< weights.count {
+        lowest = Swift.min(lowest, w[i])
+        highest = Swift.max(highest, w[i])
     }
-    return (buffer, Int(largest))
+    for i in 0 ..< weights.count {
+        out[i] = Float(Int32(truncatingIfNeeded: w[i]) &- zeroPoint)   // |v| ≤ 255
+    }
+    let largest = Swift.max(Int32(truncatingIfNeeded: highest) - zeroPoint, zeroPoint - Int32(truncatingIfNeeded: lowest))
+    return (buffer, Int(Swift.max(largest, 0)))
 }
 
 extension EvalContext {
