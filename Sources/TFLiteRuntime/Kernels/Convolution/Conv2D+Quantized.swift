@@ -41,6 +41,8 @@ enum Conv2DQuantized {
         let workerBytes = (columnsBytes + 2 * resultBytes + 63) / 64 * 64
         let scratch = context.requestScratch(bytes: try ConvCheck.product([workerBytes, context.threadCount], "CONV_2D scratch"))
         let (packed, maxW) = centeredWeights(constant.typed(T.self), zeroPoint: params.weightZeroPoint)
+        // The kernel reads only the packed copy from now on.
+        constant.releasePages()
         return Conv2DQuantizedGemm(
             signed: T.isSigned, input: input, bias: bias, output: output, geometry: g, groups: groups, groupInC: groupInC, groupOutC: groupOutC,
             patch: patch, tileRows: tileRows, scratch: scratch, workerBytes: workerBytes,

@@ -39,6 +39,8 @@ enum FullyConnectedQuantized {
         let workerBytes = (inputBytes + 2 * resultBytes + 63) / 64 * 64
         let scratch = context.requestScratch(bytes: try ConvCheck.product([workerBytes, context.threadCount], "FULLY_CONNECTED"))
         let (packed, maxW) = centeredWeights(constant.typed(T.self), zeroPoint: params.weightZeroPoint)
+        // The kernel reads only the packed copy from now on.
+        constant.releasePages()
         return FullyConnectedQuantizedGemm(
             signed: T.isSigned, input: input, bias: bias, output: output, batch: batch, units: units, depth: depth,
             rows: rows, columns: columns, scratch: scratch, workerBytes: workerBytes,
