@@ -351,6 +351,9 @@ public final class Engine {
         return timings
     }
 
+    /// The kernels that `invoke` runs, in order (for tests that check which one a shape selects).
+    var preparedKernels: [any PreparedKernel] { steps.map(\.kernel) }
+
     // MARK: - Data access
 
     /// The bytes of tensor `index` for the current shape, or nil before `allocate()`

@@ -29,6 +29,11 @@ enum Conv2DQuantized {
         let reference = Conv2DQuantizedReference(signed: T.isSigned, input: input, filter: filter.index, bias: bias, output: output,
                                                     geometry: g, groups: groups, params: params)
         guard let constant = filter.constant else { return reference }
+        if groups == 1, let single = try QuantizedGEMV.make(
+            &context, signed: T.isSigned, input: input, weights: filter, bias: bias, output: output, rows: g.outputPixels,
+            units: g.outC, depth: try ConvCheck.product([g.kh, g.kw, g.inC], "CONV_2D patch"), row: .patch(g), params: params) {
+            return single
+        }
         let groupInC = g.inC / groups, groupOutC = g.outC / groups
         let patch = try ConvCheck.product([g.kh, g.kw, groupInC], "CONV_2D patch")
         let patchBytes = try ConvCheck.product([patch, MemoryLayout<Float>.stride], "CONV_2D patch")

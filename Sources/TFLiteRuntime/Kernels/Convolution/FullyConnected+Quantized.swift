@@ -30,6 +30,10 @@ enum FullyConnectedQuantized {
             return FullyConnectedQuantizedReference(signed: T.isSigned, input: input, weights: weights.index, bias: bias, output: output,
                                                        batch: batch, units: units, depth: depth, params: params)
         }
+        if let single = try QuantizedGEMV.make(&context, signed: T.isSigned, input: input, weights: weights, bias: bias, output: output,
+                                               rows: batch, units: units, depth: depth, row: .dense, params: params) {
+            return single
+        }
         let rowBytes = try ConvCheck.product([depth, MemoryLayout<Float>.stride], "FULLY_CONNECTED")
         let rows = Swift.max(1, Swift.min(tileRows, batch, rowBudgetBytes / rowBytes))
         let columns = Swift.max(1, Swift.min(tileColumns, units))
