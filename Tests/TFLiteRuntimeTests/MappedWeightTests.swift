@@ -86,6 +86,48 @@ import TFLiteModel
         }
     }
 
+    /// An operator folded at prepare (all inputs constant) runs with its packed weights,
+    /// and so do the operators prepared before and after it (their packs are placed in
+    /// two regions around the fold).
+    @Test(arguments: [ElementType.uint8, .int8])
+    func foldedConvolutionUsesPackedWeights(type: ElementType) throws {
+        var rng = SplitMix64(seed: 3)
+        let shape = [1, 5, 5, 24], filter = [40, 3, 3, 24]
+        let q = QuantizedWeights(type: type, count: filter.reduce(1, *), channels: 40, axis: 0, depth: 3 * 3 * 24,
+                                 perChannel: true, bias: true, rng: &rng)
+        let codes = (0 ..< 3).map { _ in QTest.randomCodes(shape.reduce(1, *), type, &rng) }
+        let options = Conv2DOptions(padding: .same, strideWidth: 1, strideHeight: 1, activation: .none,
+                                    dilationWidth: 1, dilationHeight: 1)
+        // Three convolutions over `codes[0...2]`; the middle one's input is a constant
+        // when `fold` is set, else the graph's second input.
+        func build(fold: Bool) -> GraphBuilder {
+            var g = GraphBuilder()
+            let first = g.input(shape, type, quantization: q.inputQuantization)
+            let middle = fold ? g.constant(QTest.bytes(codes[1]), shape: shape, type, quantization: q.inputQuantization)
+                              : g.input(shape, type, quantization: q.inputQuantization)
+            let last = g.input(shape, type, quantization: q.inputQuantization)
+            for x in [first, middle, last] {
+                let (w, b) = q.add(to: &g, shape: filter, constant: true)
+                let y = g.tensor([1], type, quantization: q.outputQuantization)
+                g.op(.conv2D, inputs: [x, w, b], outputs: [y], options: .conv2D(options))
+                g.output(y)
+            }
+            return g
+        }
+        func outputs(_ g: GraphBuilder, _ inputs: [[Int]]) throws -> [[UInt8]] {
+            let engine = try g.engine()
+            try engine.allocate()
+            for (i, x) in inputs.enumerated() { try engine.setInput(i, QTest.bytes(x)) }
+            try engine.invoke()
+            return try (0 ..< 3).map { try engine.output($0, as: UInt8.self) }
+        }
+        let folded = build(fold: true)
+        let engine = try folded.engine()
+        try engine.allocate()
+        #expect(engine.preparedKernels.count == 2, "the middle convolution is folded")
+        #expect(try outputs(folded, [codes[0], codes[2]]) == outputs(build(fold: false), codes))
+    }
+
     /// Releasing pages never changes the bytes, mapped or in memory, whatever the range.
     @Test func releasePagesKeepsBytes() throws {
         let page = Int(sysconf(Int32(_SC_PAGESIZE)))

@@ -45,9 +45,7 @@ enum Conv2DQuantized {
         let resultBytes = try ConvCheck.product([tileRows, groupOutC, 4], "CONV_2D tile")
         let workerBytes = (columnsBytes + 2 * resultBytes + 63) / 64 * 64
         let scratch = context.requestScratch(bytes: try ConvCheck.product([workerBytes, context.threadCount], "CONV_2D scratch"))
-        let (packed, maxW) = centeredWeights(constant.typed(T.self), zeroPoint: params.weightZeroPoint)
-        // The kernel reads only the packed copy from now on.
-        constant.releasePages()
+        let (packed, maxW) = try context.packCenteredWeights(constant, as: T.self, zeroPoint: params.weightZeroPoint)
         return Conv2DQuantizedGemm(
             signed: T.isSigned, input: input, bias: bias, output: output, geometry: g, groups: groups, groupInC: groupInC, groupOutC: groupOutC,
             patch: patch, tileRows: tileRows, scratch: scratch, workerBytes: workerBytes,
@@ -73,7 +71,7 @@ struct Conv2DQuantizedGemm: PreparedKernel {
     let tileRows: Int
     let scratch: Int
     let workerBytes: Int, columnsBytes: Int, resultBytes: Int
-    let packed: AlignedBuffer
+    let packed: PackedBuffer
     /// `Float(code - zx)` per code.
     let table: [Float]
     let gemm: ExactGEMM
@@ -87,7 +85,7 @@ struct Conv2DQuantizedGemm: PreparedKernel {
         let x = UnsafePointer(context.pointer(input, as: T.self))
         let y = context.pointer(output, as: T.self)
         let b = context.optionalInt32s(bias)
-        let w = UnsafePointer(packed.typed(Float.self))
+        let w = UnsafePointer(packed.pointer.assumingMemoryBound(to: Float.self))
         let memory = UnsafeMutableRawPointer(context.scratch(scratch, as: UInt8.self))
         let pixels = geometry.outputPixels, outC = geometry.outC
         let tiles = (pixels + tileRows - 1) / tileRows

@@ -342,24 +342,42 @@ struct ExactGEMM: Sendable {
     }
 }
 
-/// Centered weights `w - zw` as Float rows, for ``ExactGEMM``, and the largest magnitude.
-///
-/// Two passes the compiler vectorizes: the codes' range (byte minimum and maximum), then
-/// the conversion. The largest `|w - zw|` is `max(maxCode - zw, zw - minCode)`.
-func centeredWeights<T: Quantized8>(_ weights: UnsafeBufferPointer<T>, zeroPoint: Int32) -> (AlignedBuffer, Int) {
-    let buffer = AlignedBuffer(uninitializedCount: weights.count * MemoryLayout<Float>.stride)
-    guard let w = weights.baseAddress, !weights.isEmpty else { return (buffer, 0) }
-    let out = buffer.typed(Float.self)
+/// The largest `|w - zw|` of the weights (sizes ``ExactGEMM``'s chunks): from the codes'
+/// range, `max(maxCode - zw, zw - minCode)`, a byte min/max loop that vectorizes.
+func centeredMagnitude<T: Quantized8>(_ weights: UnsafeBufferPointer<T>, zeroPoint: Int32) -> Int {
+    guard let w = weights.baseAddress, !weights.isEmpty else { return 0 }
     var lowest = T.max, highest = T.min
     for i in 0 ..< weights.count {
         lowest = Swift.min(lowest, w[i])
         highest = Swift.max(highest, w[i])
     }
-    for i in 0 ..< weights.count {
-        out[i] = Float(Int32(truncatingIfNeeded: w[i]) &- zeroPoint)   // |v| ≤ 255
-    }
     let largest = Swift.max(Int32(truncatingIfNeeded: highest) - zeroPoint, zeroPoint - Int32(truncatingIfNeeded: lowest))
-    return (buffer, Int(Swift.max(largest, 0)))
+    return Int(Swift.max(largest, 0))
+}
+
+/// Writes the centered weights `w - zw` as Float (exact: `|v| ≤ 255`), the operand rows
+/// of ``ExactGEMM``.
+func centerWeights<T: Quantized8>(_ weights: UnsafeBufferPointer<T>, zeroPoint: Int32, into out: UnsafeMutablePointer<Float>) {
+    guard let w = weights.baseAddress else { return }
+    for i in 0 ..< weights.count {
+        out[i] = Float(Int32(truncatingIfNeeded: w[i]) &- zeroPoint)
+    }
+}
+
+extension PrepareContext {
+    /// The centered Float copy of 8-bit constant weights (``centerWeights``), packed with
+    /// the graph's other constants, and the largest `|w - zw|`. Once converted, the
+    /// weights' file pages are released: the kernel reads only the copy.
+    func packCenteredWeights<T: Quantized8>(_ constant: ConstantBytes, as _: T.Type,
+                                            zeroPoint: Int32) throws(KernelError) -> (PackedBuffer, Int) {
+        let weights = constant.typed(T.self)
+        let bytes = try ConvCheck.product([weights.count, MemoryLayout<Float>.stride], "packed weights")
+        let packed = try pack(bytes: bytes) { pointer in
+            centerWeights(weights, zeroPoint: zeroPoint, into: pointer.assumingMemoryBound(to: Float.self))
+            constant.releasePages()
+        }
+        return (packed, centeredMagnitude(weights, zeroPoint: zeroPoint))
+    }
 }
 
 extension EvalContext {

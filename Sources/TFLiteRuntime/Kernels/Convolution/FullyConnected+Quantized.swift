@@ -42,9 +42,7 @@ enum FullyConnectedQuantized {
         let resultBytes = rows * columns * 4
         let workerBytes = (inputBytes + 2 * resultBytes + 63) / 64 * 64
         let scratch = context.requestScratch(bytes: try ConvCheck.product([workerBytes, context.threadCount], "FULLY_CONNECTED"))
-        let (packed, maxW) = centeredWeights(constant.typed(T.self), zeroPoint: params.weightZeroPoint)
-        // The kernel reads only the packed copy from now on.
-        constant.releasePages()
+        let (packed, maxW) = try context.packCenteredWeights(constant, as: T.self, zeroPoint: params.weightZeroPoint)
         return FullyConnectedQuantizedGemm(
             signed: T.isSigned, input: input, bias: bias, output: output, batch: batch, units: units, depth: depth,
             rows: rows, columns: columns, scratch: scratch, workerBytes: workerBytes,
@@ -66,7 +64,7 @@ struct FullyConnectedQuantizedGemm: PreparedKernel {
     let rows: Int, columns: Int
     let scratch: Int
     let workerBytes: Int, inputBytes: Int, resultBytes: Int
-    let packed: AlignedBuffer
+    let packed: PackedBuffer
     let table: [Float]
     let gemm: ExactGEMM
     let requantizer: Requantizer
@@ -79,7 +77,7 @@ struct FullyConnectedQuantizedGemm: PreparedKernel {
         let x = UnsafePointer(context.pointer(input, as: T.self))
         let y = context.pointer(output, as: T.self)
         let b = context.optionalInt32s(bias)
-        let w = UnsafePointer(packed.typed(Float.self))
+        let w = UnsafePointer(packed.pointer.assumingMemoryBound(to: Float.self))
         let memory = UnsafeMutableRawPointer(context.scratch(scratch, as: UInt8.self))
         let rowTiles = (batch + rows - 1) / rows, columnTiles = (units + columns - 1) / columns
         table.withUnsafeBufferPointer { lut in

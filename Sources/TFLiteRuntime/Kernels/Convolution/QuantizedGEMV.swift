@@ -45,7 +45,10 @@ struct QuantizedGEMV: PreparedKernel {
     /// constant (the callers' other kernels apply).
     static func make(_ context: inout PrepareContext, signed: Bool, input: Int, weights: TensorState, bias: Int?, output: Int,
                      rows: Int, units: Int, depth: Int, row: Row, params: QuantizedConvParams) throws(KernelError) -> QuantizedGEMV? {
-        guard rows == 1, let constant = weights.constant, constant.bytes.count >= units * depth else { return nil }
+        guard rows == 1, let constant = weights.constant else { return nil }
+        guard constant.bytes.count >= (try ConvCheck.product([units, depth], "quantized row")) else {
+            throw .invalid("weights hold \(constant.bytes.count) bytes; \(units) x \(depth) needed")
+        }
         let rowBytes = try ConvCheck.product([depth, MemoryLayout<Int16>.stride], "quantized row")
         let accOffset = (rowBytes + 63) / 64 * 64
         let accBytes = try ConvCheck.product([units, MemoryLayout<Int32>.stride], "quantized row")
