@@ -63,6 +63,7 @@ import Testing
         for (i, size) in sizes.enumerated() {
             buffers.append(try packer.request(bytes: size) { p in
                 p.initializeMemory(as: UInt8.self, repeating: UInt8(i + 1), count: size)
+                return 10 * i
             })
             if i == 3 { packer.finish() }
         }
@@ -72,7 +73,8 @@ import Testing
             #expect(Int(bitPattern: buffer.pointer) % AlignedBuffer.alignment == 0)
             let bytes = UnsafeRawBufferPointer(start: buffer.pointer, count: size)
             #expect(bytes.allSatisfy { $0 == UInt8(i + 1) }, "request \(i)")
+            #expect(buffer.derived == 10 * i)
         }
-        #expect(throws: KernelError.self) { try packer.request(bytes: Int.max - 10) { _ in } }
+        #expect(throws: KernelError.self) { try packer.request(bytes: Int.max - 10) { _ in 0 } }
     }
 }

@@ -11,6 +11,9 @@ final class PackedBuffer: @unchecked Sendable {
     let count: Int
     /// The bytes, 64-byte aligned. Written once by the engine before any kernel runs.
     private(set) var pointer: UnsafeMutableRawPointer
+    /// What the fill returned: a number derived from the data while it was written (the
+    /// 8-bit GEMM kernels' largest weight magnitude), read by the kernel at eval.
+    private(set) var derived = 0
     /// Keeps the shared region alive for as long as the kernel holding this buffer.
     private var region: AlignedBuffer?
 
@@ -19,9 +22,10 @@ final class PackedBuffer: @unchecked Sendable {
         pointer = PackedBuffer.unplaced.pointer
     }
 
-    fileprivate func place(in region: AlignedBuffer, at offset: Int) {
+    fileprivate func place(in region: AlignedBuffer, at offset: Int, fill: (UnsafeMutableRawPointer) -> Int) {
         self.region = region
         pointer = region.pointer + offset
+        derived = fill(pointer)
     }
 
     /// Where `pointer` points until the buffer is placed (never read by a kernel).
@@ -30,12 +34,13 @@ final class PackedBuffer: @unchecked Sendable {
 
 /// The packing requests of one prepare pass, laid out and filled together.
 final class ConstantPacker {
-    private var pending: [(buffer: PackedBuffer, offset: Int, fill: (UnsafeMutableRawPointer) -> Void)] = []
+    private var pending: [(buffer: PackedBuffer, offset: Int, fill: (UnsafeMutableRawPointer) -> Int)] = []
     /// Bytes of the pending requests, each rounded up to 64.
     private var total = 0
 
-    /// Reserves `bytes`; `fill` writes them all at ``finish()``.
-    func request(bytes: Int, fill: @escaping (UnsafeMutableRawPointer) -> Void) throws(KernelError) -> PackedBuffer {
+    /// Reserves `bytes`; `fill` writes them all at ``finish()`` and returns
+    /// ``PackedBuffer/derived``.
+    func request(bytes: Int, fill: @escaping (UnsafeMutableRawPointer) -> Int) throws(KernelError) -> PackedBuffer {
         let (rounded, o1) = Swift.max(bytes, 0).addingReportingOverflow(AlignedBuffer.alignment - 1)
         let (end, o2) = total.addingReportingOverflow(rounded / AlignedBuffer.alignment * AlignedBuffer.alignment)
         guard !o1, !o2 else { throw .invalid("packed constants of \(bytes) bytes overflow") }
@@ -52,8 +57,7 @@ final class ConstantPacker {
         guard !pending.isEmpty else { return }
         let region = AlignedBuffer(uninitializedCount: total)
         for request in pending {
-            request.buffer.place(in: region, at: request.offset)
-            request.fill(request.buffer.pointer)
+            request.buffer.place(in: region, at: request.offset, fill: request.fill)
         }
         pending = []
         total = 0

@@ -114,9 +114,9 @@ public struct PrepareContext {
 
     /// Reserves `bytes` of constant data the kernel derives from the model's constants
     /// (its packed weights). `fill` writes all of them once every operator is prepared,
-    /// before any `eval`; the kernel keeps the buffer (``PackedBuffer``). Such bytes are
-    /// paid for by constant data in the file, so they need no budget.
-    func pack(bytes: Int, fill: @escaping (UnsafeMutableRawPointer) -> Void) throws(KernelError) -> PackedBuffer {
+    /// before any `eval`, and returns ``PackedBuffer/derived``; the kernel keeps the
+    /// buffer. Such bytes are paid for by constant data in the file, so they need no budget.
+    func pack(bytes: Int, fill: @escaping (UnsafeMutableRawPointer) -> Int) throws(KernelError) -> PackedBuffer {
         if let packer { return try packer.request(bytes: bytes, fill: fill) }
         let own = ConstantPacker()
         let buffer = try own.request(bytes: bytes, fill: fill)

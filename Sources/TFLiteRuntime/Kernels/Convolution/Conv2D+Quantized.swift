@@ -45,13 +45,13 @@ enum Conv2DQuantized {
         let resultBytes = try ConvCheck.product([tileRows, groupOutC, 4], "CONV_2D tile")
         let workerBytes = (columnsBytes + 2 * resultBytes + 63) / 64 * 64
         let scratch = context.requestScratch(bytes: try ConvCheck.product([workerBytes, context.threadCount], "CONV_2D scratch"))
-        let (packed, maxW) = try context.packCenteredWeights(constant, as: T.self, zeroPoint: params.weightZeroPoint)
+        let packed = try context.packCenteredWeights(constant, as: T.self, zeroPoint: params.weightZeroPoint)
         return Conv2DQuantizedGemm(
             signed: T.isSigned, input: input, bias: bias, output: output, geometry: g, groups: groups, groupInC: groupInC, groupOutC: groupOutC,
             patch: patch, tileRows: tileRows, scratch: scratch, workerBytes: workerBytes,
             columnsBytes: columnsBytes, resultBytes: resultBytes, packed: packed,
             table: QuantizedConvParams.centeredTable(T.self, zeroPoint: params.inputZeroPoint),
-            gemm: ExactGEMM(maxAbsA: QuantizedConvParams.maxCentered(T.self, zeroPoint: params.inputZeroPoint), maxAbsB: maxW),
+            maxAbsInput: QuantizedConvParams.maxCentered(T.self, zeroPoint: params.inputZeroPoint),
             requantizer: params.requantizer)
     }
 }
@@ -74,7 +74,8 @@ struct Conv2DQuantizedGemm: PreparedKernel {
     let packed: PackedBuffer
     /// `Float(code - zx)` per code.
     let table: [Float]
-    let gemm: ExactGEMM
+    /// Largest `|x - zx|`; with the weights' (`packed.derived`) it sizes ``ExactGEMM``'s chunks.
+    let maxAbsInput: Int
     let requantizer: Requantizer
 
     func eval(_ context: EvalContext) throws(KernelError) {
@@ -86,6 +87,7 @@ struct Conv2DQuantizedGemm: PreparedKernel {
         let y = context.pointer(output, as: T.self)
         let b = context.optionalInt32s(bias)
         let w = UnsafePointer(packed.pointer.assumingMemoryBound(to: Float.self))
+        let gemm = ExactGEMM(maxAbsA: maxAbsInput, maxAbsB: packed.derived)
         let memory = UnsafeMutableRawPointer(context.scratch(scratch, as: UInt8.self))
         let pixels = geometry.outputPixels, outC = geometry.outC
         let tiles = (pixels + tileRows - 1) / tileRows

@@ -366,17 +366,19 @@ func centerWeights<T: Quantized8>(_ weights: UnsafeBufferPointer<T>, zeroPoint: 
 
 extension PrepareContext {
     /// The centered Float copy of 8-bit constant weights (``centerWeights``), packed with
-    /// the graph's other constants, and the largest `|w - zw|`. Once converted, the
-    /// weights' file pages are released: the kernel reads only the copy.
+    /// the graph's other constants; its ``PackedBuffer/derived`` is the largest `|w - zw|`
+    /// (``centeredMagnitude``, taken after the conversion, while the codes are in cache).
+    /// Once converted, the weights' file pages are released: the kernel reads only the copy.
     func packCenteredWeights<T: Quantized8>(_ constant: ConstantBytes, as _: T.Type,
-                                            zeroPoint: Int32) throws(KernelError) -> (PackedBuffer, Int) {
+                                            zeroPoint: Int32) throws(KernelError) -> PackedBuffer {
         let weights = constant.typed(T.self)
         let bytes = try ConvCheck.product([weights.count, MemoryLayout<Float>.stride], "packed weights")
-        let packed = try pack(bytes: bytes) { pointer in
+        return try pack(bytes: bytes) { pointer in
             centerWeights(weights, zeroPoint: zeroPoint, into: pointer.assumingMemoryBound(to: Float.self))
+            let magnitude = centeredMagnitude(weights, zeroPoint: zeroPoint)
             constant.releasePages()
+            return magnitude
         }
-        return (packed, centeredMagnitude(weights, zeroPoint: zeroPoint))
     }
 }
 
