@@ -49,13 +49,7 @@ import TFLiteModel
             let options = Conv2DOptions(padding: padding, strideWidth: stride.1, strideHeight: stride.0, activation: activation,
                                         dilationWidth: dilation.1, dilationHeight: dilation.0)
             try expectFastMatchesReference("conv \(type) \(input) \(filter) \(options)", x: x, weights: q.codes) { constant in
-                var g = GraphBuilder()
-                let xi = g.input(input, type, quantization: q.inputQuantization)
-                let (w, b) = q.add(to: &g, shape: filter, constant: constant)
-                let y = g.tensor([1], type, quantization: q.outputQuantization)
-                g.op(.conv2D, inputs: [xi, w, b], outputs: [y], options: .conv2D(options))
-                g.output(y)
-                return g
+                q.conv2DGraph(input: input, filter: filter, options: options, constant: constant)
             }
         }
     }
@@ -109,13 +103,7 @@ import TFLiteModel
             let x = QTest.randomCodes(input.reduce(1, *), type, &rng)
             let options = FullyConnectedOptions(activation: activation, keepNumDims: keep)
             let shape = try expectFastMatchesReference("FC \(type) \(input) → \(units) \(options)", x: x, weights: q.codes) { constant in
-                var g = GraphBuilder()
-                let xi = g.input(input, type, quantization: q.inputQuantization)
-                let (w, b) = q.add(to: &g, shape: [units, depth], constant: constant)
-                let y = g.tensor([1], type, quantization: q.outputQuantization)
-                g.op(.fullyConnected, inputs: [xi, w, b], outputs: [y], options: .fullyConnected(options))
-                g.output(y)
-                return g
+                q.fullyConnectedGraph(input: input, units: units, depth: depth, options: options, constant: constant)
             }
             #expect(shape == (keep ? Array(input.dropLast()) + [units] : [input[0], units]))
         }
@@ -242,14 +230,8 @@ import TFLiteModel
                                      perChannel: Bool.random(using: &rng), bias: trial % 3 != 1, rng: &rng)
             let x = QTest.randomCodes(depth, type, &rng)
             let options = FullyConnectedOptions(activation: activation, keepNumDims: input.count == 3)
-            let build = { (constant: Bool) -> GraphBuilder in
-                var g = GraphBuilder()
-                let xi = g.input(input, type, quantization: q.inputQuantization)
-                let (w, b) = q.add(to: &g, shape: [units, depth], constant: constant)
-                let y = g.tensor([1], type, quantization: q.outputQuantization)
-                g.op(.fullyConnected, inputs: [xi, w, b], outputs: [y], options: .fullyConnected(options))
-                g.output(y)
-                return g
+            let build = { (constant: Bool) in
+                q.fullyConnectedGraph(input: input, units: units, depth: depth, options: options, constant: constant)
             }
             try QuantizedConvTests().expectFastMatchesReference("FC \(type) \(input) → \(units)", x: x, weights: q.codes, build)
             try Self.expectSingleRowKernel(build(true))
@@ -275,15 +257,7 @@ import TFLiteModel
             let options = Conv2DOptions(padding: padding, strideWidth: stride, strideHeight: stride,
                                         activation: QTest.activations.randomElement(using: &rng) ?? .none,
                                         dilationWidth: dilation, dilationHeight: dilation)
-            let build = { (constant: Bool) -> GraphBuilder in
-                var g = GraphBuilder()
-                let xi = g.input(input, type, quantization: q.inputQuantization)
-                let (w, b) = q.add(to: &g, shape: filter, constant: constant)
-                let y = g.tensor([1], type, quantization: q.outputQuantization)
-                g.op(.conv2D, inputs: [xi, w, b], outputs: [y], options: .conv2D(options))
-                g.output(y)
-                return g
-            }
+            let build = { (constant: Bool) in q.conv2DGraph(input: input, filter: filter, options: options, constant: constant) }
             let shape = try QuantizedConvTests().expectFastMatchesReference("conv \(type) \(input) \(filter) \(options)",
                                                                            x: x, weights: q.codes, build)
             #expect(shape == [1, 1, 1, outC])
@@ -295,5 +269,29 @@ import TFLiteModel
         let engine = try g.engine()
         try engine.allocate()
         #expect(engine.preparedKernels.contains { $0 is QuantizedGEMV }, sourceLocation: sourceLocation)
+    }
+}
+
+extension QuantizedWeights {
+    /// One CONV_2D over a graph input, with these weights (a graph input too when not `constant`).
+    func conv2DGraph(input: [Int], filter: [Int], options: Conv2DOptions, constant: Bool) -> GraphBuilder {
+        var g = GraphBuilder()
+        let xi = g.input(input, type, quantization: inputQuantization)
+        let (w, b) = add(to: &g, shape: filter, constant: constant)
+        let y = g.tensor([1], type, quantization: outputQuantization)
+        g.op(.conv2D, inputs: [xi, w, b], outputs: [y], options: .conv2D(options))
+        g.output(y)
+        return g
+    }
+
+    /// One FULLY_CONNECTED from a graph input to `units` outputs, with these weights.
+    func fullyConnectedGraph(input: [Int], units: Int, depth: Int, options: FullyConnectedOptions, constant: Bool) -> GraphBuilder {
+        var g = GraphBuilder()
+        let xi = g.input(input, type, quantization: inputQuantization)
+        let (w, b) = add(to: &g, shape: [units, depth], constant: constant)
+        let y = g.tensor([1], type, quantization: outputQuantization)
+        g.op(.fullyConnected, inputs: [xi, w, b], outputs: [y], options: .fullyConnected(options))
+        g.output(y)
+        return g
     }
 }

@@ -19,15 +19,9 @@ public final class AlignedBuffer: @unchecked Sendable {
 
     /// Allocates `count` zeroed bytes. Large buffers are fresh zero pages, which cost
     /// nothing until first touched (a tensor arena is not written at allocation).
-    public init(zeroedCount count: Int) {
-        self.count = count
-        if let mapped = PageMemory.map(count, populate: false) {
-            (pointer, mappedBytes) = mapped
-        } else {
-            pointer = UnsafeMutableRawPointer.allocate(byteCount: Swift.max(count, 1), alignment: Self.alignment)
-            pointer.initializeMemory(as: UInt8.self, repeating: 0, count: Swift.max(count, 1))
-            mappedBytes = 0
-        }
+    public convenience init(zeroedCount count: Int) {
+        self.init(count: count, populate: false)
+        if mappedBytes == 0 { pointer.initializeMemory(as: UInt8.self, repeating: 0, count: Swift.max(count, 1)) }
     }
 
     /// Allocates `count` bytes the caller initializes entirely (packed weights): zeroing
@@ -35,9 +29,13 @@ public final class AlignedBuffer: @unchecked Sendable {
     /// buffers are mapped with their pages already present (and 2 MiB pages where the
     /// system offers them), which is cheaper than faulting them in one by one as they
     /// are written.
-    public init(uninitializedCount count: Int) {
+    public convenience init(uninitializedCount count: Int) {
+        self.init(count: count, populate: true)
+    }
+
+    private init(count: Int, populate: Bool) {
         self.count = count
-        if let mapped = PageMemory.map(count, populate: true) {
+        if let mapped = PageMemory.map(count, populate: populate) {
             (pointer, mappedBytes) = mapped
         } else {
             pointer = UnsafeMutableRawPointer.allocate(byteCount: Swift.max(count, 1), alignment: Self.alignment)
