@@ -114,7 +114,8 @@ public final class ModelBytes: @unchecked Sendable {
     ///
     /// For callers that have consumed a large constant (copied it into another form) and
     /// will not read it again soon. Safe while other threads read the same bytes: they
-    /// fault the pages in again.
+    /// fault the pages in again. (As for any page of the mapping not read yet, that needs
+    /// the file to keep its contents while the model is in use, which mapping it assumes.)
     public func releasePages(_ range: Range<Int>) {
         #if os(Linux) || canImport(Darwin)
         guard case let .mapped(base, size) = owner, range.lowerBound >= 0, range.upperBound <= size else { return }
