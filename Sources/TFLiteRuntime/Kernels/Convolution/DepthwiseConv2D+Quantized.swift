@@ -27,13 +27,8 @@ enum DepthwiseConv2DQuantized {
                                                        geometry: g, params: params)
         }
         let weights = constant.typed(T.self)
-        // |w - zw| ≤ 255 (zw is inside the type's range): centered weights fit Int16. A
-        // plain indexed loop, which vectorizes (a closure `map` converted element by element).
-        let zw = params.weightZeroPoint
-        let packed = [Int16](unsafeUninitializedCapacity: weights.count) { out, initialized in
-            for i in 0 ..< weights.count { out[i] = Int16(truncatingIfNeeded: Int32(truncatingIfNeeded: weights[i]) &- zw) }
-            initialized = weights.count
-        }
+        // |w - zw| ≤ 255: centered weights fit Int16.
+        let packed = weights.map { Int16(Int32($0) - params.weightZeroPoint) }
         let accBytes = try ConvCheck.product([g.outC, MemoryLayout<Int32>.stride], "DEPTHWISE_CONV_2D")
         let tapBytes = try ConvCheck.product([g.kh, g.kw, 2 * MemoryLayout<Int>.stride], "DEPTHWISE_CONV_2D")
         let workerBytes = (accBytes + 63) / 64 * 64 + (tapBytes + 63) / 64 * 64
