@@ -92,10 +92,23 @@ enum PageMemory {
         return size > 0 ? size : 4096
     }()
 
+    /// Under AddressSanitizer buffers stay on the heap, where its redzones catch an access
+    /// past a buffer's end (in a mapping, the rest of the last page would not).
+    static let sanitized: Bool = {
+        #if canImport(Glibc)
+        return dlsym(nil, "__asan_init") != nil   // nil is RTLD_DEFAULT in glibc
+        #elseif canImport(Darwin)
+        return dlsym(UnsafeMutableRawPointer(bitPattern: -2), "__asan_init") != nil   // RTLD_DEFAULT
+        #else
+        return false
+        #endif
+    }()
+
     /// Maps at least `count` bytes (rounded up to whole pages), or returns nil when
-    /// `count` is below ``threshold`` or the system refuses (callers then use the heap).
+    /// `count` is below ``threshold``, under AddressSanitizer, or when the system refuses
+    /// (callers then use the heap).
     static func map(_ count: Int, populate: Bool) -> (UnsafeMutableRawPointer, Int)? {
-        guard count >= threshold else { return nil }
+        guard count >= threshold, !sanitized else { return nil }
         let (rounded, o1) = count.addingReportingOverflow(page - 1)
         guard !o1 else { return nil }
         let length = rounded / page * page
