@@ -79,9 +79,10 @@ import TFLiteModel
     @Test func quantizeMultiplierMatchesFrexp() {
         func reference(_ m: Double) -> (Int32, Int) {
             guard m != 0, m.isFinite else { return (0, 0) }
-            let fr = frexp(m)
-            var q = (fr.fraction * 2_147_483_648.0).rounded(.toNearestOrAwayFromZero)
-            var e = fr.exponent
+            var exponent: Int32 = 0
+            let fraction = frexp(m, &exponent)
+            var q = (fraction * 2_147_483_648.0).rounded(.toNearestOrAwayFromZero)
+            var e = Int(exponent)
             if q == 2_147_483_648.0 {
                 q /= 2
                 e += 1

@@ -90,19 +90,3 @@ public enum FixedPoint {
         }
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
-/// `frexp` returning a tuple, with `fraction ∈ [0.5, 1)` for finite non-zero input.
-@inline(__always)
-func frexp(_ x: Double) -> (fraction: Double, exponent: Int) {
-    var e: Int32 = 0
-    let f = frexp(x, &e)
-    return (f, Int(e))
-}
