@@ -105,6 +105,32 @@ public final class ModelBytes: @unchecked Sendable {
     }
 
     public var count: Int { buffer.count }
+
+    /// Gives the pages that lie wholly inside `range` back to the system when the bytes
+    /// are a memory-mapped file: they leave this process's resident memory, and a later
+    /// read maps them again from the file, with the same contents (the mapping is
+    /// read-only and private, so no page was ever modified). For bytes held in memory
+    /// (`Data`, copies) nothing happens: there the memory is the only copy.
+    ///
+    /// For callers that have consumed a large constant (copied it into another form) and
+    /// will not read it again soon. Safe while other threads read the same bytes: they
+    /// fault the pages in again. (As for any page of the mapping not read yet, that needs
+    /// the file to keep its contents while the model is in use, which mapping it assumes.)
+    public func releasePages(_ range: Range<Int>) {
+        #if os(Linux) || canImport(Darwin)
+        guard case let .mapped(base, size) = owner, range.lowerBound >= 0, range.upperBound <= size else { return }
+        let page = Self.pageSize
+        let first = (range.lowerBound + page - 1) / page * page
+        let end = range.upperBound / page * page
+        guard end > first else { return }
+        _ = madvise(base + first, end - first, MADV_DONTNEED)
+        #endif
+    }
+
+    private static let pageSize: Int = {
+        let size = Int(sysconf(Int32(_SC_PAGESIZE)))
+        return size > 0 ? size : 4096
+    }()
 }
 
 /// A read-only view of a byte range inside a model's bytes (constant tensor data,
@@ -130,4 +156,9 @@ public struct ByteView: Sendable {
 
     /// A copy of the viewed bytes.
     public var array: [UInt8] { Array(bytes) }
+
+    /// ``ModelBytes/releasePages(_:)`` for the viewed range.
+    public func releasePages() {
+        storage.releasePages(offset ..< offset + count)
+    }
 }

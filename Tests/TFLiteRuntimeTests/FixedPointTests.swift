@@ -74,6 +74,41 @@ import TFLiteModel
         #expect(FixedPoint.quantizeMultiplier(1 - pow(2, -33)) == (1 << 30, 1))
     }
 
+    /// The bit-level decomposition equals the `frexp` + `round` formulation it replaced
+    /// (TFLite's) for normal and subnormal magnitudes, both signs, ties and round-ups to 2^31.
+    @Test func quantizeMultiplierMatchesFrexp() {
+        func reference(_ m: Double) -> (Int32, Int) {
+            guard m != 0, m.isFinite else { return (0, 0) }
+            var exponent: Int32 = 0
+            let fraction = frexp(m, &exponent)
+            var q = (fraction * 2_147_483_648.0).rounded(.toNearestOrAwayFromZero)
+            var e = Int(exponent)
+            if q == 2_147_483_648.0 {
+                q /= 2
+                e += 1
+            }
+            if e < -31 { return (0, 0) }
+            return (Int32(q), e)
+        }
+        var rng = SplitMix64(seed: 11)
+        var values: [Double] = [1, -1, 0.5, 3, .leastNonzeroMagnitude, .leastNormalMagnitude, .greatestFiniteMagnitude,
+                                -.greatestFiniteMagnitude, .infinity, .nan, 0, -0.0, 1 - pow(2, -33), -(1 - pow(2, -33)),
+                                pow(2, -32), pow(2, -31) * 0.75]
+        for _ in 0 ..< 50_000 {
+            values.append(Double(bitPattern: rng.next()))                       // any bit pattern
+            let u = Double(rng.next() >> 11) / Double(1 << 53)
+            values.append((rng.next() & 1 == 0 ? 1 : -1) * pow(2, u * 80 - 50))   // typical range
+            // A tie: 31 significant bits and a final half.
+            let tie = (Double(rng.next() >> 34 | 1 << 29) + 0.5) * pow(2, Double(Int(rng.next() % 60)) - 60)
+            values.append(tie)
+        }
+        for m in values {
+            let (mantissa, exponent) = FixedPoint.quantizeMultiplier(m)
+            let (rm, re) = reference(m)
+            #expect(mantissa == rm && exponent == re, "m=\(m)")
+        }
+    }
+
     @Test func multiplyByQuantizedMultiplierRoundsTwice() {
         var rng = SplitMix64(seed: 4)
         for _ in 0 ..< 100_000 {

@@ -49,13 +49,7 @@ import TFLiteModel
             let options = Conv2DOptions(padding: padding, strideWidth: stride.1, strideHeight: stride.0, activation: activation,
                                         dilationWidth: dilation.1, dilationHeight: dilation.0)
             try expectFastMatchesReference("conv \(type) \(input) \(filter) \(options)", x: x, weights: q.codes) { constant in
-                var g = GraphBuilder()
-                let xi = g.input(input, type, quantization: q.inputQuantization)
-                let (w, b) = q.add(to: &g, shape: filter, constant: constant)
-                let y = g.tensor([1], type, quantization: q.outputQuantization)
-                g.op(.conv2D, inputs: [xi, w, b], outputs: [y], options: .conv2D(options))
-                g.output(y)
-                return g
+                q.conv2DGraph(input: input, filter: filter, options: options, constant: constant)
             }
         }
     }
@@ -162,13 +156,7 @@ import TFLiteModel
             let x = QTest.randomCodes(input.reduce(1, *), type, &rng)
             let options = FullyConnectedOptions(activation: activation, keepNumDims: keep)
             let shape = try expectFastMatchesReference("FC \(type) \(input) → \(units) \(options)", x: x, weights: q.codes) { constant in
-                var g = GraphBuilder()
-                let xi = g.input(input, type, quantization: q.inputQuantization)
-                let (w, b) = q.add(to: &g, shape: [units, depth], constant: constant)
-                let y = g.tensor([1], type, quantization: q.outputQuantization)
-                g.op(.fullyConnected, inputs: [xi, w, b], outputs: [y], options: .fullyConnected(options))
-                g.output(y)
-                return g
+                q.fullyConnectedGraph(input: input, units: units, depth: depth, options: options, constant: constant)
             }
             #expect(shape == (keep ? Array(input.dropLast()) + [units] : [input[0], units]))
         }
@@ -365,5 +353,86 @@ import TFLiteModel
                 }
             }
         }
+    }
+}
+
+/// One output row (FULLY_CONNECTED with batch 1, CONV_2D down to one pixel): the
+/// matrix-vector kernel that reads the 8-bit weights from the model (``QuantizedGEMV``).
+@Suite struct QuantizedSingleRowTests {
+    @Test func fullyConnectedOneRow() throws {
+        var rng = SplitMix64(seed: 4242)
+        for trial in 0 ..< 24 {
+            let type: ElementType = trial % 2 == 0 ? .uint8 : .int8
+            let depth = trial % 3 == 0 ? Int.random(in: 500 ... 1300, using: &rng) : Int.random(in: 1 ... 70, using: &rng)
+            let units = trial % 4 == 0 ? Int.random(in: 65 ... 200, using: &rng) : Int.random(in: 1 ... 64, using: &rng)
+            let input = trial % 5 == 0 ? [1, 1, depth] : [1, depth]
+            let activation = QTest.activations.randomElement(using: &rng) ?? .none
+            let q = QuantizedWeights(type: type, count: units * depth, channels: units, axis: 0, depth: depth,
+                                     perChannel: Bool.random(using: &rng), bias: trial % 3 != 1, rng: &rng)
+            let x = QTest.randomCodes(depth, type, &rng)
+            let options = FullyConnectedOptions(activation: activation, keepNumDims: input.count == 3)
+            let build = { (constant: Bool) in
+                q.fullyConnectedGraph(input: input, units: units, depth: depth, options: options, constant: constant)
+            }
+            try QuantizedConvTests().expectFastMatchesReference("FC \(type) \(input) → \(units)", x: x, weights: q.codes, build)
+            try Self.expectSingleRowKernel(build(true))
+        }
+    }
+
+    @Test func convolutionToOnePixel() throws {
+        var rng = SplitMix64(seed: 99)
+        // (input h, w), (kernel h, w), stride, dilation, padding: each gives a 1×1 output;
+        // the SAME ones put some taps in the padding.
+        let cases: [([Int], [Int], Int, Int, Padding)] = [
+            ([1, 1], [1, 1], 1, 1, .valid), ([3, 3], [3, 3], 1, 1, .valid), ([1, 1], [3, 3], 1, 1, .same),
+            ([2, 2], [3, 3], 2, 1, .same), ([3, 3], [2, 2], 1, 2, .valid), ([2, 3], [3, 1], 3, 1, .same),
+        ]
+        for (trial, (hw, k, stride, dilation, padding)) in (cases + cases).enumerated() {
+            let type: ElementType = trial < cases.count ? .uint8 : .int8
+            let inC = Int.random(in: 1 ... 300, using: &rng), outC = Int.random(in: 1 ... 140, using: &rng)
+            let input = [1, hw[0], hw[1], inC], filter = [outC, k[0], k[1], inC]
+            let q = QuantizedWeights(type: type, count: filter.reduce(1, *), channels: outC, axis: 0,
+                                     depth: k[0] * k[1] * inC, perChannel: Bool.random(using: &rng),
+                                     bias: Bool.random(using: &rng), rng: &rng)
+            let x = QTest.randomCodes(input.reduce(1, *), type, &rng)
+            let options = Conv2DOptions(padding: padding, strideWidth: stride, strideHeight: stride,
+                                        activation: QTest.activations.randomElement(using: &rng) ?? .none,
+                                        dilationWidth: dilation, dilationHeight: dilation)
+            let build = { (constant: Bool) in q.conv2DGraph(input: input, filter: filter, options: options, constant: constant) }
+            let shape = try QuantizedConvTests().expectFastMatchesReference("conv \(type) \(input) \(filter) \(options)",
+                                                                           x: x, weights: q.codes, build)
+            #expect(shape == [1, 1, 1, outC])
+            try Self.expectSingleRowKernel(build(true))
+        }
+    }
+
+    static func expectSingleRowKernel(_ g: GraphBuilder, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let engine = try g.engine()
+        try engine.allocate()
+        #expect(engine.preparedKernels.contains { $0 is QuantizedGEMV }, sourceLocation: sourceLocation)
+    }
+}
+
+extension QuantizedWeights {
+    /// One CONV_2D over a graph input, with these weights (a graph input too when not `constant`).
+    func conv2DGraph(input: [Int], filter: [Int], options: Conv2DOptions, constant: Bool) -> GraphBuilder {
+        var g = GraphBuilder()
+        let xi = g.input(input, type, quantization: inputQuantization)
+        let (w, b) = add(to: &g, shape: filter, constant: constant)
+        let y = g.tensor([1], type, quantization: outputQuantization)
+        g.op(.conv2D, inputs: [xi, w, b], outputs: [y], options: .conv2D(options))
+        g.output(y)
+        return g
+    }
+
+    /// One FULLY_CONNECTED from a graph input to `units` outputs, with these weights.
+    func fullyConnectedGraph(input: [Int], units: Int, depth: Int, options: FullyConnectedOptions, constant: Bool) -> GraphBuilder {
+        var g = GraphBuilder()
+        let xi = g.input(input, type, quantization: inputQuantization)
+        let (w, b) = add(to: &g, shape: [units, depth], constant: constant)
+        let y = g.tensor([1], type, quantization: outputQuantization)
+        g.op(.fullyConnected, inputs: [xi, w, b], outputs: [y], options: .fullyConnected(options))
+        g.output(y)
+        return g
     }
 }

@@ -54,6 +54,7 @@ public final class FlatBufferReader {
     }
 
     /// Loads a little-endian integer or throws `outOfBounds` naming `what`.
+    @inline(__always)
     func read<T: FixedWidthInteger>(_ type: T.Type, at position: Int, _ what: () -> String) throws(FlatBufferError) -> T {
         guard let value = load(T.self, at: position) else {
             throw FlatBufferError(.outOfBounds, "\(what()): \(MemoryLayout<T>.size)-byte value at offset \(position) runs past the end of the \(bytes.count)-byte buffer")
@@ -65,6 +66,7 @@ public final class FlatBufferReader {
     ///
     /// The offset must be non-zero, below 2^31 (non-negative as a signed value, as the
     /// official verifier demands) and land inside the buffer.
+    @inline(__always)
     func followOffset(at position: Int, _ what: () -> String) throws(FlatBufferError) -> Int {
         let raw = try read(UInt32.self, at: position, what)
         guard raw != 0, raw <= UInt32(Int32.max) else {
@@ -89,6 +91,7 @@ public final class FlatBufferReader {
         }
     }
 
+    @inline(__always)
     func countBytes(_ byteCount: Int, path: () -> String) throws(FlatBufferError) {
         let (total, overflow) = apparentSize.addingReportingOverflow(byteCount)
         guard !overflow, total <= limits.maxApparentSize else {

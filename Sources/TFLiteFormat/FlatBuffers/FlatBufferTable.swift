@@ -79,7 +79,7 @@ public struct FlatBufferTable {
     /// A vector field with `elementSize`-byte elements, or nil when absent.
     public func vector(_ slot: Int, _ name: String, elementSize: Int) throws(FlatBufferError) -> FlatBufferVector? {
         guard let at = try target(slot, name) else { return nil }
-        return try reader.vector(at: at, elementSize: elementSize, parent: self, name: name)
+        return try reader.vector(at: at, elementSize: elementSize, parentPath: path, name: name)
     }
 
     /// A vector of integers, copied out, or nil when absent.
@@ -89,7 +89,7 @@ public struct FlatBufferTable {
 
     /// A vector of `float`, copied out, or nil when absent.
     public func floats(_ slot: Int, _ name: String) throws(FlatBufferError) -> [Float]? {
-        try scalars(slot, name, as: UInt32.self).map { bits in bits.map(Float.init(bitPattern:)) }
+        try vector(slot, name, elementSize: 4)?.floats()
     }
 
     /// A vector of `bool`, copied out, or nil when absent.

@@ -12,14 +12,33 @@ public struct FlatBufferVector {
 
     /// Copies the elements out as little-endian integers of `T` (of `elementSize` bytes).
     public func scalars<T: FixedWidthInteger>(as type: T.Type) -> [T] {
-        let size = MemoryLayout<T>.size
-        var result: [T] = []
-        result.reserveCapacity(count)
-        for i in 0 ..< count {
-            // Checked at construction: start + count * elementSize is inside the buffer.
-            result.append(T(littleEndian: reader.bytes.loadUnaligned(fromByteOffset: start + i * size, as: T.self)))
+        #if _endian(big)
+        return copy(as: T.self).map { T(littleEndian: $0) }
+        #else
+        return copy(as: T.self)
+        #endif
+    }
+
+    /// Copies the elements out as little-endian `float`s (4-byte elements).
+    public func floats() -> [Float] {
+        #if _endian(big)
+        return copy(as: UInt32.self).map { Float(bitPattern: UInt32(littleEndian: $0)) }
+        #else
+        return copy(as: Float.self)
+        #endif
+    }
+
+    /// The elements' bytes copied as they are (one copy: they may be unaligned) into an
+    /// array of a trivial type of `elementSize` bytes.
+    private func copy<T>(as _: T.Type) -> [T] {
+        // Checked at construction: start + count * elementSize is inside the buffer.
+        let source = UnsafeRawBufferPointer(rebasing: reader.bytes[start ..< start + count * MemoryLayout<T>.size])
+        return [T](unsafeUninitializedCapacity: count) { elements, initialized in
+            if let base = elements.baseAddress, let bytes = source.baseAddress, count > 0 {
+                UnsafeMutableRawPointer(base).copyMemory(from: bytes, byteCount: source.count)
+            }
+            initialized = count
         }
-        return result
     }
 }
 
@@ -46,20 +65,23 @@ public struct FlatBufferTableVector {
 
 extension FlatBufferReader {
     /// Opens the vector whose count is stored at `position`.
-    func vector(at position: Int, elementSize: Int, parent: FlatBufferTable, name: String) throws(FlatBufferError) -> FlatBufferVector {
-        let what = { "\(parent.path) field '\(name)'" }
-        let rawCount = try read(UInt32.self, at: position, what)
+    /// `parentPath` and `name` only label errors (closures passed straight to the calls
+    /// that may throw, so that nothing is captured on the path that succeeds).
+    @inline(__always)
+    func vector(at position: Int, elementSize: Int, parentPath: String, name: String) throws(FlatBufferError) -> FlatBufferVector {
+        let rawCount = try read(UInt32.self, at: position) { "\(parentPath) field '\(name)'" }
         let count = Int(rawCount)
         let (byteCount, overflow1) = count.multipliedReportingOverflow(by: elementSize)
         let (start, overflow2) = position.addingReportingOverflow(4)
         guard !overflow1, !overflow2, contains(start, length: byteCount) else {
-            throw FlatBufferError(.outOfBounds, "\(what()): vector of \(count) elements at offset \(position) runs past the end of the \(self.count)-byte buffer")
+            throw FlatBufferError(.outOfBounds, "\(parentPath) field '\(name)': vector of \(count) elements at offset \(position) runs past the end of the \(self.count)-byte buffer")
         }
-        try countBytes(byteCount + 4, path: what)
+        try countBytes(byteCount + 4) { "\(parentPath) field '\(name)'" }
         return FlatBufferVector(reader: self, start: start, count: count, elementSize: elementSize)
     }
 
     /// Reads the string whose length is stored at `position`; its NUL must be in range.
+    @inline(__always)
     func string(at position: Int, _ what: () -> String) throws(FlatBufferError) -> String {
         let length = Int(try read(UInt32.self, at: position, what))
         let start = position + 4

@@ -17,17 +17,27 @@ public protocol FlatBufferTableView {
 }
 
 extension Schema {
-    /// A vector of tables viewed as `Element`s.
-    public struct TableList<Element: FlatBufferTableView> {
+    /// A vector of tables viewed as `Element`s (a ``FlatBufferTableView``).
+    ///
+    /// The type itself does not require `Element: FlatBufferTableView`, only `element(_:)`
+    /// does: a requirement on the type is checked at run time whenever its metadata is
+    /// first made, and each such conformance lookup scans every conformance record of
+    /// the process, a cost paid once per element type on every model load.
+    public struct TableList<Element> {
         public let tables: FlatBufferTableVector
 
         public init(_ tables: FlatBufferTableVector) { self.tables = tables }
 
         public var count: Int { tables.count }
+    }
+}
 
-        public func element(_ index: Int) throws(FlatBufferError) -> Element {
-            Element(try tables.table(at: index))
-        }
+extension Schema.TableList where Element: FlatBufferTableView {
+    // Inlinable so that callers in other modules get it specialized for their view type:
+    // unspecialized, each element's table is copied through value witnesses.
+    @inlinable
+    public func element(_ index: Int) throws(FlatBufferError) -> Element {
+        Element(try tables.table(at: index))
     }
 }
 

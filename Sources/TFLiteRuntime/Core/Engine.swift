@@ -149,6 +149,7 @@ public final class Engine {
 
     private func prepareSteps() throws(RuntimeError) -> Prepared {
         var result = Prepared(steps: [], scratchSizes: [])
+        let packer = ConstantPacker()
         ownedBuffers = []
         foldedConstantBytes = 0
         work = 0
@@ -160,7 +161,7 @@ public final class Engine {
             // sharing them: a shared array would be copied by the kernel's first
             // `setOutputShape`, making preparation quadratic in the graph size.
             var context = PrepareContext(op: op, tensors: [], threadCount: parallel.threadCount,
-                                         requantization: options.requantization)
+                                         requantization: options.requantization, packer: packer)
             swap(&context.tensors, &tensors)
             let kernel: any PreparedKernel
             do {
@@ -180,17 +181,18 @@ public final class Engine {
             // may still run over the other dimensions (a [3586, H, W, 0] resize walks
             // 3586 x H x W pixels of no channels): work no byte of the budget pays for.
             if !op.outputs.isEmpty, op.outputs.allSatisfy({ $0 >= 0 && tensors[$0].byteCount == 0 }) { continue }
-            if try fold(op, kernel: kernel, scratchSizes: context.scratchSizes) { continue }
+            if try fold(op, kernel: kernel, scratchSizes: context.scratchSizes, packer: packer) { continue }
             result.steps.append(Step(operatorIndex: op.index, kernel: kernel,
                                      scratchStart: result.scratchSizes.count, scratchCount: context.scratchSizes.count))
             result.scratchSizes += context.scratchSizes
         }
+        packer.finish()
         return result
     }
 
     /// Evaluates `op` now if all its inputs are known, turning its outputs into constants.
     /// Returns false (leaving the op for invoke) when an input is only known at run time.
-    private func fold(_ op: Operator, kernel: any PreparedKernel, scratchSizes: [Int]) throws(RuntimeError) -> Bool {
+    private func fold(_ op: Operator, kernel: any PreparedKernel, scratchSizes: [Int], packer: ConstantPacker) throws(RuntimeError) -> Bool {
         let inputs = op.inputs.filter { $0 >= 0 }
         guard !op.outputs.isEmpty, inputs.allSatisfy({ tensors[$0].isConstant }) else { return false }
         let outputs = op.outputs
@@ -215,6 +217,7 @@ public final class Engine {
             transient = sum
         }
         guard transient <= options.memoryBudget - Swift.min(foldedConstantBytes, options.memoryBudget) else { return false }
+        packer.finish()   // the kernel's packed constants, before it runs
         let buffers = sizes.map { AlignedBuffer(zeroedCount: $0) }
         let scratch = scratchSizes.map { AlignedBuffer(zeroedCount: $0) }
         let table = UnsafeMutablePointer<UnsafeMutableRawPointer>.allocate(capacity: Swift.max(tensors.count, 1))
@@ -351,6 +354,9 @@ public final class Engine {
         }
         return timings
     }
+
+    /// The kernels that `invoke` runs, in order (for tests that check which one a shape selects).
+    var preparedKernels: [any PreparedKernel] { steps.map(\.kernel) }
 
     // MARK: - Data access
 

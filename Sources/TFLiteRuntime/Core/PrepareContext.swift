@@ -15,12 +15,16 @@ public struct PrepareContext {
     public let threadCount: Int
     /// The requantization arithmetic of quantized convolutions and fully connected layers.
     public let requantization: Requantization
+    /// Collects the packed constants of the whole prepare pass (nil: each is placed at once).
+    let packer: ConstantPacker?
 
-    init(op: Operator, tensors: [TensorState], threadCount: Int, requantization: Requantization = .exact) {
+    init(op: Operator, tensors: [TensorState], threadCount: Int, requantization: Requantization = .exact,
+         packer: ConstantPacker? = nil) {
         self.op = op
         self.tensors = tensors
         self.threadCount = threadCount
         self.requantization = requantization
+        self.packer = packer
     }
 
     public var opName: String { op.code.name }
@@ -110,6 +114,18 @@ public struct PrepareContext {
     public mutating func requestScratch(bytes: Int) -> Int {
         scratchSizes.append(Swift.max(bytes, 0))
         return scratchSizes.count - 1
+    }
+
+    /// Reserves `bytes` of constant data the kernel derives from the model's constants
+    /// (its packed weights). `fill` writes all of them once every operator is prepared,
+    /// before any `eval`, and returns ``PackedBuffer/derived``; the kernel keeps the
+    /// buffer. Such bytes are paid for by constant data in the file, so they need no budget.
+    func pack(bytes: Int, fill: @escaping (UnsafeMutableRawPointer) -> Int) throws(KernelError) -> PackedBuffer {
+        if let packer { return try packer.request(bytes: bytes, fill: fill) }
+        let own = ConstantPacker()
+        let buffer = try own.request(bytes: bytes, fill: fill)
+        own.finish()
+        return buffer
     }
 
     /// Error for an unsupported type combination, listing the operator's tensor types.

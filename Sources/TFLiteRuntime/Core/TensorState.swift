@@ -39,6 +39,14 @@ public struct ConstantBytes: @unchecked Sendable {
         bytes = buffer.bytes
     }
 
+    /// Lets the system reclaim the resident pages of a constant that a kernel has
+    /// consumed at prepare (converted into its own packed form): see
+    /// ``ModelBytes/releasePages(_:)``. Only a view into a memory-mapped model file is
+    /// affected, and reading it again stays correct; a copy the runtime owns is kept.
+    public func releasePages() {
+        view?.releasePages()
+    }
+
     /// The bytes as a typed buffer. The caller guarantees the element type matches.
     public func typed<T>(_: T.Type) -> UnsafeBufferPointer<T> {
         let count = bytes.count / MemoryLayout<T>.stride

@@ -16,13 +16,20 @@ public enum FixedPoint {
     /// `QuantizeMultiplier`: `frexp` gives `q ∈ [0.5, 1)` and `e`; the mantissa is
     /// `round(q · 2^31)` (ties away from zero), renormalized when it rounds up to 2^31.
     /// Zero, and multipliers so small the exponent drops below -31, give `(0, 0)`.
+    ///
+    /// Computed from the bits rather than with libm's `frexp` and `round` (calls that were
+    /// most of preparing a per-channel int8 convolution): `significand ∈ [1, 2)` and
+    /// `exponent` are frexp's `2·q` and `e - 1`, subnormals included; `|q|·2^31 < 2^31` has
+    /// fraction bits of 2^-22 at the finest, so adding 0.5 is exact and truncating the sum
+    /// rounds half away from zero.
     public static func quantizeMultiplier(_ multiplier: Double) -> (mantissa: Int32, exponent: Int) {
         guard multiplier != 0, multiplier.isFinite else { return (0, 0) }
-        let fr = frexp(multiplier)
-        var q = (fr.fraction * 2_147_483_648.0).rounded(.toNearestOrAwayFromZero)
-        var e = fr.exponent
-        if q == 2_147_483_648.0 {
-            q /= 2
+        var e = Int(multiplier.exponent) + 1
+        var q = Int64(multiplier.significand * 1_073_741_824.0 + 0.5)   // |q|·2^31, rounded
+        if multiplier < 0 {
+            q = -q   // -2^31 fits Int32 and is kept as is, as TFLite does
+        } else if q == 1 << 31 {
+            q >>= 1
             e += 1
         }
         if e < -31 { return (0, 0) }
@@ -82,20 +89,4 @@ public enum FixedPoint {
         case .tanh, .signBit, .unknown: return nil
         }
     }
-}
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
-/// `frexp` returning a tuple, with `fraction ∈ [0.5, 1)` for finite non-zero input.
-@inline(__always)
-func frexp(_ x: Double) -> (fraction: Double, exponent: Int) {
-    var e: Int32 = 0
-    let f = frexp(x, &e)
-    return (f, Int(e))
 }

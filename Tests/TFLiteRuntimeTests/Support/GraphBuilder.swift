@@ -1,3 +1,4 @@
+import Foundation
 import TFLiteModel
 @testable import TFLiteRuntime
 
@@ -57,6 +58,19 @@ struct GraphBuilder {
 
     /// The model; constants are laid out 16-byte aligned in one shared byte buffer.
     func model() -> Model {
+        let (blob, ranges) = constantBlob()
+        return model(storage: ModelBytes(blob), ranges: ranges)
+    }
+
+    /// The model with its constants read from a memory-mapped file at `path` (written
+    /// here), as `Model(contentsOfFile:)` reads weights.
+    func mappedModel(path: String) throws -> Model {
+        let (blob, ranges) = constantBlob()
+        try Data(blob).write(to: URL(fileURLWithPath: path))
+        return model(storage: try ModelBytes(contentsOfFile: path), ranges: ranges)
+    }
+
+    private func constantBlob() -> ([UInt8], [Int: (Int, Int)]) {
         var blob: [UInt8] = []
         var ranges: [Int: (Int, Int)] = [:]
         for c in constants {
@@ -64,7 +78,10 @@ struct GraphBuilder {
             ranges[c.tensor] = (blob.count, c.bytes.count)
             blob += c.bytes
         }
-        let storage = ModelBytes(blob)
+        return (blob, ranges)
+    }
+
+    private func model(storage: ModelBytes, ranges: [Int: (Int, Int)]) -> Model {
         var ts = tensors
         for (t, r) in ranges {
             ts[t].constantData = ByteView(storage: storage, offset: r.0, count: r.1)

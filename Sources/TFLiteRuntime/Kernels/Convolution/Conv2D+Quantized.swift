@@ -29,6 +29,11 @@ enum Conv2DQuantized {
         let reference = Conv2DQuantizedReference(signed: T.isSigned, input: input, filter: filter.index, bias: bias, output: output,
                                                     geometry: g, groups: groups, params: params)
         guard let constant = filter.constant else { return reference }
+        if groups == 1, let single = try QuantizedGEMV.make(
+            &context, signed: T.isSigned, input: input, weights: filter, bias: bias, output: output, rows: g.outputPixels,
+            units: g.outC, depth: try ConvCheck.product([g.kh, g.kw, g.inC], "CONV_2D patch"), row: .patch(g), params: params) {
+            return single
+        }
         let groupInC = g.inC / groups, groupOutC = g.outC / groups
         let patch = try ConvCheck.product([g.kh, g.kw, groupInC], "CONV_2D patch")
         let patchBytes = try ConvCheck.product([patch, MemoryLayout<Float>.stride], "CONV_2D patch")
@@ -40,13 +45,13 @@ enum Conv2DQuantized {
         let resultBytes = try ConvCheck.product([tileRows, groupOutC, 4], "CONV_2D tile")
         let workerBytes = (columnsBytes + 2 * resultBytes + 63) / 64 * 64
         let scratch = context.requestScratch(bytes: try ConvCheck.product([workerBytes, context.threadCount], "CONV_2D scratch"))
-        let (packed, maxW) = centeredWeights(constant.typed(T.self), zeroPoint: params.weightZeroPoint)
+        let packed = try context.packCenteredWeights(constant, as: T.self, zeroPoint: params.weightZeroPoint)
         return Conv2DQuantizedGemm(
             signed: T.isSigned, input: input, bias: bias, output: output, geometry: g, groups: groups, groupInC: groupInC, groupOutC: groupOutC,
             patch: patch, tileRows: tileRows, scratch: scratch, workerBytes: workerBytes,
             columnsBytes: columnsBytes, resultBytes: resultBytes, packed: packed,
             table: QuantizedConvParams.centeredTable(T.self, zeroPoint: params.inputZeroPoint),
-            gemm: ExactGEMM(maxAbsA: QuantizedConvParams.maxCentered(T.self, zeroPoint: params.inputZeroPoint), maxAbsB: maxW),
+            maxAbsInput: QuantizedConvParams.maxCentered(T.self, zeroPoint: params.inputZeroPoint),
             requantizer: params.requantizer)
     }
 }
@@ -66,10 +71,11 @@ struct Conv2DQuantizedGemm: PreparedKernel {
     let tileRows: Int
     let scratch: Int
     let workerBytes: Int, columnsBytes: Int, resultBytes: Int
-    let packed: AlignedBuffer
+    let packed: PackedBuffer
     /// `Float(code - zx)` per code.
     let table: [Float]
-    let gemm: ExactGEMM
+    /// Largest `|x - zx|`; with the weights' (`packed.derived`) it sizes ``ExactGEMM``'s chunks.
+    let maxAbsInput: Int
     let requantizer: Requantizer
 
     func eval(_ context: EvalContext) throws(KernelError) {
@@ -80,7 +86,8 @@ struct Conv2DQuantizedGemm: PreparedKernel {
         let x = UnsafePointer(context.pointer(input, as: T.self))
         let y = context.pointer(output, as: T.self)
         let b = context.optionalInt32s(bias)
-        let w = UnsafePointer(packed.typed(Float.self))
+        let w = UnsafePointer(packed.pointer.assumingMemoryBound(to: Float.self))
+        let gemm = ExactGEMM(maxAbsA: maxAbsInput, maxAbsB: packed.derived)
         let memory = UnsafeMutableRawPointer(context.scratch(scratch, as: UInt8.self))
         let pixels = geometry.outputPixels, outC = geometry.outC
         let tiles = (pixels + tileRows - 1) / tileRows

@@ -201,17 +201,44 @@ struct ExactGEMM: Sendable {
     }
 }
 
-/// Centered weights `w - zw` as Float rows, for ``ExactGEMM``, and the largest magnitude.
-func centeredWeights<T: Quantized8>(_ weights: UnsafeBufferPointer<T>, zeroPoint: Int32) -> (AlignedBuffer, Int) {
-    let buffer = AlignedBuffer(uninitializedCount: weights.count * MemoryLayout<Float>.stride)
-    let out = buffer.typed(Float.self)
-    var largest: Int32 = 0
-    for i in weights.indices {
-        let v = Int32(truncatingIfNeeded: weights[i]) &- zeroPoint   // |v| ≤ 255
-        out[i] = Float(v)
-        largest = Swift.max(largest, v < 0 ? 0 &- v : v)
+/// The largest `|w - zw|` of the weights (sizes ``ExactGEMM``'s chunks): from the codes'
+/// range, `max(maxCode - zw, zw - minCode)`, a byte min/max loop that vectorizes.
+func centeredMagnitude<T: Quantized8>(_ weights: UnsafeBufferPointer<T>, zeroPoint: Int32) -> Int {
+    guard let w = weights.baseAddress, !weights.isEmpty else { return 0 }
+    var lowest = T.max, highest = T.min
+    for i in 0 ..< weights.count {
+        lowest = Swift.min(lowest, w[i])
+        highest = Swift.max(highest, w[i])
     }
-    return (buffer, Int(largest))
+    let largest = Swift.max(Int32(truncatingIfNeeded: highest) - zeroPoint, zeroPoint - Int32(truncatingIfNeeded: lowest))
+    return Int(Swift.max(largest, 0))
+}
+
+/// Writes the centered weights `w - zw` as Float (exact: `|v| ≤ 255`), the operand rows
+/// of ``ExactGEMM``.
+func centerWeights<T: Quantized8>(_ weights: UnsafeBufferPointer<T>, zeroPoint: Int32, into out: UnsafeMutablePointer<Float>) {
+    guard let w = weights.baseAddress else { return }
+    for i in 0 ..< weights.count {
+        out[i] = Float(Int32(truncatingIfNeeded: w[i]) &- zeroPoint)
+    }
+}
+
+extension PrepareContext {
+    /// The centered Float copy of 8-bit constant weights (``centerWeights``), packed with
+    /// the graph's other constants; its ``PackedBuffer/derived`` is the largest `|w - zw|`
+    /// (``centeredMagnitude``, taken after the conversion, while the codes are in cache).
+    /// Once converted, the weights' file pages are released: the kernel reads only the copy.
+    func packCenteredWeights<T: Quantized8>(_ constant: ConstantBytes, as _: T.Type,
+                                            zeroPoint: Int32) throws(KernelError) -> PackedBuffer {
+        let weights = constant.typed(T.self)
+        let bytes = try ConvCheck.product([weights.count, MemoryLayout<Float>.stride], "packed weights")
+        return try pack(bytes: bytes) { pointer in
+            centerWeights(weights, zeroPoint: zeroPoint, into: pointer.assumingMemoryBound(to: Float.self))
+            let magnitude = centeredMagnitude(weights, zeroPoint: zeroPoint)
+            constant.releasePages()
+            return magnitude
+        }
+    }
 }
 
 extension EvalContext {

@@ -30,9 +30,11 @@ enum DepthwiseConv2DQuantized {
         }
         let weights = constant.typed(T.self)
         if DepthwiseConv2D3x3Quantized.covers(g) {
-            let (centered, maxW) = centeredWeights(weights, zeroPoint: params.weightZeroPoint)
+            let maxW = centeredMagnitude(weights, zeroPoint: params.weightZeroPoint)
             let maxX = QuantizedConvParams.maxCentered(T.self, zeroPoint: params.inputZeroPoint)
             if DepthwiseConv2D3x3Quantized.sumsAreExact(g, maxAbsInput: maxX, maxAbsWeight: maxW) {
+                let centered = AlignedBuffer(uninitializedCount: weights.count * MemoryLayout<Float>.stride)
+                centerWeights(weights, zeroPoint: params.weightZeroPoint, into: centered.typed(Float.self))
                 return try DepthwiseConv2D3x3Quantized(&context, signed: T.isSigned, input: input, bias: bias, output: output,
                                                        geometry: g, weights: centered, inputZeroPoint: params.inputZeroPoint,
                                                        requantizer: params.requantizer)

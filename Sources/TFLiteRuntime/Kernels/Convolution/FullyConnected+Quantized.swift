@@ -30,6 +30,10 @@ enum FullyConnectedQuantized {
             return FullyConnectedQuantizedReference(signed: T.isSigned, input: input, weights: weights.index, bias: bias, output: output,
                                                        batch: batch, units: units, depth: depth, params: params)
         }
+        if let single = try QuantizedGEMV.make(&context, signed: T.isSigned, input: input, weights: weights, bias: bias, output: output,
+                                               rows: batch, units: units, depth: depth, row: .dense, params: params) {
+            return single
+        }
         let rowBytes = try ConvCheck.product([depth, MemoryLayout<Float>.stride], "FULLY_CONNECTED")
         let rows = Swift.max(1, Swift.min(tileRows, batch, rowBudgetBytes / rowBytes))
         let columns = Swift.max(1, Swift.min(tileColumns, units))
@@ -38,13 +42,13 @@ enum FullyConnectedQuantized {
         let resultBytes = rows * columns * 4
         let workerBytes = (inputBytes + 2 * resultBytes + 63) / 64 * 64
         let scratch = context.requestScratch(bytes: try ConvCheck.product([workerBytes, context.threadCount], "FULLY_CONNECTED"))
-        let (packed, maxW) = centeredWeights(constant.typed(T.self), zeroPoint: params.weightZeroPoint)
+        let packed = try context.packCenteredWeights(constant, as: T.self, zeroPoint: params.weightZeroPoint)
         return FullyConnectedQuantizedGemm(
             signed: T.isSigned, input: input, bias: bias, output: output, batch: batch, units: units, depth: depth,
             rows: rows, columns: columns, scratch: scratch, workerBytes: workerBytes,
             inputBytes: inputBytes, resultBytes: resultBytes, packed: packed,
             table: QuantizedConvParams.centeredTable(T.self, zeroPoint: params.inputZeroPoint),
-            gemm: ExactGEMM(maxAbsA: QuantizedConvParams.maxCentered(T.self, zeroPoint: params.inputZeroPoint), maxAbsB: maxW),
+            maxAbsInput: QuantizedConvParams.maxCentered(T.self, zeroPoint: params.inputZeroPoint),
             requantizer: params.requantizer)
     }
 }
@@ -60,9 +64,10 @@ struct FullyConnectedQuantizedGemm: PreparedKernel {
     let rows: Int, columns: Int
     let scratch: Int
     let workerBytes: Int, inputBytes: Int, resultBytes: Int
-    let packed: AlignedBuffer
+    let packed: PackedBuffer
     let table: [Float]
-    let gemm: ExactGEMM
+    /// Largest `|x - zx|`; with the weights' (`packed.derived`) it sizes ``ExactGEMM``'s chunks.
+    let maxAbsInput: Int
     let requantizer: Requantizer
 
     func eval(_ context: EvalContext) throws(KernelError) {
@@ -73,7 +78,8 @@ struct FullyConnectedQuantizedGemm: PreparedKernel {
         let x = UnsafePointer(context.pointer(input, as: T.self))
         let y = context.pointer(output, as: T.self)
         let b = context.optionalInt32s(bias)
-        let w = UnsafePointer(packed.typed(Float.self))
+        let w = UnsafePointer(packed.pointer.assumingMemoryBound(to: Float.self))
+        let gemm = ExactGEMM(maxAbsA: maxAbsInput, maxAbsB: packed.derived)
         let memory = UnsafeMutableRawPointer(context.scratch(scratch, as: UInt8.self))
         let rowTiles = (batch + rows - 1) / rows, columnTiles = (units + columns - 1) / columns
         table.withUnsafeBufferPointer { lut in
