@@ -54,6 +54,28 @@ import TFLiteModel
         }
     }
 
+    /// 1x1 stride-1 unpadded convolutions take the contiguous-rows path: images past one
+    /// tile (256 pixels), batch 2, deep and shallow inputs, SAME and VALID (the same for 1x1).
+    @Test func pointwiseConv2DMatchesReference() throws {
+        var rng = SplitMix64(seed: 0x1b1)
+        for trial in 0 ..< 12 {
+            let type: ElementType = trial % 2 == 0 ? .uint8 : .int8
+            let cin = trial % 3 == 0 ? Int.random(in: 300 ... 600, using: &rng) : Int.random(in: 1 ... 40, using: &rng)
+            let outC = Int.random(in: 1 ... 24, using: &rng)
+            let input = [1 + trial % 2, Int.random(in: 1 ... 23, using: &rng), Int.random(in: 1 ... 23, using: &rng), cin]
+            let filter = [outC, 1, 1, cin]
+            let q = QuantizedWeights(type: type, count: filter.reduce(1, *), channels: outC, axis: 0, depth: cin,
+                                     perChannel: Bool.random(using: &rng), bias: Bool.random(using: &rng), rng: &rng)
+            let x = QTest.randomCodes(input.reduce(1, *), type, &rng)
+            let options = Conv2DOptions(padding: trial % 4 == 0 ? .valid : .same, strideWidth: 1, strideHeight: 1,
+                                        activation: QTest.activations.randomElement(using: &rng) ?? .none,
+                                        dilationWidth: 1, dilationHeight: 1)
+            try expectFastMatchesReference("pointwise conv \(type) \(input) \(filter)", x: x, weights: q.codes, threads: [1, 2]) { constant in
+                q.conv2DGraph(input: input, filter: filter, options: options, constant: constant)
+            }
+        }
+    }
+
     @Test func depthwiseRandomShapes() throws {
         var rng = SplitMix64(seed: 77)
         for _ in 0 ..< 60 {

@@ -50,7 +50,7 @@ enum Conv2DQuantized {
             signed: T.isSigned, input: input, bias: bias, output: output, geometry: g, groups: groups, groupInC: groupInC, groupOutC: groupOutC,
             patch: patch, tileRows: tileRows, scratch: scratch, workerBytes: workerBytes,
             columnsBytes: columnsBytes, resultBytes: resultBytes, packed: packed,
-            table: QuantizedConvParams.centeredTable(T.self, zeroPoint: params.inputZeroPoint),
+            inputZeroPoint: params.inputZeroPoint,
             maxAbsInput: QuantizedConvParams.maxCentered(T.self, zeroPoint: params.inputZeroPoint),
             requantizer: params.requantizer)
     }
@@ -72,8 +72,8 @@ struct Conv2DQuantizedGemm: PreparedKernel {
     let scratch: Int
     let workerBytes: Int, columnsBytes: Int, resultBytes: Int
     let packed: PackedBuffer
-    /// `Float(code - zx)` per code.
-    let table: [Float]
+    /// `zx`: the im2col rows hold `Float(x - zx)`.
+    let inputZeroPoint: Int32
     /// Largest `|x - zx|`; with the weights' (`packed.derived`) it sizes ``ExactGEMM``'s chunks.
     let maxAbsInput: Int
     let requantizer: Requantizer
@@ -91,22 +91,28 @@ struct Conv2DQuantizedGemm: PreparedKernel {
         let memory = UnsafeMutableRawPointer(context.scratch(scratch, as: UInt8.self))
         let pixels = geometry.outputPixels, outC = geometry.outC
         let tiles = (pixels + tileRows - 1) / tileRows
-        table.withUnsafeBufferPointer { lut in
-            forEachWorker(context.parallel, tiles) { worker, range in
-                let base = memory + worker * workerBytes
-                let columns = base.assumingMemoryBound(to: Float.self)
-                let temp = (base + columnsBytes).assumingMemoryBound(to: Float.self)
-                let acc = (base + columnsBytes + resultBytes).assumingMemoryBound(to: Int32.self)
-                for t in range {
-                    let p0 = t * tileRows, rows = Swift.min(tileRows, pixels - p0)
-                    for g in 0 ..< groups {
-                        for r in 0 ..< rows { gather(pixel: p0 + r, group: g, x, lut, into: columns + r * patch) }
-                        gemm.run(m: rows, n: groupOutC, k: patch, a: columns, lda: patch,
-                                 b: w + g * groupOutC * patch, ldb: patch, temp: temp, acc: acc, ldacc: groupOutC)
-                        for r in 0 ..< rows {
-                            requantizer.store(acc + r * groupOutC, count: groupOutC, firstChannel: g * groupOutC,
-                                              bias: b, into: y + (p0 + r) * outC + g * groupOutC)
-                        }
+        let g = geometry
+        // A 1x1, stride-1, unpadded convolution's rows are consecutive input pixels.
+        let pointwise = groups == 1 && g.kh == 1 && g.kw == 1 && g.strideH == 1 && g.strideW == 1
+            && g.padTop == 0 && g.padLeft == 0 && g.outH == g.inH && g.outW == g.inW
+        forEachWorker(context.parallel, tiles) { worker, range in
+            let base = memory + worker * workerBytes
+            let columns = base.assumingMemoryBound(to: Float.self)
+            let temp = (base + columnsBytes).assumingMemoryBound(to: Float.self)
+            let acc = (base + columnsBytes + resultBytes).assumingMemoryBound(to: Int32.self)
+            for t in range {
+                let p0 = t * tileRows, rows = Swift.min(tileRows, pixels - p0)
+                for group in 0 ..< groups {
+                    if pointwise {
+                        centerCodes(x + p0 * g.inC, count: rows * g.inC, zeroPoint: inputZeroPoint, into: columns)
+                    } else {
+                        for r in 0 ..< rows { gather(pixel: p0 + r, group: group, x, into: columns + r * patch) }
+                    }
+                    gemm.run(m: rows, n: groupOutC, k: patch, a: columns, lda: patch,
+                             b: w + group * groupOutC * patch, ldb: patch, temp: temp, acc: acc, ldacc: groupOutC)
+                    for r in 0 ..< rows {
+                        requantizer.store(acc + r * groupOutC, count: groupOutC, firstChannel: group * groupOutC,
+                                          bias: b, into: y + (p0 + r) * outC + group * groupOutC)
                     }
                 }
             }
@@ -116,8 +122,7 @@ struct Conv2DQuantizedGemm: PreparedKernel {
     /// The receptive field of output pixel `pixel` (flattened `(b, oy, ox)`) for `group`,
     /// as `patch` centered values ordered `(ky, kx, channel)`.
     @inline(__always)
-    func gather<T: Quantized8>(pixel: Int, group: Int, _ x: UnsafePointer<T>, _ lut: UnsafeBufferPointer<Float>,
-                into col: UnsafeMutablePointer<Float>) {
+    func gather<T: Quantized8>(pixel: Int, group: Int, _ x: UnsafePointer<T>, into col: UnsafeMutablePointer<Float>) {
         let g = geometry
         let perImage = g.outH * g.outW
         let b = pixel / perImage
@@ -139,7 +144,7 @@ struct Conv2DQuantizedGemm: PreparedKernel {
                 let d = dst + kx * cg
                 if ix >= 0, ix < g.inW {
                     let src = row + ix * g.inC
-                    for i in 0 ..< cg { d[i] = lut[src[i].tableIndex] }
+                    centerCodes(src, count: cg, zeroPoint: inputZeroPoint, into: d)
                 } else {
                     d.update(repeating: 0, count: cg)
                 }
@@ -197,4 +202,11 @@ struct Conv2DQuantizedReference: PreparedKernel {
             }
         }
     }
+}
+
+/// `out[i] = Float(x[i] - zx)`, exact. A plain loop, which LLVM vectorizes (a 256-entry
+/// table lookup per code was three scalar instructions a code).
+@inline(__always)
+func centerCodes<T: Quantized8>(_ x: UnsafePointer<T>, count: Int, zeroPoint zx: Int32, into out: UnsafeMutablePointer<Float>) {
+    for i in 0 ..< count { out[i] = Float(Int32(truncatingIfNeeded: x[i]) &- zx) }
 }
