@@ -21,23 +21,13 @@ enum Conv2DHybrid {
         }
         let groupInC = g.inC / groups, groupOutC = g.outC / groups
         let patch = try ConvCheck.product([g.kh, g.kw, groupInC], "CONV_2D patch")
-        let patchBytes = try ConvCheck.product([patch, 4], "CONV_2D patch")
-        let pixels = g.outputPixels
-        let perThread = (pixels + context.threadCount - 1) / context.threadCount
-        let tileRows = Swift.max(1, Swift.min(perThread, Conv2DQuantized.maxTilePixels,
-                                              Conv2DQuantized.im2colBudgetBytes / Swift.max(patchBytes, 1)))
-        try ConvCheck.blasSizes([tileRows, groupOutC, patch], "CONV_2D")
-        let columnsBytes = try ConvCheck.product([tileRows, patchBytes], "CONV_2D im2col")
-        let resultBytes = try ConvCheck.product([tileRows, groupOutC, 4], "CONV_2D tile")
-        let workerBytes = (columnsBytes + 2 * resultBytes + 63) / 64 * 64
-        let work = context.requestScratch(bytes: try ConvCheck.product([workerBytes, context.threadCount], "CONV_2D scratch"))
+        let tiles = try GemmTiles(&context, pixels: g.outputPixels, patch: patch, outChannels: groupOutC, op: "CONV_2D")
         let codes = context.requestScratch(bytes: try ConvCheck.product([input.elementCount, 4], "CONV_2D"))
         let imageScales = context.requestScratch(bytes: try ConvCheck.product([g.batch, 4], "CONV_2D"))
         return Conv2DHybridGemm(
             input: input.index, bias: bias?.index, output: output.index, geometry: g, groups: groups,
-            groupInC: groupInC, groupOutC: groupOutC, patch: patch, tileRows: tileRows, perChannel: perChannel,
-            codes: codes, imageScales: imageScales, work: work, workerBytes: workerBytes,
-            columnsBytes: columnsBytes, resultBytes: resultBytes, packed: w.packedFloats(), weightScales: w.scales,
+            groupInC: groupInC, groupOutC: groupOutC, patch: patch, perChannel: perChannel, tiles: tiles,
+            codes: codes, imageScales: imageScales, packed: w.packedFloats(), weightScales: w.scales,
             range: range, gemm: ExactGEMM(maxAbsA: perChannel ? 255 : 127, maxAbsB: 128))
     }
 }
@@ -49,10 +39,10 @@ struct Conv2DHybridGemm: PreparedKernel {
     let input: Int, bias: Int?, output: Int
     let geometry: Conv2DGeometry
     let groups: Int, groupInC: Int, groupOutC: Int
-    let patch: Int, tileRows: Int
+    let patch: Int
     let perChannel: Bool
-    let codes: Int, imageScales: Int, work: Int, workerBytes: Int
-    let columnsBytes: Int, resultBytes: Int
+    let tiles: GemmTiles
+    let codes: Int, imageScales: Int
     let packed: AlignedBuffer
     let weightScales: [Float]
     let range: FloatActivationRange
@@ -80,32 +70,24 @@ struct Conv2DHybridGemm: PreparedKernel {
             }
         }
         let w = UnsafePointer(packed.typed(Float.self))
-        let memory = UnsafeMutableRawPointer(context.scratch(work, as: UInt8.self))
-        let pixels = g.outputPixels, outC = g.outC, perImage = g.outH * g.outW
-        let tiles = (pixels + tileRows - 1) / tileRows
+        let outC = g.outC, perImage = g.outH * g.outW
         weightScales.withUnsafeBufferPointer { ws in
-            forEachWorker(context.parallel, tiles) { worker, range in
-                let base = memory + worker * workerBytes
-                let columns = base.assumingMemoryBound(to: Float.self)
-                let temp = (base + columnsBytes).assumingMemoryBound(to: Float.self)
-                let acc = (base + columnsBytes + resultBytes).assumingMemoryBound(to: Int32.self)
-                for t in range {
-                    let p0 = t * tileRows, rows = Swift.min(tileRows, pixels - p0)
-                    for group in 0 ..< groups {
-                        for r in 0 ..< rows {
-                            g.gatherPatch(pixel: p0 + r, group: group, groups: groups, groupInC: groupInC,
-                                          from: q, into: columns + r * patch)
-                        }
-                        gemm.run(m: rows, n: groupOutC, k: patch, a: columns, lda: patch,
-                                 b: w + group * groupOutC * patch, ldb: patch, temp: temp, acc: acc, ldacc: groupOutC)
-                        for r in 0 ..< rows {
-                            let s = scales[(p0 + r) / perImage]
-                            let c0 = group * groupOutC
-                            let out = y + (p0 + r) * outC + c0, a = acc + r * groupOutC
-                            for j in 0 ..< groupOutC {
-                                let v = perChannel ? Float(a[j]) * ws[c0 + j] * s : Float(a[j]) * (s * ws[c0 + j])
-                                out[j] = self.range.clamp(v + (b?[c0 + j] ?? 0))
-                            }
+            tiles.forEach(context) { tile in
+                let p0 = tile.first, rows = tile.count
+                for group in 0 ..< groups {
+                    for r in 0 ..< rows {
+                        g.gatherPatch(pixel: p0 + r, group: group, groups: groups, groupInC: groupInC,
+                                      from: q, into: tile.columns + r * patch)
+                    }
+                    gemm.run(m: rows, n: groupOutC, k: patch, a: tile.columns, lda: patch,
+                             b: w + group * groupOutC * patch, ldb: patch, temp: tile.result, acc: tile.sums, ldacc: groupOutC)
+                    for r in 0 ..< rows {
+                        let s = scales[(p0 + r) / perImage]
+                        let c0 = group * groupOutC
+                        let out = y + (p0 + r) * outC + c0, a = tile.sums + r * groupOutC
+                        for j in 0 ..< groupOutC {
+                            let v = perChannel ? Float(a[j]) * ws[c0 + j] * s : Float(a[j]) * (s * ws[c0 + j])
+                            out[j] = self.range.clamp(v + (b?[c0 + j] ?? 0))
                         }
                     }
                 }

@@ -7,11 +7,6 @@ import TFLiteModel
 ///
 /// With a constant filter the GEMM kernel is used; otherwise the direct loops.
 enum Conv2DQuantized {
-    /// Per-worker budget for the im2col rows of one tile.
-    static let im2colBudgetBytes = 512 << 10
-    /// Most output pixels per tile (one GEMM's rows).
-    static let maxTilePixels = 256
-
     static func make(_ context: inout PrepareContext, geometry g: Conv2DGeometry, groups: Int,
                      input: TensorState, filter: TensorState, bias: TensorState?, output: TensorState,
                      activation: FusedActivation) throws(KernelError) -> any PreparedKernel {
@@ -36,28 +31,19 @@ enum Conv2DQuantized {
         }
         let groupInC = g.inC / groups, groupOutC = g.outC / groups
         let patch = try ConvCheck.product([g.kh, g.kw, groupInC], "CONV_2D patch")
-        let patchBytes = try ConvCheck.product([patch, MemoryLayout<Float>.stride], "CONV_2D patch")
-        let pixels = g.outputPixels
-        let perThread = (pixels + context.threadCount - 1) / context.threadCount
-        let tileRows = Swift.max(1, Swift.min(perThread, maxTilePixels, im2colBudgetBytes / Swift.max(patchBytes, 1)))
-        try ConvCheck.blasSizes([tileRows, groupOutC, patch], "CONV_2D")
-        let columnsBytes = try ConvCheck.product([tileRows, patchBytes], "CONV_2D im2col")
-        let resultBytes = try ConvCheck.product([tileRows, groupOutC, 4], "CONV_2D tile")
-        let workerBytes = (columnsBytes + 2 * resultBytes + 63) / 64 * 64
-        let scratch = context.requestScratch(bytes: try ConvCheck.product([workerBytes, context.threadCount], "CONV_2D scratch"))
+        let tiles = try GemmTiles(&context, pixels: g.outputPixels, patch: patch, outChannels: groupOutC, op: "CONV_2D")
         let packed = try context.packCenteredWeights(constant, as: T.self, zeroPoint: params.weightZeroPoint)
         return Conv2DQuantizedGemm(
             signed: T.isSigned, input: input, bias: bias, output: output, geometry: g, groups: groups, groupInC: groupInC, groupOutC: groupOutC,
-            patch: patch, tileRows: tileRows, scratch: scratch, workerBytes: workerBytes,
-            columnsBytes: columnsBytes, resultBytes: resultBytes, packed: packed,
+            patch: patch, tiles: tiles, packed: packed,
             inputZeroPoint: params.inputZeroPoint,
             maxAbsInput: QuantizedConvParams.maxCentered(T.self, zeroPoint: params.inputZeroPoint),
             requantizer: params.requantizer)
     }
 }
 
-/// im2col + exact GEMM (``ExactGEMM``). Output pixels are processed in tiles of
-/// `tileRows`; for each group the tile's receptive fields become rows of centered values
+/// im2col + exact GEMM (``ExactGEMM``). Output pixels are processed in tiles
+/// (``GemmTiles``); for each group the tile's receptive fields become rows of centered values
 /// (`x - zx`, zeros for taps in the padding, which is what skipping them means), multiplied
 /// by the packed centered filter rows `w - zw` (OHWI is already `[outC, kh·kw·Cg]`), then
 /// requantized. Tiles are spread over threads, each with its own scratch.
@@ -68,9 +54,7 @@ struct Conv2DQuantizedGemm: PreparedKernel {
     let geometry: Conv2DGeometry
     let groups: Int, groupInC: Int, groupOutC: Int
     let patch: Int
-    let tileRows: Int
-    let scratch: Int
-    let workerBytes: Int, columnsBytes: Int, resultBytes: Int
+    let tiles: GemmTiles
     let packed: PackedBuffer
     /// `zx`: the im2col rows hold `Float(x - zx)`.
     let inputZeroPoint: Int32
@@ -88,32 +72,24 @@ struct Conv2DQuantizedGemm: PreparedKernel {
         let b = context.optionalInt32s(bias)
         let w = UnsafePointer(packed.pointer.assumingMemoryBound(to: Float.self))
         let gemm = ExactGEMM(maxAbsA: maxAbsInput, maxAbsB: packed.derived)
-        let memory = UnsafeMutableRawPointer(context.scratch(scratch, as: UInt8.self))
-        let pixels = geometry.outputPixels, outC = geometry.outC
-        let tiles = (pixels + tileRows - 1) / tileRows
+        let outC = geometry.outC
         let g = geometry
         // A 1x1, stride-1, unpadded convolution's rows are consecutive input pixels.
         let pointwise = groups == 1 && g.kh == 1 && g.kw == 1 && g.strideH == 1 && g.strideW == 1
             && g.padTop == 0 && g.padLeft == 0 && g.outH == g.inH && g.outW == g.inW
-        forEachWorker(context.parallel, tiles) { worker, range in
-            let base = memory + worker * workerBytes
-            let columns = base.assumingMemoryBound(to: Float.self)
-            let temp = (base + columnsBytes).assumingMemoryBound(to: Float.self)
-            let acc = (base + columnsBytes + resultBytes).assumingMemoryBound(to: Int32.self)
-            for t in range {
-                let p0 = t * tileRows, rows = Swift.min(tileRows, pixels - p0)
-                for group in 0 ..< groups {
-                    if pointwise {
-                        centerCodes(x + p0 * g.inC, count: rows * g.inC, zeroPoint: inputZeroPoint, into: columns)
-                    } else {
-                        for r in 0 ..< rows { gather(pixel: p0 + r, group: group, x, into: columns + r * patch) }
-                    }
-                    gemm.run(m: rows, n: groupOutC, k: patch, a: columns, lda: patch,
-                             b: w + group * groupOutC * patch, ldb: patch, temp: temp, acc: acc, ldacc: groupOutC)
-                    for r in 0 ..< rows {
-                        requantizer.store(acc + r * groupOutC, count: groupOutC, firstChannel: group * groupOutC,
-                                          bias: b, into: y + (p0 + r) * outC + group * groupOutC)
-                    }
+        tiles.forEach(context) { tile in
+            let p0 = tile.first, rows = tile.count
+            for group in 0 ..< groups {
+                if pointwise {
+                    centerCodes(x + p0 * g.inC, count: rows * g.inC, zeroPoint: inputZeroPoint, into: tile.columns)
+                } else {
+                    for r in 0 ..< rows { gather(pixel: p0 + r, group: group, x, into: tile.columns + r * patch) }
+                }
+                gemm.run(m: rows, n: groupOutC, k: patch, a: tile.columns, lda: patch,
+                         b: w + group * groupOutC * patch, ldb: patch, temp: tile.result, acc: tile.sums, ldacc: groupOutC)
+                for r in 0 ..< rows {
+                    requantizer.store(tile.sums + r * groupOutC, count: groupOutC, firstChannel: group * groupOutC,
+                                      bias: b, into: y + (p0 + r) * outC + group * groupOutC)
                 }
             }
         }

@@ -1,0 +1,58 @@
+/// The tiling and per-worker scratch shared by the im2col + ``ExactGEMM`` convolutions
+/// (quantized and hybrid CONV_2D).
+///
+/// Output pixels are cut into tiles of `rows` pixels (at most ``maxPixels``, at most a
+/// thread's share, and few enough that a tile's im2col rows fit ``im2colBudgetBytes``).
+/// Each worker's scratch holds one tile's im2col rows (`rows × patch` Float), the GEMM's
+/// Float result and its exact `Int32` sums (`rows × outChannels` each). The tiling depends
+/// on the shapes and the thread count only; every output is computed within one tile.
+struct GemmTiles: Sendable {
+    /// Per-worker budget for the im2col rows of one tile.
+    static let im2colBudgetBytes = 512 << 10
+    /// Most output pixels per tile (one GEMM's rows).
+    static let maxPixels = 256
+
+    let pixels: Int
+    let rows: Int
+    let scratch: Int
+    let columnsBytes: Int, resultBytes: Int, workerBytes: Int
+
+    /// Plans the tiles of `pixels` outputs whose patches hold `patch` values, for GEMMs
+    /// of `outChannels` columns, and requests the scratch. `op` names errors.
+    init(_ context: inout PrepareContext, pixels: Int, patch: Int, outChannels: Int, op: String) throws(KernelError) {
+        let patchBytes = try ConvCheck.product([patch, MemoryLayout<Float>.stride], "\(op) patch")
+        let perThread = (pixels + context.threadCount - 1) / context.threadCount
+        rows = Swift.max(1, Swift.min(perThread, Self.maxPixels, Self.im2colBudgetBytes / Swift.max(patchBytes, 1)))
+        try ConvCheck.blasSizes([rows, outChannels, patch], op)
+        columnsBytes = try ConvCheck.product([rows, patchBytes], "\(op) im2col")
+        resultBytes = try ConvCheck.product([rows, outChannels, 4], "\(op) tile")
+        workerBytes = (columnsBytes + 2 * resultBytes + 63) / 64 * 64
+        scratch = context.requestScratch(bytes: try ConvCheck.product([workerBytes, context.threadCount], "\(op) scratch"))
+        self.pixels = pixels
+    }
+
+    /// One tile: its first pixel, its pixel count, and the running worker's buffers.
+    struct Tile {
+        let first: Int, count: Int
+        let columns: UnsafeMutablePointer<Float>
+        let result: UnsafeMutablePointer<Float>
+        let sums: UnsafeMutablePointer<Int32>
+    }
+
+    /// Calls `body` for every tile, the tiles split over the workers.
+    @inline(__always)
+    func forEach(_ context: EvalContext, _ body: (Tile) -> Void) {
+        let memory = UnsafeMutableRawPointer(context.scratch(scratch, as: UInt8.self))
+        let tiles = (pixels + rows - 1) / rows
+        forEachWorker(context.parallel, tiles) { worker, range in
+            let base = memory + worker * workerBytes
+            let columns = base.assumingMemoryBound(to: Float.self)
+            let result = (base + columnsBytes).assumingMemoryBound(to: Float.self)
+            let sums = (base + columnsBytes + resultBytes).assumingMemoryBound(to: Int32.self)
+            for t in range {
+                let first = t * rows
+                body(Tile(first: first, count: Swift.min(rows, pixels - first), columns: columns, result: result, sums: sums))
+            }
+        }
+    }
+}
