@@ -160,7 +160,7 @@ struct AddSubQ8: QuantizedBinaryOp, @unchecked Sendable {
                 }
                 let raw = UnsafeMutableRawPointer(tmp)
                 for i in stride(from: 0, to: count, by: 4) {   // tmp has room for 64: a partial tail is harmless
-                    let s = raw.load(fromByteOffset: 4 * i, as: SIMD4<Int32>.self)
+                    let s = raw.loadUnaligned(fromByteOffset: 4 * i, as: SIMD4<Int32>.self)
                     raw.storeBytes(of: FixedChannelLanes.apply(s, mantissa: m, divider: d, half: h), toByteOffset: 4 * i, as: SIMD4<Int32>.self)
                 }
                 let out = y + k0
