@@ -179,10 +179,3 @@ struct Conv2DQuantizedReference: PreparedKernel {
         }
     }
 }
-
-/// `out[i] = Float(x[i] - zx)`, exact. A plain loop, which LLVM vectorizes (a 256-entry
-/// table lookup per code was three scalar instructions a code).
-@inline(__always)
-func centerCodes<T: Quantized8>(_ x: UnsafePointer<T>, count: Int, zeroPoint zx: Int32, into out: UnsafeMutablePointer<Float>) {
-    for i in 0 ..< count { out[i] = Float(Int32(truncatingIfNeeded: x[i]) &- zx) }
-}

@@ -2,21 +2,17 @@ import TFLiteModel
 
 /// The two 8-bit storage types of quantized activations and weights.
 protocol Quantized8: FixedWidthInteger, Sendable {
-    /// Position of the code in a 256-entry table (the byte's bit pattern).
-    var tableIndex: Int { get }
     /// Eight consecutive codes widened to `Int32` (unaligned load).
     static func widen8(_ p: UnsafePointer<Self>) -> SIMD8<Int32>
 }
 
 extension UInt8: Quantized8 {
-    @inline(__always) var tableIndex: Int { Int(self) }
     @inline(__always) static func widen8(_ p: UnsafePointer<UInt8>) -> SIMD8<Int32> {
         SIMD8<Int32>(truncatingIfNeeded: UnsafeRawPointer(p).loadUnaligned(as: SIMD8<UInt8>.self))
     }
 }
 
 extension Int8: Quantized8 {
-    @inline(__always) var tableIndex: Int { Int(UInt8(bitPattern: self)) }
     @inline(__always) static func widen8(_ p: UnsafePointer<Int8>) -> SIMD8<Int32> {
         SIMD8<Int32>(truncatingIfNeeded: UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Int8>.self))
     }
@@ -138,15 +134,6 @@ struct QuantizedConvParams: Sendable {
         return (q.scales[0], z)
     }
 
-    /// `Float(code - zeroPoint)` for every code, indexed by `Quantized8.tableIndex`.
-    static func centeredTable<T: Quantized8>(_: T.Type, zeroPoint: Int32) -> [Float] {
-        var table = [Float](repeating: 0, count: 256)
-        for v in Int(T.min) ... Int(T.max) {
-            let code = T(truncatingIfNeeded: v)
-            table[code.tableIndex] = Float(Int32(v) - zeroPoint)
-        }
-        return table
-    }
 
     /// Largest `|code - zeroPoint|` of the type.
     static func maxCentered<T: Quantized8>(_: T.Type, zeroPoint: Int32) -> Int {
@@ -221,6 +208,13 @@ func centerWeights<T: Quantized8>(_ weights: UnsafeBufferPointer<T>, zeroPoint: 
     for i in 0 ..< weights.count {
         out[i] = Float(Int32(truncatingIfNeeded: w[i]) &- zeroPoint)
     }
+}
+
+/// `out[i] = Float(x[i] - zx)`, exact. A plain loop, which LLVM vectorizes (a 256-entry
+/// table lookup per code was three scalar instructions a code).
+@inline(__always)
+func centerCodes<T: Quantized8>(_ x: UnsafePointer<T>, count: Int, zeroPoint zx: Int32, into out: UnsafeMutablePointer<Float>) {
+    for i in 0 ..< count { out[i] = Float(Int32(truncatingIfNeeded: x[i]) &- zx) }
 }
 
 extension PrepareContext {

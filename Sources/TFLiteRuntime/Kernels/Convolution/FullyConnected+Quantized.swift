@@ -47,7 +47,7 @@ enum FullyConnectedQuantized {
             signed: T.isSigned, input: input, bias: bias, output: output, batch: batch, units: units, depth: depth,
             rows: rows, columns: columns, scratch: scratch, workerBytes: workerBytes,
             inputBytes: inputBytes, resultBytes: resultBytes, packed: packed,
-            table: QuantizedConvParams.centeredTable(T.self, zeroPoint: params.inputZeroPoint),
+            inputZeroPoint: params.inputZeroPoint,
             maxAbsInput: QuantizedConvParams.maxCentered(T.self, zeroPoint: params.inputZeroPoint),
             requantizer: params.requantizer)
     }
@@ -65,7 +65,8 @@ struct FullyConnectedQuantizedGemm: PreparedKernel {
     let scratch: Int
     let workerBytes: Int, inputBytes: Int, resultBytes: Int
     let packed: PackedBuffer
-    let table: [Float]
+    /// `zx`: the GEMM rows hold `Float(x - zx)`.
+    let inputZeroPoint: Int32
     /// Largest `|x - zx|`; with the weights' (`packed.derived`) it sizes ``ExactGEMM``'s chunks.
     let maxAbsInput: Int
     let requantizer: Requantizer
@@ -82,27 +83,25 @@ struct FullyConnectedQuantizedGemm: PreparedKernel {
         let gemm = ExactGEMM(maxAbsA: maxAbsInput, maxAbsB: packed.derived)
         let memory = UnsafeMutableRawPointer(context.scratch(scratch, as: UInt8.self))
         let rowTiles = (batch + rows - 1) / rows, columnTiles = (units + columns - 1) / columns
-        table.withUnsafeBufferPointer { lut in
-            forEachWorker(context.parallel, rowTiles * columnTiles) { worker, range in
-                let base = memory + worker * workerBytes
-                let a = base.assumingMemoryBound(to: Float.self)
-                let temp = (base + inputBytes).assumingMemoryBound(to: Float.self)
-                let acc = (base + inputBytes + resultBytes).assumingMemoryBound(to: Int32.self)
-                var loaded = -1
-                for t in range {
-                    let rt = t / columnTiles, ct = t % columnTiles
-                    let r0 = rt * rows, m = Swift.min(rows, batch - r0)
-                    let c0 = ct * columns, n = Swift.min(columns, units - c0)
-                    if rt != loaded {
-                        let src = x + r0 * depth
-                        for i in 0 ..< m * depth { a[i] = lut[src[i].tableIndex] }
-                        loaded = rt
-                    }
-                    gemm.run(m: m, n: n, k: depth, a: a, lda: depth, b: w + c0 * depth, ldb: depth,
-                             temp: temp, acc: acc, ldacc: n)
-                    for i in 0 ..< m {
-                        requantizer.store(acc + i * n, count: n, firstChannel: c0, bias: b, into: y + (r0 + i) * units + c0)
-                    }
+        forEachWorker(context.parallel, rowTiles * columnTiles) { worker, range in
+            let base = memory + worker * workerBytes
+            let a = base.assumingMemoryBound(to: Float.self)
+            let temp = (base + inputBytes).assumingMemoryBound(to: Float.self)
+            let acc = (base + inputBytes + resultBytes).assumingMemoryBound(to: Int32.self)
+            var loaded = -1
+            for t in range {
+                let rt = t / columnTiles, ct = t % columnTiles
+                let r0 = rt * rows, m = Swift.min(rows, batch - r0)
+                let c0 = ct * columns, n = Swift.min(columns, units - c0)
+                if rt != loaded {
+                    let src = x + r0 * depth
+                    centerCodes(src, count: m * depth, zeroPoint: inputZeroPoint, into: a)
+                    loaded = rt
+                }
+                gemm.run(m: m, n: n, k: depth, a: a, lda: depth, b: w + c0 * depth, ldb: depth,
+                         temp: temp, acc: acc, ldacc: n)
+                for i in 0 ..< m {
+                    requantizer.store(acc + i * n, count: n, firstChannel: c0, bias: b, into: y + (r0 + i) * units + c0)
                 }
             }
         }

@@ -55,7 +55,7 @@ enum TransposeConvQuantized {
         return TransposeConvQuantizedGemm(
             signed: T.isSigned, input: input, bias: bias, output: output, geometry: g, packed: packed, columns: columns,
             scratch: scratch, workerBytes: workerBytes, inputBytes: inputBytes, tempBytes: tempBytes, tileRows: tileRows,
-            table: QuantizedConvParams.centeredTable(T.self, zeroPoint: params.inputZeroPoint),
+            inputZeroPoint: params.inputZeroPoint,
             gemm: ExactGEMM(maxAbsA: QuantizedConvParams.maxCentered(T.self, zeroPoint: params.inputZeroPoint), maxAbsB: Int(maxW)),
             requantizer: params.requantizer)
     }
@@ -74,7 +74,8 @@ struct TransposeConvQuantizedGemm: PreparedKernel {
     let scratch: Int
     let workerBytes: Int, inputBytes: Int, tempBytes: Int
     let tileRows: Int
-    let table: [Float]
+    /// `zx`: the GEMM rows hold `Float(x - zx)`.
+    let inputZeroPoint: Int32
     let gemm: ExactGEMM
     let requantizer: Requantizer
 
@@ -93,29 +94,27 @@ struct TransposeConvQuantizedGemm: PreparedKernel {
         let pixels = g.inH * g.inW
         let taps = g.kh * g.kw * g.outC
         let tiles = (pixels + tileRows - 1) / tileRows
-        table.withUnsafeBufferPointer { lut in
-            for n in 0 ..< g.batch {
-                let image = x + n * pixels * g.inC
-                forEachWorker(context.parallel, tiles) { worker, range in
-                    let base = memory + worker * workerBytes
-                    let a = base.assumingMemoryBound(to: Float.self)
-                    let temp = (base + inputBytes).assumingMemoryBound(to: Float.self)
-                    for t in range {
-                        let p0 = t * tileRows, rows = Swift.min(tileRows, pixels - p0)
-                        let src = image + p0 * g.inC
-                        for i in 0 ..< rows * g.inC { a[i] = lut[src[i].tableIndex] }
-                        gemm.run(m: rows, n: taps, k: g.inC, a: a, lda: g.inC, b: p, ldb: g.inC,
-                                 temp: temp, acc: col + p0 * taps, ldacc: taps)
-                    }
+        for n in 0 ..< g.batch {
+            let image = x + n * pixels * g.inC
+            forEachWorker(context.parallel, tiles) { worker, range in
+                let base = memory + worker * workerBytes
+                let a = base.assumingMemoryBound(to: Float.self)
+                let temp = (base + inputBytes).assumingMemoryBound(to: Float.self)
+                for t in range {
+                    let p0 = t * tileRows, rows = Swift.min(tileRows, pixels - p0)
+                    let src = image + p0 * g.inC
+                    centerCodes(src, count: rows * g.inC, zeroPoint: inputZeroPoint, into: a)
+                    gemm.run(m: rows, n: taps, k: g.inC, a: a, lda: g.inC, b: p, ldb: g.inC,
+                             temp: temp, acc: col + p0 * taps, ldacc: taps)
                 }
-                let out = y + n * g.outH * g.outW * g.outC
-                forEachWorker(context.parallel, g.outH) { worker, rows in
-                    let acc = (memory + worker * workerBytes + inputBytes + tempBytes).assumingMemoryBound(to: Int32.self)
-                    for oy in rows {
-                        for ox in 0 ..< g.outW {
-                            gather(oy: oy, ox: ox, columns: UnsafePointer(col), acc: acc)
-                            requantizer.store(acc, count: g.outC, firstChannel: 0, bias: b, into: out + (oy * g.outW + ox) * g.outC)
-                        }
+            }
+            let out = y + n * g.outH * g.outW * g.outC
+            forEachWorker(context.parallel, g.outH) { worker, rows in
+                let acc = (memory + worker * workerBytes + inputBytes + tempBytes).assumingMemoryBound(to: Int32.self)
+                for oy in rows {
+                    for ox in 0 ..< g.outW {
+                        gather(oy: oy, ox: ox, columns: UnsafePointer(col), acc: acc)
+                        requantizer.store(acc, count: g.outC, firstChannel: 0, bias: b, into: out + (oy * g.outW + ox) * g.outC)
                     }
                 }
             }
