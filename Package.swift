@@ -1,17 +1,45 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.2
 //
 // swift-tflite: a pure-Swift runtime for TensorFlow Lite models.
 //
 // Layers, each importing only those below it:
 //   TFLiteFormat (FlatBuffers/FlexBuffers + schema views)
 //   → TFLiteModel (validated, immutable graph)
+//   → Microkernels, MicrokernelsAVX2 (per-ISA inner loops, chosen at run time)
 //   → TFLiteRuntime (planner, executor, kernels)
 //   → TensorFlowLite, MLKit (API modules)
 //   → TFLiteCommands → tflite (CLI)
 //
 // The library products depend on no Swift package; the only external
 // dependencies are the system libraries OpenBLAS (CBLAS) and libpng.
+//
+// Kernels per instruction-set level: `Microkernels` is compiled for the architecture's
+// baseline and runs everywhere; `MicrokernelsAVX2` is compiled with AVX2 + FMA (x86-64-v3)
+// and only called after CPUID says the CPU has them (`KernelLevel`). Its flags are
+// per-target unsafe flags, which SwiftPM accepts in versioned dependencies from tools
+// version 6.2 on. The manifest is evaluated on the build host, so the x86 targets are
+// declared only when building on x86-64.
 import PackageDescription
+
+#if arch(x86_64)
+let isaTargetNames = ["MicrokernelsAVX2"]
+let isaTargets: [Target] = [
+    .target(
+        name: "MicrokernelsAVX2",
+        dependencies: ["Microkernels"],
+        path: "Sources/Microkernels/AVX2",
+        swiftSettings: [
+            // Whole-module code generation for x86-64-v3. `-disable-cmo` keeps callers in
+            // baseline modules from inlining (and so recompiling for SSE2) these bodies.
+            .unsafeFlags(["-Xcc", "-mavx2", "-Xcc", "-mfma", "-Xcc", "-mf16c", "-Xcc", "-mbmi2",
+                          "-Xfrontend", "-disable-cmo"]),
+        ]
+    ),
+]
+#else
+let isaTargetNames: [String] = []
+let isaTargets: [Target] = []
+#endif
 
 let package = Package(
     name: "swift-tflite",
@@ -40,24 +68,30 @@ let package = Package(
             providers: [.apt(["libpng-dev"]), .brew(["libpng"])]
         ),
 
+        // The CPUID query (header-only, no library to link).
+        .systemLibrary(name: "CPUFeatures"),
+
         // MARK: - Layers
         .target(name: "TFLiteFormat"),
         .target(name: "TFLiteModel", dependencies: ["TFLiteFormat"]),
+        // Baseline microkernels and the kernel level (CPU detection, forcing).
+        .target(name: "Microkernels", dependencies: ["CPUFeatures"], path: "Sources/Microkernels/Portable"),
         .target(
             name: "TFLiteRuntime",
             dependencies: [
                 "TFLiteModel",
                 "TFLiteFormat",
+                "Microkernels",
                 .target(name: "COpenBLAS", condition: .when(platforms: [.linux, .android, .windows])),
-            ]
+            ] + isaTargetNames.map { .target(name: $0) }
         ),
-        .target(name: "TensorFlowLite", dependencies: ["TFLiteRuntime", "TFLiteModel"]),
+        .target(name: "TensorFlowLite", dependencies: ["TFLiteRuntime", "TFLiteModel", "Microkernels"]),
         .target(name: "MLKit", dependencies: ["TensorFlowLite", "CPNG"]),
         // Reader/writer of NumPy `.npy` arrays (CLI inputs, outputs and test data); no dependencies.
         .target(name: "NumPy"),
         // Runs the conformance corpus through the public API (tests and `tflite conformance`).
         .target(name: "TFLiteConformance", dependencies: ["TensorFlowLite", "NumPy"]),
-        .target(name: "TFLiteCommands", dependencies: ["TensorFlowLite", "MLKit", "TFLiteModel", "TFLiteFormat", "TFLiteRuntime", "NumPy", "TFLiteConformance"]),
+        .target(name: "TFLiteCommands", dependencies: ["TensorFlowLite", "MLKit", "TFLiteModel", "TFLiteFormat", "TFLiteRuntime", "Microkernels", "NumPy", "TFLiteConformance"]),
         .executableTarget(name: "tflite", dependencies: ["TFLiteCommands"]),
         // Entry points shared by the libFuzzer targets (Fuzz/) and the regression replay.
         .target(name: "TFLiteFuzzing", dependencies: ["TensorFlowLite", "MLKit", "TFLiteModel", "TFLiteFormat", "NumPy"]),
@@ -72,6 +106,9 @@ let package = Package(
                     // Resources/ holds LiteRT goldens read through #filePath, so `swift test` needs no bundle.
                     exclude: ["Resources"]),
         .testTarget(name: "TensorFlowLiteTests", dependencies: ["TensorFlowLite", "TFLiteModel"]),
+        // Every level's microkernels against plain reference loops, on the levels this CPU runs.
+        .testTarget(name: "MicrokernelsTests",
+                    dependencies: ["SeededRandom", "Microkernels"] + isaTargetNames.map { .target(name: $0) }),
         .testTarget(name: "NumPyTests", dependencies: ["SeededRandom", "NumPy"]),
         .testTarget(name: "ConformanceTests", dependencies: ["TFLiteConformance", "TensorFlowLite"]),
         // PNG, preprocessing, bundles, labelers and detectors; Resources/ holds tiny PNGs,
@@ -85,6 +122,6 @@ let package = Package(
             name: "ReliabilityTests",
             dependencies: ["TFLiteFuzzing", "TensorFlowLite", "TFLiteRuntime", "TFLiteModel", "FlatBufferTestSupport"]
         ),
-    ],
+    ] + isaTargets,
     swiftLanguageModes: [.v6]
 )

@@ -8,7 +8,7 @@ import Darwin
 #endif
 
 extension Subcommand {
-    /// `tflite bench MODEL [--threads N] [--runs N] [--warmup N] [--json] [--profile] [--requantization MODE]`.
+    /// `tflite bench MODEL [--threads N] [--runs N] [--warmup N] [--json] [--profile] [--requantization MODE] [--kernel-level LEVEL]`.
     public static let bench = Subcommand(
         name: "bench",
         summary: "Time model load and inference (use a release build: swift run -c release)",
@@ -27,6 +27,7 @@ extension Subcommand {
                 .init("json", help: "Print one JSON object"),
                 .init("profile", help: "Print time per operator type and per operator"),
                 .requantization,
+                .kernelLevel,
             ]
         )
     ) { args, console in
@@ -43,6 +44,7 @@ extension Subcommand {
         var options = EngineOptions()
         options.threadCount = threads
         options.requantization = try args.requantization()
+        options.kernelLevel = try args.kernelLevel()
         let engine = try Engine(model: model, options: options)
         let prepared = clock.now
         try engine.allocate()
@@ -74,7 +76,8 @@ extension Subcommand {
                                firstInvokeMs: firstSeconds * 1e3,
                                medianMs: percentile(latencies, 0.5) * 1e3, p90Ms: percentile(latencies, 0.9) * 1e3,
                                minMs: (latencies.first ?? 0) * 1e3, peakRSS: peakResidentBytes(), baselineRSS: baselineRSS,
-                               runs: runs, threads: threads, arenaBytes: engine.arenaSize)
+                               runs: runs, threads: threads, arenaBytes: engine.arenaSize,
+                               kernelLevel: engine.kernelLevel.description, blasCore: blasCoreName())
         if args.flag("json") {
             console.out(stats.json.serialized())
         } else {
@@ -98,6 +101,9 @@ struct BenchStats {
     /// this is what the model cost.
     var baselineRSS: Int
     var runs, threads, arenaBytes: Int
+    /// The kernel level the engine ran, and the BLAS library's kernel family.
+    var kernelLevel: String
+    var blasCore: String
 
     var json: JSONValue {
         .object([
@@ -106,6 +112,8 @@ struct BenchStats {
             "first_invoke_ms": .float(Float(firstInvokeMs)),
             "median_ms": .float(Float(medianMs)), "p90_ms": .float(Float(p90Ms)), "min_ms": .float(Float(minMs)),
             "peak_rss_bytes": .int(peakRSS), "baseline_rss_bytes": .int(baselineRSS), "runs": .int(runs), "threads": .int(threads), "arena_bytes": .int(arenaBytes),
+            "kernel_level": .string(kernelLevel), "host_kernel_level": .string(KernelLevel.host.description),
+            "blas_core": .string(blasCore),
         ])
     }
 
@@ -113,6 +121,7 @@ struct BenchStats {
         func ms(_ x: Double) -> String { String(format: "%.3f ms", x) }
         return """
         threads \(threads), \(runs) runs
+        kernels                        \(kernelLevel) (this CPU: \(KernelLevel.host)\(KernelLevel.cpuHasAVX512VNNI ? ", has AVX-512 VNNI" : "")); BLAS core \(blasCore)
         load (file → ready to invoke)  \(ms(loadMs)) (decode \(ms(loadPartsMs.decode)), prepare \(ms(loadPartsMs.prepare)), allocate \(ms(loadPartsMs.allocate)))
         first invoke                   \(ms(firstInvokeMs))
         median                         \(ms(medianMs))

@@ -4,7 +4,7 @@ import TensorFlowLite
 import TFLiteConformance
 
 extension Subcommand {
-    /// `tflite run MODEL --input FILE.npy [--input ...] [--output-dir DIR] [--threads N] [--requantization MODE]`.
+    /// `tflite run MODEL --input FILE.npy [--input ...] [--output-dir DIR] [--threads N] [--requantization MODE] [--kernel-level LEVEL]`.
     public static let run = Subcommand(
         name: "run",
         summary: "Run a model on .npy inputs and write its outputs as .npy files",
@@ -20,6 +20,7 @@ extension Subcommand {
                 .init("output-dir", short: "o", valueName: "DIR", help: "Where to write output_<i>.npy (default: .)"),
                 .init("threads", valueName: "N", help: "Interpreter threads (default 1)"),
                 .requantization,
+                .kernelLevel,
             ]
         )
     ) { args, console in
@@ -27,6 +28,7 @@ extension Subcommand {
         var options = Interpreter.Options()
         options.threadCount = try args.intValue("threads", in: 1 ... 256) ?? 1
         options.requantization = try args.interpreterRequantization()
+        options.kernelLevel = try args.interpreterKernelLevel()
         let interpreter = try Interpreter(modelPath: path, options: options)
         let files = args.values("input")
         guard files.count == interpreter.inputTensorCount else {

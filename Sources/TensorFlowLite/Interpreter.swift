@@ -83,6 +83,7 @@ public final class Interpreter {
         if let budget = options?.memoryBudget { engineOptions.memoryBudget = budget }
         if let budget = options?.workBudget { engineOptions.workBudget = budget }
         if options?.requantization == .float32 { engineOptions.requantization = .float32 }
+        engineOptions.kernelLevel = options?.kernelLevel.map(\.runtimeLevel)
         do {
             engine = try Engine(model: model, subgraphIndex: 0, options: engineOptions)
         } catch {
@@ -244,8 +245,29 @@ extension Interpreter {
         /// TensorFlow Lite's reference kernels bit for bit; ``Requantization/float32`` is
         /// XNNPACK's faster floating-point arithmetic, which can differ by one code.
         public var requantization: Requantization = .exact
+        /// Highest instruction-set level of kernels to use (an addition); `nil`, the
+        /// default, picks the best the CPU has, capped by the `TFLITE_KERNEL_LEVEL`
+        /// environment variable (`portable` or `avx2`) when set. A level the CPU lacks is
+        /// lowered to the CPU's. 8-bit outputs are identical on every level; forcing a
+        /// lower one is for comparisons and for working around a platform problem.
+        public var kernelLevel: KernelLevel? = nil
 
         public init() {}
+
+        /// An instruction-set level of the interpreter's kernels, lowest first.
+        public enum KernelLevel: String, CaseIterable, Hashable, Sendable {
+            /// The architecture's baseline (SSE2 on x86-64): runs on every CPU.
+            case portable
+            /// x86-64-v3: AVX2 and FMA.
+            case avx2
+
+            var runtimeLevel: TFLiteRuntime.KernelLevel {
+                switch self {
+                case .portable: .portable
+                case .avx2: .avx2
+                }
+            }
+        }
 
         /// The arithmetic that rescales a quantized operator's `Int32` accumulator to its
         /// 8-bit output (CONV_2D, DEPTHWISE_CONV_2D, TRANSPOSE_CONV, FULLY_CONNECTED).

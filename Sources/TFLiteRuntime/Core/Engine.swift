@@ -1,3 +1,4 @@
+import Microkernels
 import TFLiteModel
 
 /// Runs one subgraph of a ``Model``: the runtime behind `Interpreter`.
@@ -18,6 +19,9 @@ public final class Engine {
     public let options: EngineOptions
     let subgraph: Subgraph
     let parallel: Parallel
+    /// The instruction-set level of the microkernels this engine runs
+    /// (`KernelLevel.resolve(options.kernelLevel)`), fixed at creation.
+    public let kernelLevel: KernelLevel
 
     /// Current state of every tensor (shapes as of the last prepare).
     public private(set) var tensors: [TensorState]
@@ -62,6 +66,7 @@ public final class Engine {
         self.options = options
         self.subgraph = model.subgraphs[subgraphIndex]
         self.parallel = Parallel(threadCount: options.threadCount)
+        self.kernelLevel = KernelLevel.resolve(options.kernelLevel)
         self.tensors = []
         guard subgraph.operators.count <= options.maxOperators, subgraph.tensors.count <= options.maxTensors else {
             throw .unsupportedModel("subgraph \(subgraphIndex) has \(subgraph.operators.count) operators and \(subgraph.tensors.count) tensors, more than the limits of \(options.maxOperators) and \(options.maxTensors)")
@@ -161,7 +166,8 @@ public final class Engine {
             // sharing them: a shared array would be copied by the kernel's first
             // `setOutputShape`, making preparation quadratic in the graph size.
             var context = PrepareContext(op: op, tensors: [], threadCount: parallel.threadCount,
-                                         requantization: options.requantization, packer: packer)
+                                         requantization: options.requantization, kernelLevel: kernelLevel,
+                                         packer: packer)
             swap(&context.tensors, &tensors)
             let kernel: any PreparedKernel
             do {

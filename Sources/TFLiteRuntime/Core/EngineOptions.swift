@@ -1,3 +1,5 @@
+import Microkernels
+
 /// Options of an ``Engine``.
 public struct EngineOptions: Hashable, Sendable {
     /// Threads for the runtime's parallel loops and for BLAS (≥ 1).
@@ -29,6 +31,11 @@ public struct EngineOptions: Hashable, Sendable {
     /// accumulators into 8-bit outputs. ``Requantization/exact`` (the default) reproduces
     /// LiteRT's reference kernels bit for bit.
     public var requantization: Requantization = .exact
+    /// Highest instruction-set level of microkernels to run; nil for the best this CPU
+    /// has (capped by the `TFLITE_KERNEL_LEVEL` environment variable when set). A level
+    /// above the CPU's is lowered to the CPU's (``KernelLevel/resolve(_:)``). 8-bit
+    /// outputs are identical on every level.
+    public var kernelLevel: KernelLevel? = nil
     public init() {}
 }
 

@@ -1,3 +1,4 @@
+import Microkernels
 import TFLiteModel
 
 /// Everything a kernel's prepare step may read and the few things it may decide:
@@ -15,15 +16,18 @@ public struct PrepareContext {
     public let threadCount: Int
     /// The requantization arithmetic of quantized convolutions and fully connected layers.
     public let requantization: Requantization
+    /// The instruction-set level whose microkernels the prepared kernels call.
+    public let kernelLevel: KernelLevel
     /// Collects the packed constants of the whole prepare pass (nil: each is placed at once).
     let packer: ConstantPacker?
 
     init(op: Operator, tensors: [TensorState], threadCount: Int, requantization: Requantization = .exact,
-         packer: ConstantPacker? = nil) {
+         kernelLevel: KernelLevel = .portable, packer: ConstantPacker? = nil) {
         self.op = op
         self.tensors = tensors
         self.threadCount = threadCount
         self.requantization = requantization
+        self.kernelLevel = kernelLevel
         self.packer = packer
     }
 

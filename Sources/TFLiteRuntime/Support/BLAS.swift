@@ -27,3 +27,14 @@ func setBLASThreadCount(_ n: Int) {
     openblas_set_num_threads(Int32(n))
     #endif
 }
+
+/// The BLAS library's name for the kernels it chose for this CPU (OpenBLAS's core name,
+/// e.g. `Haswell` or `SkylakeX`; it follows `OPENBLAS_CORETYPE` when that is set).
+public func blasCoreName() -> String {
+    #if canImport(Accelerate)
+    return "Accelerate"
+    #else
+    guard let name = openblas_get_corename() else { return "unknown" }
+    return String(cString: name)
+    #endif
+}
