@@ -5,7 +5,7 @@ import TFLiteModel
 /// The fast 8-bit kernels (constant weights: exact GEMM or packed direct loops) against
 /// the reference loops (the same operator with its weights fed as a graph input), over
 /// many random shapes, zero points (often at the ends of the range, so that centered
-/// values reach 255 and the GEMM needs several chunks), activations and thread counts.
+/// values reach 255 and the GEMM needs several chunks), activations, thread counts and kernel levels.
 /// Equality is exact.
 @Suite struct QuantizedConvTests {
     /// Runs `build(constant:)` several ways — reference loops, fast kernel with each of
@@ -14,13 +14,16 @@ import TFLiteModel
     func expectFastMatchesReference(_ what: String, x: [Int], weights: [Int], threads: [Int] = [1, 3],
                                     sourceLocation: SourceLocation = #_sourceLocation,
                                     _ build: (_ constant: Bool) -> GraphBuilder) throws -> [Int] {
-        let reference = try QTest.run(build(false), [QTest.bytes(x), QTest.bytes(weights)], threads: 1)
-        for threads in threads {
-            let fast = try QTest.run(build(true), [QTest.bytes(x)], threads: threads)
-            #expect(fast.shape == reference.shape, "\(what)", sourceLocation: sourceLocation)
-            if fast.bytes != reference.bytes {
-                let diffs = zip(fast.bytes, reference.bytes).filter { $0 != $1 }.count
-                Issue.record("\(what), \(threads) threads: \(diffs) of \(reference.bytes.count) outputs differ", sourceLocation: sourceLocation)
+        let reference = try QTest.run(build(false), [QTest.bytes(x), QTest.bytes(weights)], threads: 1, level: .portable)
+        for level in QTest.levels {
+            for threads in threads {
+                let fast = try QTest.run(build(true), [QTest.bytes(x)], threads: threads, level: level)
+                #expect(fast.shape == reference.shape, "\(what)", sourceLocation: sourceLocation)
+                if fast.bytes != reference.bytes {
+                    let diffs = zip(fast.bytes, reference.bytes).filter { $0 != $1 }.count
+                    Issue.record("\(what), \(level), \(threads) threads: \(diffs) of \(reference.bytes.count) outputs differ",
+                                 sourceLocation: sourceLocation)
+                }
             }
         }
         return reference.shape
@@ -271,7 +274,8 @@ import TFLiteModel
     /// multiplies) gives the bits of the scalar ``Requantizer/apply(_:channel:)`` for
     /// every exponent TFLite produces, left shifts included, with and without bias, at
     /// every offset into the channel arrays and for both 8-bit types.
-    @Test func laneStoreMatchesScalarRequantization() {
+    @Test(arguments: KernelLevel.allCases.filter { $0 <= KernelLevel.host })
+    func laneStoreMatchesScalarRequantization(level: KernelLevel) {
         var rng = SplitMix64(seed: 0x1a9e5)
         let exponents = Array(-31 ... 30)
         let channels = exponents.count * 2
@@ -283,8 +287,10 @@ import TFLiteModel
         }
         let extremes: [Int32] = [Int32.min, Int32.min + 1, -1 << 30, -65536, -3, -2, -1, 0, 1, 2, 3, 65535, 1 << 30, Int32.max]
         for (zero, lower, upper): (Int32, Int32, Int32) in [(-5, -128, 127), (0, 0, 6), (100, 0, 255), (-128, -128, 127)] {
-            let r = Requantizer(mode: .fixedPoint(mantissas: mantissas, exponents: exps), outputZeroPoint: zero, lower: lower, upper: upper)
+            let r = Requantizer(mode: .fixedPoint(mantissas: mantissas, exponents: exps), outputZeroPoint: zero, lower: lower, upper: upper,
+                                level: level)
             #expect(r.lanes != nil)
+            #expect(r.level == level)
             for round in 0 ..< 200 {
                 var acc = [Int32](repeating: 0, count: channels), bias = acc
                 for c in 0 ..< channels {
@@ -313,12 +319,13 @@ import TFLiteModel
 
     /// The per-tensor form (one `R` for every lane, a plain shift) gives the scalar bits
     /// too, for every exponent.
-    @Test func uniformLaneStoreMatchesScalarRequantization() {
+    @Test(arguments: KernelLevel.allCases.filter { $0 <= KernelLevel.host })
+    func uniformLaneStoreMatchesScalarRequantization(level: KernelLevel) {
         var rng = SplitMix64(seed: 0x0a1f)
         for e in -31 ... 30 {
             let mantissa = Int32(truncatingIfNeeded: (1 << 30) + Int(rng.next() >> 34))
             let r = Requantizer(mode: .fixedPoint(mantissas: [Int32](repeating: mantissa, count: 40), exponents: [Int](repeating: e, count: 40)),
-                                outputZeroPoint: -3, lower: -128, upper: 127)
+                                outputZeroPoint: -3, lower: -128, upper: 127, level: level)
             #expect(r.lanes?.uniformRight == UInt32(Swift.max(-e, 0)))
             for _ in 0 ..< 20 {
                 let acc = (0 ..< 40).map { _ in Int32(truncatingIfNeeded: rng.next()) >> Int32(rng.next() % 32) }

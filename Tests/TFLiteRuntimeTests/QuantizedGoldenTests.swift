@@ -51,9 +51,10 @@ enum QuantizedGoldens {
 
     /// Runs `model` on the 8-bit `input` codes (typed as the model's input tensor) with
     /// `threads` threads and returns output 0's codes and shape.
-    static func run(_ model: Model, input: [Int], threads: Int) throws -> (codes: [Int], shape: [Int]) {
+    static func run(_ model: Model, input: [Int], threads: Int, level: KernelLevel) throws -> (codes: [Int], shape: [Int]) {
         var options = EngineOptions()
         options.threadCount = threads
+        options.kernelLevel = level
         let engine = try Engine(model: model, options: options)
         try engine.allocate()
         let inputType = engine.tensors[engine.inputs[0]].type
@@ -91,10 +92,12 @@ enum QuantizedGoldens {
     @Test(arguments: QuantizedGoldens.cases)
     func matchesLiteRT(_ c: QuantizedGoldens.Case) throws {
         let model = try Model(contentsOfFile: QuantizedGoldens.directory.appendingPathComponent(c.model).path)
-        for threads in [1, 2, 4] {
-            let (codes, shape) = try QuantizedGoldens.run(model, input: c.input, threads: threads)
-            #expect(shape == c.outputShape, "\(c.name)")
-            QuantizedGoldens.expectEqualCodes(codes, c.output, "\(c.name) (\(c.notes)), \(threads) threads")
+        for level in QTest.levels {
+            for threads in [1, 2, 4] {
+                let (codes, shape) = try QuantizedGoldens.run(model, input: c.input, threads: threads, level: level)
+                #expect(shape == c.outputShape, "\(c.name)")
+                QuantizedGoldens.expectEqualCodes(codes, c.output, "\(c.name) (\(c.notes)), \(level), \(threads) threads")
+            }
         }
     }
 
@@ -115,9 +118,11 @@ enum QuantizedGoldens {
         graph.outputs = [m.fcTensor]
         let model = Model(bytes: full.bytes, version: full.version, modelDescription: full.modelDescription,
                           operatorCodes: full.operatorCodes, subgraphs: [graph], signatures: [], metadata: [])
-        for threads in [1, 2, 4] {
-            let (codes, _) = try QuantizedGoldens.run(model, input: m.input, threads: threads)
-            QuantizedGoldens.expectEqualCodes(codes, m.fcOutput, "\(m.name) FC output, \(threads) threads")
+        for level in QTest.levels {
+            for threads in [1, 2, 4] {
+                let (codes, _) = try QuantizedGoldens.run(model, input: m.input, threads: threads, level: level)
+                QuantizedGoldens.expectEqualCodes(codes, m.fcOutput, "\(m.name) FC output, \(level), \(threads) threads")
+            }
         }
     }
 }

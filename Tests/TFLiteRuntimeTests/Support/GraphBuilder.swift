@@ -93,9 +93,10 @@ struct GraphBuilder {
                      subgraphs: [subgraph], signatures: [], metadata: [])
     }
 
-    func engine(threads: Int = 1) throws -> Engine {
+    func engine(threads: Int = 1, level: KernelLevel? = nil) throws -> Engine {
         var options = EngineOptions()
         options.threadCount = threads
+        options.kernelLevel = level
         return try Engine(model: model(), options: options)
     }
 }

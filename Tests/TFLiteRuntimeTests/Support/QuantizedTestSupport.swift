@@ -34,14 +34,19 @@ enum QTest {
         Quantization(scales: scales, zeroPoints: zeroPoints.map(Int64.init), quantizedDimension: axis)
     }
 
-    /// Runs `g` with the given byte inputs and thread count; returns output 0's bytes and shape.
-    static func run(_ g: GraphBuilder, _ inputs: [[UInt8]], threads: Int) throws -> (bytes: [UInt8], shape: [Int]) {
-        let engine = try g.engine(threads: threads)
+    /// Runs `g` with the given byte inputs, thread count and kernel level (nil: the
+    /// host's); returns output 0's bytes and shape.
+    static func run(_ g: GraphBuilder, _ inputs: [[UInt8]], threads: Int,
+                    level: KernelLevel? = nil) throws -> (bytes: [UInt8], shape: [Int]) {
+        let engine = try g.engine(threads: threads, level: level)
         try engine.allocate()
         for (i, values) in inputs.enumerated() { try engine.setInput(i, values) }
         try engine.invoke()
         return (try engine.output(0, as: UInt8.self), engine.outputShape(0))
     }
+
+    /// Every kernel level this CPU runs, lowest first.
+    static let levels = KernelLevel.allCases.filter { $0 <= KernelLevel.host }
 
     static let activations: [FusedActivation] = [.none, .relu, .relu6, .reluN1To1]
 }

@@ -29,6 +29,10 @@ enum Conv2DQuantized {
             units: g.outC, depth: try ConvCheck.product([g.kh, g.kw, g.inC], "CONV_2D patch"), row: .patch(g), params: params) {
             return single
         }
+        if let integer = try Conv2DQuantizedGemmS16.make(T.self, &context, geometry: g, groups: groups, input: input,
+                                                         filter: constant, bias: bias, output: output, params: params) {
+            return integer
+        }
         let groupInC = g.inC / groups, groupOutC = g.outC / groups
         let patch = try ConvCheck.product([g.kh, g.kw, groupInC], "CONV_2D patch")
         let tiles = try GemmTiles(&context, pixels: g.outputPixels, patch: patch, outChannels: groupOutC, op: "CONV_2D")
@@ -83,46 +87,18 @@ struct Conv2DQuantizedGemm: PreparedKernel {
                 if pointwise {
                     centerCodes(x + p0 * g.inC, count: rows * g.inC, zeroPoint: inputZeroPoint, into: tile.columns)
                 } else {
-                    for r in 0 ..< rows { gather(pixel: p0 + r, group: group, x, into: tile.columns + r * patch) }
+                    for r in 0 ..< rows {
+                        im2colRow(g, pixel: p0 + r, firstChannel: group * groupInC, channels: groupInC, x,
+                                  into: tile.columns + r * patch) {
+                            centerCodes($0, count: $1, zeroPoint: inputZeroPoint, into: $2)
+                        }
+                    }
                 }
                 gemm.run(m: rows, n: groupOutC, k: patch, a: tile.columns, lda: patch,
                          b: w + group * groupOutC * patch, ldb: patch, temp: tile.result, acc: tile.sums, ldacc: groupOutC)
                 for r in 0 ..< rows {
                     requantizer.store(tile.sums + r * groupOutC, count: groupOutC, firstChannel: group * groupOutC,
                                       bias: b, into: y + (p0 + r) * outC + group * groupOutC)
-                }
-            }
-        }
-    }
-
-    /// The receptive field of output pixel `pixel` (flattened `(b, oy, ox)`) for `group`,
-    /// as `patch` centered values ordered `(ky, kx, channel)`.
-    @inline(__always)
-    func gather<T: Quantized8>(pixel: Int, group: Int, _ x: UnsafePointer<T>, into col: UnsafeMutablePointer<Float>) {
-        let g = geometry
-        let perImage = g.outH * g.outW
-        let b = pixel / perImage
-        let oy = (pixel % perImage) / g.outW
-        let ox = pixel % g.outW
-        let iy0 = oy * g.strideH - g.padTop
-        let ix0 = ox * g.strideW - g.padLeft
-        let cg = groupInC
-        for ky in 0 ..< g.kh {
-            let dst = col + ky * g.kw * cg
-            let iy = iy0 + ky * g.dilationH
-            guard iy >= 0, iy < g.inH else {
-                dst.update(repeating: 0, count: g.kw * cg)
-                continue
-            }
-            let row = x + ((b * g.inH + iy) * g.inW) * g.inC + group * cg
-            for kx in 0 ..< g.kw {
-                let ix = ix0 + kx * g.dilationW
-                let d = dst + kx * cg
-                if ix >= 0, ix < g.inW {
-                    let src = row + ix * g.inC
-                    centerCodes(src, count: cg, zeroPoint: inputZeroPoint, into: d)
-                } else {
-                    d.update(repeating: 0, count: cg)
                 }
             }
         }

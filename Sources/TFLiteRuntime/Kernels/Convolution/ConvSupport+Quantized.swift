@@ -119,7 +119,8 @@ struct QuantizedConvParams: Sendable {
         }
         return QuantizedConvParams(inputZeroPoint: zIn, weightZeroPoint: weightZeroPoint,
                                    requantizer: Requantizer(mode: mode, outputZeroPoint: zOut,
-                                                            lower: range.lower, upper: range.upper))
+                                                            lower: range.lower, upper: range.upper,
+                                                            level: context.kernelLevel))
     }
 
     /// Per-tensor scale and zero point of an activation tensor.
@@ -210,11 +211,63 @@ func centerWeights<T: Quantized8>(_ weights: UnsafeBufferPointer<T>, zeroPoint: 
     }
 }
 
-/// `out[i] = Float(x[i] - zx)`, exact. A plain loop, which LLVM vectorizes (a 256-entry
-/// table lookup per code was three scalar instructions a code).
+/// An element type of centered im2col rows: `Float` for the BLAS GEMM, `Int16` for the
+/// integer GEMMs. Centered codes (`|v| ≤ 255`) are exact in both.
+protocol CenteredCode {
+    /// `v`, a centered code, as this type (exact).
+    static func centered(_ v: Int32) -> Self
+}
+
+extension Float: CenteredCode {
+    @inline(__always) static func centered(_ v: Int32) -> Float { Float(v) }
+}
+
+extension Int16: CenteredCode {
+    @inline(__always) static func centered(_ v: Int32) -> Int16 { Int16(truncatingIfNeeded: v) }
+}
+
+/// `out[i] = x[i] - zx`, exact. A plain loop, which LLVM vectorizes (a 256-entry table
+/// lookup per code was three scalar instructions a code).
 @inline(__always)
-func centerCodes<T: Quantized8>(_ x: UnsafePointer<T>, count: Int, zeroPoint zx: Int32, into out: UnsafeMutablePointer<Float>) {
-    for i in 0 ..< count { out[i] = Float(Int32(truncatingIfNeeded: x[i]) &- zx) }
+func centerCodes<T: Quantized8, E: CenteredCode>(_ x: UnsafePointer<T>, count: Int, zeroPoint zx: Int32,
+                                                 into out: UnsafeMutablePointer<E>) {
+    for i in 0 ..< count { out[i] = E.centered(Int32(truncatingIfNeeded: x[i]) &- zx) }
+}
+
+/// The receptive field of output pixel `pixel` (flattened `(b, oy, ox)`) over input
+/// channels `firstChannel ..< firstChannel + channels`, as `kh·kw·channels` centered
+/// values ordered `(ky, kx, channel)`; taps in the padding are 0 (what skipping them means).
+/// `center(src, n, dst)` centers the `n` codes of one in-image tap (``centerCodes`` with
+/// the input's zero point, or a level's microkernel).
+@inline(__always)
+func im2colRow<T: Quantized8, E: CenteredCode>(_ g: Conv2DGeometry, pixel: Int, firstChannel: Int, channels cg: Int,
+                                               _ x: UnsafePointer<T>, into col: UnsafeMutablePointer<E>,
+                                               center: (UnsafePointer<T>, Int, UnsafeMutablePointer<E>) -> Void) {
+    let perImage = g.outH * g.outW
+    let b = pixel / perImage
+    let oy = (pixel % perImage) / g.outW
+    let ox = pixel % g.outW
+    let iy0 = oy * g.strideH - g.padTop
+    let ix0 = ox * g.strideW - g.padLeft
+    let zero = E.centered(0)
+    for ky in 0 ..< g.kh {
+        let dst = col + ky * g.kw * cg
+        let iy = iy0 + ky * g.dilationH
+        guard iy >= 0, iy < g.inH else {
+            dst.update(repeating: zero, count: g.kw * cg)
+            continue
+        }
+        let row = x + ((b * g.inH + iy) * g.inW) * g.inC + firstChannel
+        for kx in 0 ..< g.kw {
+            let ix = ix0 + kx * g.dilationW
+            let d = dst + kx * cg
+            if ix >= 0, ix < g.inW {
+                center(row + ix * g.inC, cg, d)
+            } else {
+                d.update(repeating: zero, count: cg)
+            }
+        }
+    }
 }
 
 extension PrepareContext {

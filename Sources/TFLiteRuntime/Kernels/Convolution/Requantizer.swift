@@ -1,4 +1,8 @@
+import Microkernels
 import TFLiteModel
+#if arch(x86_64)
+import MicrokernelsAVX2
+#endif
 
 /// How an `Int32` accumulator becomes an output code.
 ///
@@ -30,11 +34,17 @@ struct Requantizer: Sendable {
     let fixed: [FixedChannel]
     /// The same for the eight-lane path (nil for the floating modes).
     let lanes: FixedChannelLanes?
+    /// Per-channel left and right shifts (`max(e, 0)`, `max(-e, 0)`) for the levels whose
+    /// lanes shift by a count per lane (empty for the floating modes).
+    let leftShifts: [Int32]
+    let rightShifts: [Int32]
+    /// The microkernel level ``store(_:count:firstChannel:bias:into:)`` runs.
+    let level: KernelLevel
     let outputZeroPoint: Int32
     let lower: Int32
     let upper: Int32
 
-    init(mode: Mode, outputZeroPoint: Int32, lower: Int32, upper: Int32) {
+    init(mode: Mode, outputZeroPoint: Int32, lower: Int32, upper: Int32, level: KernelLevel = .portable) {
         switch mode {
         case let .fixedPoint(m, e): (arithmetic, mantissas, exponents, scales, floatScales) = (.fixedPoint, m, e, [], [])
         case let .double(s): (arithmetic, mantissas, exponents, scales, floatScales) = (.double, [], [], s, [])
@@ -45,6 +55,12 @@ struct Requantizer: Sendable {
         self.upper = upper
         fixed = zip(mantissas, exponents).map { FixedChannel(mantissa: $0, exponent: $1) }
         lanes = arithmetic == .fixedPoint ? FixedChannelLanes(mantissas: mantissas, exponents: exponents) : nil
+        // The lane kernels take shifts of 0...31, which `QuantizedConvParams` guarantees;
+        // any other exponent keeps the portable path.
+        let shiftable = exponents.allSatisfy { (-31 ... 30).contains($0) } && mantissas.allSatisfy { $0 >= 0 }
+        leftShifts = shiftable ? exponents.map { Int32(Swift.max($0, 0)) } : []
+        rightShifts = shiftable ? exponents.map { Int32(Swift.max(-$0, 0)) } : []
+        self.level = shiftable ? level : .portable
     }
 
     /// One channel's `MultiplyByQuantizedMultiplier`, rewritten as a few branch-free
@@ -137,6 +153,19 @@ struct Requantizer: Sendable {
         case .float32:
             storeFloat32(acc, count: count, firstChannel: firstChannel, bias: bias, into: output)
         case .fixedPoint:
+            #if arch(x86_64)
+            if level >= .avx2 {
+                mantissas.withUnsafeBufferPointer { m in leftShifts.withUnsafeBufferPointer { l in
+                    rightShifts.withUnsafeBufferPointer { r in
+                        guard let m = m.baseAddress, let l = l.baseAddress, let r = r.baseAddress else { return }
+                        requantizeQ31AVX2(acc, count: count, bias: b, mantissa: m + firstChannel, left: l + firstChannel,
+                                          right: r + firstChannel, outputZeroPoint: outputZeroPoint, lower: lower,
+                                          upper: upper, into: UnsafeMutableRawPointer(output))
+                    }
+                } }
+                return
+            }
+            #endif
             if let lanes {
                 storeFixed(acc, count: count, firstChannel: firstChannel, bias: bias, into: output, lanes: lanes)
             } else {

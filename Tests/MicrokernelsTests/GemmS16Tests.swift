@@ -1,0 +1,124 @@
+import Microkernels
+import SeededRandom
+import Testing
+#if arch(x86_64)
+import MicrokernelsAVX2
+#endif
+
+/// `C = A · Bᵀ` by the definition, in wrapping `Int32`.
+private func referenceGemm(m: Int, n: Int, k: Int, a: [Int16], b: [Int16]) -> [Int32] {
+    var c = [Int32](repeating: 0, count: m * n)
+    for i in 0 ..< m {
+        for j in 0 ..< n {
+            var s: Int32 = 0
+            for d in 0 ..< k { s = s &+ Int32(a[i * k + d]) &* Int32(b[j * k + d]) }
+            c[i * n + j] = s
+        }
+    }
+    return c
+}
+
+/// Runs `kernel` on random centered codes (`|v| ≤ 255`, the range the runtime feeds it)
+/// with A rows padded to an even depth plus `extraStride` unused values, and compares
+/// with the definition.
+private func checkGemmS16(m: Int, n: Int, k: Int, extraStride: Int, seed: UInt64,
+                          kernel: (Int, Int, Int, UnsafePointer<Int16>, Int, UnsafePointer<Int16>, UnsafeMutablePointer<Int32>, Int) -> Void) {
+    var rng = SplitMix64(seed: seed)
+    let a = (0 ..< m * k).map { _ in Int16.random(in: -255 ... 255, using: &rng) }
+    let b = (0 ..< n * k).map { _ in Int16.random(in: -255 ... 255, using: &rng) }
+    let kp = GemmS16Layout.paddedDepth(k)
+    let lda = kp + extraStride
+    // Unused stride values are garbage on purpose: the kernel must not read them.
+    var rows = [Int16](repeating: 77, count: m * lda)
+    for i in 0 ..< m {
+        for d in 0 ..< kp { rows[i * lda + d] = d < k ? a[i * k + d] : 0 }
+    }
+    var packed = [Int16](repeating: -1, count: GemmS16Layout.packedCount(n: n, k: k) ?? 0)
+    packed.withUnsafeMutableBufferPointer { p in
+        GemmS16Layout.pack(n: n, k: k, into: p.baseAddress!) { j, d in b[j * k + d] }
+    }
+    let ldc = n + 3
+    var c = [Int32](repeating: 0x5A5A, count: m * ldc)
+    rows.withUnsafeBufferPointer { ra in
+        packed.withUnsafeBufferPointer { pb in
+            c.withUnsafeMutableBufferPointer { cb in
+                kernel(m, n, kp, ra.baseAddress!, lda, pb.baseAddress!, cb.baseAddress!, ldc)
+            }
+        }
+    }
+    let expected = referenceGemm(m: m, n: n, k: k, a: a, b: b)
+    for i in 0 ..< m {
+        for j in 0 ..< ldc {
+            if j < n {
+                #expect(c[i * ldc + j] == expected[i * n + j], "m \(m) n \(n) k \(k): C[\(i), \(j)]")
+            } else {
+                #expect(c[i * ldc + j] == 0x5A5A, "m \(m) n \(n) k \(k): wrote past column \(n - 1)")
+            }
+        }
+    }
+}
+
+private let shapes: [(m: Int, n: Int, k: Int)] = [
+    (1, 1, 1), (1, 16, 2), (3, 5, 7), (4, 16, 8), (5, 17, 9), (7, 33, 31), (8, 32, 64),
+    (13, 40, 27), (64, 96, 144), (9, 1001, 3), (2, 8, 1152),
+]
+
+@Test func gemmS16PackingPlacesColumnPairs() {
+    // n = 17, k = 3: two panels of 16 columns, two depth pairs (the last padded).
+    let n = 17, k = 3
+    var packed = [Int16](repeating: -1, count: GemmS16Layout.packedCount(n: n, k: k) ?? 0)
+    #expect(packed.count == 2 * 16 * 4)
+    packed.withUnsafeMutableBufferPointer { p in
+        GemmS16Layout.pack(n: n, k: k, into: p.baseAddress!) { j, d in Int16(100 * j + d) }
+    }
+    #expect(packed[0] == 0 && packed[1] == 1)            // column 0, depths 0 and 1
+    #expect(packed[2] == 100 && packed[3] == 101)        // column 1
+    #expect(packed[32] == 2 && packed[33] == 0)          // column 0, depth 2 and padding
+    #expect(packed[64] == 1600 && packed[66] == 0)       // panel 1: column 16, then padding column 17
+}
+
+#if arch(x86_64)
+@Test(.enabled(if: KernelLevel.host >= .avx2, "needs AVX2 + FMA"))
+func gemmS16AVX2MatchesDefinition() {
+    for (index, s) in shapes.enumerated() {
+        for extra in [0, 6] {
+            checkGemmS16(m: s.m, n: s.n, k: s.k, extraStride: extra, seed: UInt64(index * 10 + extra)) {
+                MicrokernelsAVX2.gemmS16x4x16c2(m: $0, n: $1, kp: $2, a: $3, lda: $4, packedB: $5, c: $6, ldc: $7)
+            }
+        }
+    }
+}
+
+@Test(.enabled(if: KernelLevel.host >= .avx2, "needs AVX2 + FMA"))
+func gemmS16AVX2WrapsLikeInt32() {
+    // Extreme codes over a long depth: 2^16 · 255² overflows Int32, and must wrap.
+    let m = 2, n = 16, k = 1 << 16
+    let kp = GemmS16Layout.paddedDepth(k)
+    let rows = [Int16](repeating: -255, count: m * kp)
+    var packed = [Int16](repeating: 0, count: GemmS16Layout.packedCount(n: n, k: k) ?? 0)
+    packed.withUnsafeMutableBufferPointer { p in
+        GemmS16Layout.pack(n: n, k: k, into: p.baseAddress!) { _, _ in -255 }
+    }
+    var c = [Int32](repeating: 0, count: m * n)
+    rows.withUnsafeBufferPointer { ra in
+        packed.withUnsafeBufferPointer { pb in
+            c.withUnsafeMutableBufferPointer { cb in
+                MicrokernelsAVX2.gemmS16x4x16c2(m: m, n: n, kp: kp, a: ra.baseAddress!, lda: kp,
+                                                packedB: pb.baseAddress!, c: cb.baseAddress!, ldc: n)
+            }
+        }
+    }
+    var expected: Int32 = 0
+    for _ in 0 ..< k { expected = expected &+ 65025 }
+    #expect(c.allSatisfy { $0 == expected })
+}
+#endif
+
+@Test func kernelLevelNamesRoundTrip() {
+    for level in KernelLevel.allCases { #expect(KernelLevel(name: level.description) == level) }
+    #expect(KernelLevel(name: "AVX2") == .avx2)
+    #expect(KernelLevel(name: "sse9") == nil)
+    #expect(KernelLevel.resolve(.portable) == .portable)
+    #expect(KernelLevel.resolve(nil) <= KernelLevel.host)
+    #expect(KernelLevel.resolve(.avx2) <= KernelLevel.host)
+}
