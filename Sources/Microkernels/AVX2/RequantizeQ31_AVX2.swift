@@ -17,17 +17,28 @@ import _Builtin_intrinsics.intel
 /// `left ∈ 0...30`, `R ∈ 0...31` (the ranges `QuantizedConvParams` accepts).
 ///
 /// - Parameters:
-///   - acc: `count` accumulators of consecutive channels.
+///   - acc: `rows` rows of `count` accumulators of consecutive channels, `accStride`
+///     apart; output rows are `outStride` bytes apart.
 ///   - bias: their biases, or nil.
 ///   - mantissa, left, right: per-channel `M`, left shift and right shift `R`, from the
 ///     accumulators' first channel.
 ///   - lower, upper: the clamp, within `Int32` (the low byte of each result is stored,
 ///     so int8 and uint8 outputs share this kernel).
 @inline(never)
-public func requantizeQ31AVX2(_ acc: UnsafePointer<Int32>, count: Int, bias: UnsafePointer<Int32>?,
+public func requantizeQ31AVX2(_ acc: UnsafePointer<Int32>, rows: Int, count: Int, accStride: Int, bias: UnsafePointer<Int32>?,
                               mantissa: UnsafePointer<Int32>, left: UnsafePointer<Int32>, right: UnsafePointer<Int32>,
                               outputZeroPoint zp: Int32, lower: Int32, upper: Int32,
-                              into out: UnsafeMutableRawPointer) {
+                              into out: UnsafeMutableRawPointer, outStride: Int) {
+    for row in 0 ..< rows {
+        requantizeRowQ31(acc + row * accStride, count: count, bias: bias, mantissa: mantissa, left: left, right: right,
+                         outputZeroPoint: zp, lower: lower, upper: upper, into: out + row * outStride)
+    }
+}
+
+@inline(__always)
+private func requantizeRowQ31(_ acc: UnsafePointer<Int32>, count: Int, bias: UnsafePointer<Int32>?,
+                              mantissa: UnsafePointer<Int32>, left: UnsafePointer<Int32>, right: UnsafePointer<Int32>,
+                              outputZeroPoint zp: Int32, lower: Int32, upper: Int32, into out: UnsafeMutableRawPointer) {
     let lo = lower &- zp, hi = upper &- zp
     let vlo = _mm256_set1_epi32(lo), vhi = _mm256_set1_epi32(hi), vzp = _mm256_set1_epi32(zp)
     let nudge = _mm256_set1_epi64x(1 << 30)

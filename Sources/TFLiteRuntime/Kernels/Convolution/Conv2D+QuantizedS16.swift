@@ -90,10 +90,9 @@ struct Conv2DQuantizedGemmS16: PreparedKernel {
                 }
                 gemmS16(m: rows, n: groupOutC, kp: kp, a: columns, lda: kp, packedB: w + group * packedPerGroup,
                         c: tile.sums, ldc: groupOutC)
-                for r in 0 ..< rows {
-                    requantizer.store(tile.sums + r * groupOutC, count: groupOutC, firstChannel: group * groupOutC,
-                                      bias: b, into: y + (p0 + r) * outC + group * groupOutC)
-                }
+                requantizer.storeRows(tile.sums, rows: rows, count: groupOutC, accStride: groupOutC,
+                                      firstChannel: group * groupOutC, bias: b,
+                                      into: y + p0 * outC + group * groupOutC, outStride: outC)
             }
         }
     }

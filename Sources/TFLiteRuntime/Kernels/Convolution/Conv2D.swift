@@ -49,6 +49,10 @@ enum Conv2D {
         }
         let floats = [input.type, filter.type, output.type] + (bias.map { [$0.type] } ?? [])
         guard floats.allSatisfy({ $0 == .float32 }) else { throw context.unsupportedTypes() }
+        if let packed = try Conv2DF32Packed.make(&context, geometry: geometry, groups: groups, filter: filter, bias: bias,
+                                                 input: input.index, output: output.index, range: range) {
+            return packed
+        }
         return try Conv2DF32.make(&context, geometry: geometry, groups: groups,
                                   input: input.index, filter: filter.index, bias: bias?.index,
                                   output: output.index, range: range)

@@ -18,14 +18,17 @@ struct GemmTiles: Sendable {
     let columnsBytes: Int, resultBytes: Int, workerBytes: Int
 
     /// Plans the tiles of `pixels` outputs whose patches hold `patch` values, for GEMMs
-    /// of `outChannels` columns, and requests the scratch. `op` names errors.
-    init(_ context: inout PrepareContext, pixels: Int, patch: Int, outChannels: Int, op: String) throws(KernelError) {
+    /// of `outChannels` columns, and requests the scratch (without the result and sums
+    /// buffers when `results` is false: kernels whose GEMM writes the output). `op` names
+    /// errors.
+    init(_ context: inout PrepareContext, pixels: Int, patch: Int, outChannels: Int, results: Bool = true,
+         op: String) throws(KernelError) {
         let patchBytes = try ConvCheck.product([patch, MemoryLayout<Float>.stride], "\(op) patch")
         let perThread = (pixels + context.threadCount - 1) / context.threadCount
         rows = Swift.max(1, Swift.min(perThread, Self.maxPixels, Self.im2colBudgetBytes / Swift.max(patchBytes, 1)))
         try ConvCheck.blasSizes([rows, outChannels, patch], op)
         columnsBytes = try ConvCheck.product([rows, patchBytes], "\(op) im2col")
-        resultBytes = try ConvCheck.product([rows, outChannels, 4], "\(op) tile")
+        resultBytes = results ? try ConvCheck.product([rows, outChannels, 4], "\(op) tile") : 0
         workerBytes = (columnsBytes + 2 * resultBytes + 63) / 64 * 64
         scratch = context.requestScratch(bytes: try ConvCheck.product([workerBytes, context.threadCount], "\(op) scratch"))
         self.pixels = pixels

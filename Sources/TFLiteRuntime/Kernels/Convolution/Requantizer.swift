@@ -155,14 +155,8 @@ struct Requantizer: Sendable {
         case .fixedPoint:
             #if arch(x86_64)
             if level >= .avx2 {
-                mantissas.withUnsafeBufferPointer { m in leftShifts.withUnsafeBufferPointer { l in
-                    rightShifts.withUnsafeBufferPointer { r in
-                        guard let m = m.baseAddress, let l = l.baseAddress, let r = r.baseAddress else { return }
-                        requantizeQ31AVX2(acc, count: count, bias: b, mantissa: m + firstChannel, left: l + firstChannel,
-                                          right: r + firstChannel, outputZeroPoint: outputZeroPoint, lower: lower,
-                                          upper: upper, into: UnsafeMutableRawPointer(output))
-                    }
-                } }
+                storeRowsAVX2(acc, rows: 1, count: count, accStride: count, firstChannel: firstChannel, bias: bias,
+                              into: UnsafeMutableRawPointer(output), outStride: count)
                 return
             }
             #endif
@@ -175,4 +169,42 @@ struct Requantizer: Sendable {
             }
         }
     }
+}
+
+extension Requantizer {
+    /// ``store(_:count:firstChannel:bias:into:)`` for `rows` rows of accumulators
+    /// (`accStride` apart) into output rows `outStride` codes apart: one call per GEMM
+    /// tile, so the per-channel arrays are reached once per tile rather than per row.
+    @inline(__always)
+    func storeRows<T: Quantized8>(_ acc: UnsafePointer<Int32>, rows: Int, count: Int, accStride: Int, firstChannel: Int,
+                                  bias: UnsafePointer<Int32>?, into output: UnsafeMutablePointer<T>, outStride: Int) {
+        #if arch(x86_64)
+        if arithmetic == .fixedPoint, level >= .avx2 {
+            storeRowsAVX2(acc, rows: rows, count: count, accStride: accStride, firstChannel: firstChannel, bias: bias,
+                          into: UnsafeMutableRawPointer(output), outStride: outStride)
+            return
+        }
+        #endif
+        for r in 0 ..< rows {
+            store(acc + r * accStride, count: count, firstChannel: firstChannel, bias: bias, into: output + r * outStride)
+        }
+    }
+
+    #if arch(x86_64)
+    /// The fixed-point rows through the AVX2 microkernel (``level`` ≥ `.avx2`, which
+    /// `init` allows only for shifts the kernel takes).
+    @inline(__always)
+    private func storeRowsAVX2(_ acc: UnsafePointer<Int32>, rows: Int, count: Int, accStride: Int, firstChannel: Int,
+                               bias: UnsafePointer<Int32>?, into output: UnsafeMutableRawPointer, outStride: Int) {
+        mantissas.withUnsafeBufferPointer { m in leftShifts.withUnsafeBufferPointer { l in
+            rightShifts.withUnsafeBufferPointer { r in
+                guard let m = m.baseAddress, let l = l.baseAddress, let r = r.baseAddress, count > 0 else { return }
+                requantizeQ31AVX2(acc, rows: rows, count: count, accStride: accStride, bias: bias.map { $0 + firstChannel },
+                                  mantissa: m + firstChannel, left: l + firstChannel, right: r + firstChannel,
+                                  outputZeroPoint: outputZeroPoint, lower: lower, upper: upper,
+                                  into: output, outStride: outStride)
+            }
+        } }
+    }
+    #endif
 }
