@@ -13,7 +13,8 @@ import Microkernels
 /// the panel's 16 values (two ymm) once and, per row, broadcasts `A[i, k]` into two FMAs:
 /// 12 FMAs for 2 loads and 6 broadcasts, which keeps both FMA pipes busy. Rows are cut
 /// into stripes of ``stripeRows`` so that a stripe of `A` stays in L2 while every panel
-/// passes over it. Each output is computed by the same operations whatever `m`, the
+/// passes over it; the rows left after the blocks of 6 run one at a time. Each output is
+/// computed by the same operations whatever `m`, the
 /// stripe or the caller's split, so results do not depend on the thread count.
 @inline(never)
 public func gemmF32x6x16AVX2(m: Int, n: Int, k: Int, a: UnsafePointer<Float>, lda: Int,
@@ -32,15 +33,21 @@ public func gemmF32x6x16AVX2(m: Int, n: Int, k: Int, a: UnsafePointer<Float>, ld
             let bias0 = panel.loadUnaligned(as: SIMD8<Float>.self)
             let bias1 = panel.loadUnaligned(fromByteOffset: 32, as: SIMD8<Float>.self)
             let weights = panel + 64
+            @inline(__always) func store(_ v0: SIMD8<Float>, _ v1: SIMD8<Float>, row i: Int) {
+                let out = UnsafeMutableRawPointer(c + i * ldc + j0)
+                // vmaxps/vminps: the generic SIMD min/max are out-of-line calls.
+                let y0 = _mm256_min_ps(_mm256_max_ps(v0, lo), hi), y1 = _mm256_min_ps(_mm256_max_ps(v1, lo), hi)
+                if width == 16 {
+                    out.storeBytes(of: y0, as: SIMD8<Float>.self)
+                    out.storeBytes(of: y1, toByteOffset: 32, as: SIMD8<Float>.self)
+                } else {
+                    let both = SIMD16<Float>(lowHalf: y0, highHalf: y1)
+                    for j in 0 ..< width { out.storeBytes(of: both[j], toByteOffset: 4 * j, as: Float.self) }
+                }
+            }
             var i = i0
-            while i < stripeEnd {
-                let rows = Swift.min(6, stripeEnd - i)
-                let r0 = a + i * lda
-                let r1 = rows > 1 ? r0 + lda : r0
-                let r2 = rows > 2 ? r1 + lda : r1
-                let r3 = rows > 3 ? r2 + lda : r2
-                let r4 = rows > 4 ? r3 + lda : r3
-                let r5 = rows > 5 ? r4 + lda : r4
+            while i + 6 <= stripeEnd {
+                let r0 = a + i * lda, r1 = r0 + lda, r2 = r1 + lda, r3 = r2 + lda, r4 = r3 + lda, r5 = r4 + lda
                 var c00 = bias0, c01 = bias1, c10 = bias0, c11 = bias1, c20 = bias0, c21 = bias1
                 var c30 = bias0, c31 = bias1, c40 = bias0, c41 = bias1, c50 = bias0, c51 = bias1
                 for d in 0 ..< k {
@@ -59,25 +66,27 @@ public func gemmF32x6x16AVX2(m: Int, n: Int, k: Int, a: UnsafePointer<Float>, ld
                     x = SIMD8<Float>(repeating: r5[d])
                     c50.addProduct(x, b0); c51.addProduct(x, b1)
                 }
-                @inline(__always) func store(_ v0: SIMD8<Float>, _ v1: SIMD8<Float>, row r: Int) {
-                    let out = UnsafeMutableRawPointer(c + (i + r) * ldc + j0)
-                    // vmaxps/vminps: the generic SIMD min/max are out-of-line calls.
-                    let y0 = _mm256_min_ps(_mm256_max_ps(v0, lo), hi), y1 = _mm256_min_ps(_mm256_max_ps(v1, lo), hi)
-                    if width == 16 {
-                        out.storeBytes(of: y0, as: SIMD8<Float>.self)
-                        out.storeBytes(of: y1, toByteOffset: 32, as: SIMD8<Float>.self)
-                    } else {
-                        let both = SIMD16<Float>(lowHalf: y0, highHalf: y1)
-                        for j in 0 ..< width { out.storeBytes(of: both[j], toByteOffset: 4 * j, as: Float.self) }
-                    }
+                store(c00, c01, row: i)
+                store(c10, c11, row: i + 1)
+                store(c20, c21, row: i + 2)
+                store(c30, c31, row: i + 3)
+                store(c40, c41, row: i + 4)
+                store(c50, c51, row: i + 5)
+                i += 6
+            }
+            // The last rows one at a time: the same FMAs in the same order per output as
+            // in a block of 6, without computing rows that would be dropped (a classifier's
+            // single row would otherwise cost six).
+            while i < stripeEnd {
+                let r0 = a + i * lda
+                var c00 = bias0, c01 = bias1
+                for d in 0 ..< k {
+                    let x = SIMD8<Float>(repeating: r0[d])
+                    c00.addProduct(x, weights.loadUnaligned(fromByteOffset: d * 64, as: SIMD8<Float>.self))
+                    c01.addProduct(x, weights.loadUnaligned(fromByteOffset: d * 64 + 32, as: SIMD8<Float>.self))
                 }
-                store(c00, c01, row: 0)
-                if rows > 1 { store(c10, c11, row: 1) }
-                if rows > 2 { store(c20, c21, row: 2) }
-                if rows > 3 { store(c30, c31, row: 3) }
-                if rows > 4 { store(c40, c41, row: 4) }
-                if rows > 5 { store(c50, c51, row: 5) }
-                i += rows
+                store(c00, c01, row: i)
+                i += 1
             }
         }
         i0 = stripeEnd
