@@ -340,7 +340,8 @@ import TFLiteModel
 
     /// The float32 mode rounds `Float(acc)·scale` to nearest with ties to even after
     /// clamping, and its vectorized store agrees with the scalar form.
-    @Test func float32RequantizationRoundsToNearestEven() {
+    @Test(arguments: KernelLevel.allCases.filter { $0 <= KernelLevel.host })
+    func float32RequantizationRoundsToNearestEven(level: KernelLevel) {
         let half = Requantizer(mode: .float32(scales: [0.5]), outputZeroPoint: 10, lower: -128, upper: 127)
         #expect(half.apply(3, channel: 0) == 12)     // 1.5 → 2
         #expect(half.apply(5, channel: 0) == 12)     // 2.5 → 2
@@ -350,7 +351,7 @@ import TFLiteModel
         #expect(half.apply(Int32.min, channel: 0) == -128)
         var rng = SplitMix64(seed: 0xf32)
         let scales = (0 ..< 37).map { _ in Float(rng.next() % 10_000 + 1) * 1e-6 }
-        let r = Requantizer(mode: .float32(scales: scales), outputZeroPoint: 3, lower: 0, upper: 255)
+        let r = Requantizer(mode: .float32(scales: scales), outputZeroPoint: 3, lower: 0, upper: 255, level: level)
         let acc = (0 ..< 37).map { _ in Int32(truncatingIfNeeded: rng.next()) >> Int32(rng.next() % 32) }
         let bias = (0 ..< 37).map { _ in Int32(truncatingIfNeeded: rng.next()) >> 12 }
         var got = [UInt8](repeating: 0, count: 37)

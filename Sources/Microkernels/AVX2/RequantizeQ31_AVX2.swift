@@ -109,3 +109,47 @@ public func centerCodesS16AVX2(_ x: UnsafeRawPointer, count: Int, signed: Bool, 
     }
 }
 #endif
+
+#if arch(x86_64)
+/// XNNPACK's float requantization (the opt-in `.float32` mode), eight channels per step:
+///
+///     out = round_even(clamp(Float(acc + bias[c]) · scale[c], lower - zp, upper - zp)) + zp
+///
+/// `vcvtps2dq` rounds to nearest even under the default rounding mode, which Swift code
+/// never changes. Arguments as for ``requantizeQ31AVX2``, with one `Float` scale per
+/// channel; the clamp bounds are integers, so clamping before rounding gives the same
+/// result as after.
+@inline(never)
+public func requantizeF32AVX2(_ acc: UnsafePointer<Int32>, rows: Int, count: Int, accStride: Int,
+                              bias: UnsafePointer<Int32>?, scale: UnsafePointer<Float>,
+                              outputZeroPoint zp: Int32, lower: Int32, upper: Int32,
+                              into out: UnsafeMutableRawPointer, outStride: Int) {
+    let lo = Float(lower &- zp), hi = Float(upper &- zp)
+    let vlo = _mm256_set1_ps(lo), vhi = _mm256_set1_ps(hi), vzp = _mm256_set1_epi32(zp)
+    let gather = _mm256_setr_epi32(0, 4, 0, 4, 0, 4, 0, 4)
+    let byteMask = _mm256_set1_epi32(0xFF)
+    for row in 0 ..< rows {
+        let a = acc + row * accStride, o = out + row * outStride
+        var j = 0
+        while j + 8 <= count {
+            var x = UnsafeRawPointer(a + j).loadUnaligned(as: __m256i.self)
+            if let bias { x = _mm256_add_epi32(x, UnsafeRawPointer(bias + j).loadUnaligned(as: __m256i.self)) }
+            let s = UnsafeRawPointer(scale + j).loadUnaligned(as: __m256.self)
+            let v = _mm256_min_ps(_mm256_max_ps(_mm256_mul_ps(_mm256_cvtepi32_ps(x), s), vlo), vhi)
+            let codes = _mm256_and_si256(_mm256_add_epi32(_mm256_cvtps_epi32(v), vzp), byteMask)
+            let halves = _mm256_packus_epi32(codes, codes)
+            let bytes = _mm256_permutevar8x32_epi32(_mm256_packus_epi16(halves, halves), gather)
+            (o + j).storeBytes(of: unsafeBitCast(bytes, to: SIMD4<UInt64>.self)[0], as: UInt64.self)
+            j += 8
+        }
+        while j < count {
+            var x = a[j]
+            if let bias { x = x &+ bias[j] }
+            let v = Swift.min(Swift.max(Float(x) * scale[j], lo), hi)
+            let r = Int32(v.rounded(.toNearestOrEven)) &+ zp
+            o.storeBytes(of: UInt8(truncatingIfNeeded: r), toByteOffset: j, as: UInt8.self)
+            j += 1
+        }
+    }
+}
+#endif

@@ -151,6 +151,13 @@ struct Requantizer: Sendable {
                 }
             }
         case .float32:
+            #if arch(x86_64)
+            if level >= .avx2 {
+                storeRowsFloat32AVX2(acc, rows: 1, count: count, accStride: count, firstChannel: firstChannel, bias: bias,
+                                     into: UnsafeMutableRawPointer(output), outStride: count)
+                return
+            }
+            #endif
             storeFloat32(acc, count: count, firstChannel: firstChannel, bias: bias, into: output)
         case .fixedPoint:
             #if arch(x86_64)
@@ -184,6 +191,11 @@ extension Requantizer {
                           into: UnsafeMutableRawPointer(output), outStride: outStride)
             return
         }
+        if arithmetic == .float32, level >= .avx2 {
+            storeRowsFloat32AVX2(acc, rows: rows, count: count, accStride: accStride, firstChannel: firstChannel, bias: bias,
+                                 into: UnsafeMutableRawPointer(output), outStride: outStride)
+            return
+        }
         #endif
         for r in 0 ..< rows {
             store(acc + r * accStride, count: count, firstChannel: firstChannel, bias: bias, into: output + r * outStride)
@@ -205,6 +217,18 @@ extension Requantizer {
                                   into: output, outStride: outStride)
             }
         } }
+    }
+
+    /// The float32 rows through the AVX2 microkernel.
+    @inline(__always)
+    private func storeRowsFloat32AVX2(_ acc: UnsafePointer<Int32>, rows: Int, count: Int, accStride: Int, firstChannel: Int,
+                                      bias: UnsafePointer<Int32>?, into output: UnsafeMutableRawPointer, outStride: Int) {
+        floatScales.withUnsafeBufferPointer { s in
+            guard let s = s.baseAddress, count > 0 else { return }
+            requantizeF32AVX2(acc, rows: rows, count: count, accStride: accStride, bias: bias.map { $0 + firstChannel },
+                              scale: s + firstChannel, outputZeroPoint: outputZeroPoint, lower: lower, upper: upper,
+                              into: output, outStride: outStride)
+        }
     }
     #endif
 }
