@@ -74,3 +74,32 @@ func gemmF32AVX2MatchesDefinition() {
     }
 }
 #endif
+
+#if arch(x86_64)
+@Test(.enabled(if: KernelLevel.host >= .avx2, "needs AVX2 + FMA"))
+func gemvF32AVX2MatchesDefinition() {
+    var rng = SplitMix64(seed: 11)
+    for (n, k) in [(1, 1), (3, 7), (4, 8), (5, 9), (13, 64), (1001, 37), (9, 1280)] {
+        for (withBias, lower, upper) in [(false, -Float.infinity, Float.infinity), (true, -1, 1)] {
+            let x = (0 ..< k).map { _ in Float.random(in: -1 ... 1, using: &rng) }
+            let ldw = k + 3
+            let w = (0 ..< n * ldw).map { _ in Float.random(in: -1 ... 1, using: &rng) }
+            let bias = (0 ..< n).map { _ in Float.random(in: -1 ... 1, using: &rng) }
+            var y = [Float](repeating: .nan, count: n + 1)
+            x.withUnsafeBufferPointer { xp in w.withUnsafeBufferPointer { wp in bias.withUnsafeBufferPointer { bp in
+                y.withUnsafeMutableBufferPointer { yp in
+                    gemvF32AVX2(n: n, k: k, x: xp.baseAddress!, w: wp.baseAddress!, ldw: ldw,
+                                bias: withBias ? bp.baseAddress! : nil, lower: lower, upper: upper, y: yp.baseAddress!)
+                }
+            } } }
+            for o in 0 ..< n {
+                var s = Double(withBias ? bias[o] : 0)
+                for d in 0 ..< k { s += Double(w[o * ldw + d]) * Double(x[d]) }
+                let expected = Swift.min(Swift.max(Float(s), lower), upper)
+                #expect(abs(y[o] - expected) <= 1e-5 * Float(k + 1), "n \(n) k \(k) y[\(o)]")
+            }
+            #expect(y[n].isNaN, "n \(n) k \(k): wrote past the last output")
+        }
+    }
+}
+#endif

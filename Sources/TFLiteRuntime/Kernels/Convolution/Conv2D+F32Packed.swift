@@ -53,6 +53,8 @@ struct Conv2DF32Packed: PreparedKernel {
             guard let w = filterValues.baseAddress else { return 0 }
             GemmF32Layout.pack(weights: w, bias: biasValues?.typed(Float.self).baseAddress, n: outC, k: patch,
                                into: pointer.bindMemory(to: Float.self, capacity: count))
+            // The kernel reads only the packed copy from now on.
+            weights.releasePages()
             return 0
         }
         let pointwise = g.kh == 1 && g.kw == 1 && g.strideH == 1 && g.strideW == 1
