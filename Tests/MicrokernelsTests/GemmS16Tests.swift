@@ -122,3 +122,31 @@ func gemmS16AVX2WrapsLikeInt32() {
     #expect(KernelLevel.resolve(nil) <= KernelLevel.host)
     #expect(KernelLevel.resolve(.avx2) <= KernelLevel.host)
 }
+
+#if arch(x86_64)
+@Test(.enabled(if: KernelLevel.host >= .avx2, "needs AVX2 + FMA"))
+func gemvS8S16AVX2MatchesDefinition() {
+    var rng = SplitMix64(seed: 5)
+    for (n, k) in [(1, 1), (3, 15), (4, 16), (5, 17), (9, 100), (1001, 1024), (2, 1 << 15)] {
+        for signed in [false, true] {
+            let ldw = k + 5
+            let w = (0 ..< n * ldw).map { _ in UInt8.random(in: 0 ... 255, using: &rng) }
+            // Extremes often, so that long rows wrap.
+            let x = (0 ..< k).map { _ in rng.next() % 3 == 0 ? Int16(-255) : Int16.random(in: -255 ... 255, using: &rng) }
+            var acc = [Int32](repeating: 0x5A5A, count: n + 1)
+            w.withUnsafeBytes { wp in x.withUnsafeBufferPointer { xp in acc.withUnsafeMutableBufferPointer { ap in
+                gemvS8S16AVX2(n: n, k: k, w: wp.baseAddress!, ldw: ldw, signed: signed, x: xp.baseAddress!, acc: ap.baseAddress!)
+            } } }
+            for o in 0 ..< n {
+                var s: Int32 = 0
+                for d in 0 ..< k {
+                    let code = signed ? Int32(Int8(bitPattern: w[o * ldw + d])) : Int32(w[o * ldw + d])
+                    s = s &+ code &* Int32(x[d])
+                }
+                #expect(acc[o] == s, "n \(n) k \(k) signed \(signed) row \(o)")
+            }
+            #expect(acc[n] == 0x5A5A)
+        }
+    }
+}
+#endif

@@ -1,4 +1,7 @@
 import TFLiteModel
+#if arch(x86_64)
+import MicrokernelsAVX2
+#endif
 
 /// Quantized CONV_2D and FULLY_CONNECTED whose output is a single row of channels (a
 /// batch-1 classifier, a convolution down to one pixel), against the 8-bit weights as
@@ -36,6 +39,8 @@ struct QuantizedGEMV: PreparedKernel {
     let inputZeroPoint: Int32, weightZeroPoint: Int32
     let requantizer: Requantizer
     let scratch: Int
+    /// The level's matrix-vector microkernel computes the sums (else the portable loop).
+    let vectorized: Bool
     /// Offset of the `Int32` accumulators in the scratch, after the `Int16` row.
     let accOffset: Int
     /// Output channels per parallel block.
@@ -57,7 +62,8 @@ struct QuantizedGEMV: PreparedKernel {
         return QuantizedGEMV(signed: signed, input: input, bias: bias, output: output, row: row, weights: constant,
                              units: units, depth: depth, inputZeroPoint: params.inputZeroPoint,
                              weightZeroPoint: params.weightZeroPoint, requantizer: params.requantizer,
-                             scratch: context.requestScratch(bytes: total), accOffset: accOffset)
+                             scratch: context.requestScratch(bytes: total),
+                             vectorized: context.kernelLevel >= .avx2, accOffset: accOffset)
     }
 
     func eval(_ context: EvalContext) throws(KernelError) {
@@ -86,6 +92,14 @@ struct QuantizedGEMV: PreparedKernel {
         forEachWorker(context.parallel, blocks) { _, range in
             for blk in range {
                 let o0 = blk * Self.block, n = Swift.min(Self.block, units - o0)
+                #if arch(x86_64)
+                if vectorized {
+                    gemvS8S16AVX2(n: n, k: depth, w: base + o0 * depth, ldw: depth, signed: T.isSigned, x: xc, acc: acc + o0)
+                    for o in o0 ..< o0 + n { acc[o] = acc[o] &- offset }
+                    requantizer.store(acc + o0, count: n, firstChannel: o0, bias: b, into: y + o0)
+                    continue
+                }
+                #endif
                 for o in o0 ..< o0 + n {
                     acc[o] = Self.dot(base + o * depth, xc, depth) &- offset
                 }
