@@ -30,40 +30,43 @@ public func depthwiseConv3x3F32AVX2(_ shape: Depthwise3x3Row, rowRuns: Bool,
                                     bias: UnsafePointer<Float>?, lower: Float, upper: Float,
                                     out: UnsafeMutablePointer<Float>) {
     guard shape.channels > 0, shape.outputWidth > 0 else { return }
-    // Two copies of the walk, so that the sums-only call has no epilogue in its loops.
+    // Two specializations of the walk, so that the sums-only one has no epilogue in its
+    // loops (a stored flag left one copy out of line with the test inside).
     if bias == nil && lower == -.infinity && upper == .infinity {
-        Depthwise3x3WalkAVX2(shape, weights: weights, start: start, bias: zero, lower: lower, upper: upper, epilogue: false)
+        Depthwise3x3WalkAVX2<SumsOnly>(shape, weights: weights, start: start, bias: zero, lower: lower, upper: upper)
             .row(r0, r1, r2, zero: zero, rowRuns: rowRuns, out: out)
     } else {
-        Depthwise3x3WalkAVX2(shape, weights: weights, start: start, bias: bias ?? zero, lower: lower, upper: upper,
-                             epilogue: true)
+        Depthwise3x3WalkAVX2<BiasAndClamp>(shape, weights: weights, start: start, bias: bias ?? zero, lower: lower, upper: upper)
             .row(r0, r1, r2, zero: zero, rowRuns: rowRuns, out: out)
     }
 }
 
+/// Whether a walk adds the bias and clamps each block before storing it.
+private protocol BlockEpilogue { static var enabled: Bool { get } }
+private enum SumsOnly: BlockEpilogue { static var enabled: Bool { false } }
+private enum BiasAndClamp: BlockEpilogue { static var enabled: Bool { true } }
+
 /// The loops of ``depthwiseConv3x3F32AVX2(_:rowRuns:_:_:_:zero:weights:start:bias:lower:upper:out:)``,
-/// inlined into it twice (`epilogue` constant in each copy).
-private struct Depthwise3x3WalkAVX2 {
+/// specialized for each ``BlockEpilogue`` inside this module.
+private struct Depthwise3x3WalkAVX2<Epilogue: BlockEpilogue> {
     let shape: Depthwise3x3Row
     let w: UnsafePointer<Float>
     let start: SIMD8<Float>
     let bias: UnsafePointer<Float>
     let lower: SIMD8<Float>, upper: SIMD8<Float>
-    let epilogue: Bool
     /// Channels in whole blocks of 8; the rest go through `tail`'s lanes.
     let full: Int
     let tail: __m256i
 
     @inline(__always)
     init(_ shape: Depthwise3x3Row, weights: UnsafePointer<Float>, start: Float, bias: UnsafePointer<Float>,
-         lower: Float, upper: Float, epilogue: Bool) {
+         lower: Float, upper: Float) {
         self.shape = shape
         w = weights
         self.start = SIMD8(repeating: start)
         self.bias = bias
         self.lower = SIMD8(repeating: lower)
         self.upper = SIMD8(repeating: upper)
-        self.epilogue = epilogue
         full = shape.channels & ~7
         let rest = Int32(truncatingIfNeeded: shape.channels & 7)
         tail = _mm256_cmpgt_epi32(_mm256_set1_epi32(rest), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7))
@@ -74,11 +77,11 @@ private struct Depthwise3x3WalkAVX2 {
         masked ? _mm256_maskload_ps(p, tail) : UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Float>.self)
     }
 
-    /// Adds the bias, clamps (when `epilogue`) and stores the block at channel `c`.
+    /// Adds the bias, clamps (when the walk has the epilogue) and stores the block at channel `c`.
     @inline(__always)
     func store(_ acc: SIMD8<Float>, _ o: UnsafeMutablePointer<Float>, channel c: Int, _ masked: Bool) {
         var v = acc
-        if epilogue { v = _mm256_min_ps(_mm256_max_ps(v + load(bias + c, masked), lower), upper) }
+        if Epilogue.enabled { v = _mm256_min_ps(_mm256_max_ps(v + load(bias + c, masked), lower), upper) }
         if masked {
             _mm256_maskstore_ps(o, tail, v)
         } else {
