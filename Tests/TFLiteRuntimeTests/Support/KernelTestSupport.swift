@@ -29,16 +29,17 @@ func expectClose(_ got: [Float], _ ref: [Float], _ what: String = "", sourceLoca
     #expect(worst <= 1e-5 * scale, "\(what): max |got - ref| = \(worst) at \(at) (got \(got[at]), ref \(ref[at]))", sourceLocation: sourceLocation)
 }
 
-/// Runs a graph built by `build` with 1 and 2 threads, feeding float `inputs` in order,
-/// checks that both runs give bit-identical outputs, and returns output 0 and its shape.
-func runFloatGraph(_ inputs: [[Float]], sourceLocation: SourceLocation = #_sourceLocation,
+/// Runs a graph built by `build` with 1 and 2 threads at kernel `level` (nil: the host's),
+/// feeding float `inputs` in order, checks that both runs give bit-identical outputs, and
+/// returns output 0 and its shape.
+func runFloatGraph(_ inputs: [[Float]], level: KernelLevel? = nil, sourceLocation: SourceLocation = #_sourceLocation,
                    _ build: (inout GraphBuilder) -> Void) throws -> (values: [Float], shape: [Int]) {
     var g = GraphBuilder()
     build(&g)
     var results: [[Float]] = []
     var shape: [Int] = []
     for threads in [1, 2] {
-        let engine = try g.engine(threads: threads)
+        let engine = try g.engine(threads: threads, level: level)
         try engine.allocate()
         for (i, values) in inputs.enumerated() { try engine.setInput(i, values) }
         try engine.invoke()

@@ -1,14 +1,18 @@
+import Microkernels
 import TFLiteModel
+#if arch(x86_64)
+import MicrokernelsAVX2
+#endif
 
 /// Float DEPTHWISE_CONV_2D: a general per-pixel kernel, and `depthwiseConv3x3F32` for the
 /// common 3×3 / multiplier 1 / stride 1 or 2 case.
 enum DepthwiseConv2DF32 {
     static func make(geometry g: Conv2DGeometry, input: Int, filter: Int, bias: Int?, output: Int,
-                     range: FloatActivationRange) -> any PreparedKernel {
+                     range: FloatActivationRange, level: KernelLevel) -> any PreparedKernel {
         let general = DepthwiseConv2DF32General(input: input, filter: filter, bias: bias, output: output,
                                                 geometry: g, multiplier: g.outC / g.inC,
                                                 epilogue: FloatBiasActivation(channels: g.outC, range: range))
-        if Depthwise3x3Walk.covers(g) { return DepthwiseConv2D3x3F32(general: general) }
+        if Depthwise3x3Walk.covers(g) { return DepthwiseConv2D3x3F32(general: general, level: level) }
         return general
     }
 }
@@ -111,16 +115,22 @@ struct DepthwiseConv2DF32General: PreparedKernel {
 /// Bias and activation are one plain loop over each finished output row (the general
 /// kernel's epilogue, so the same operations), which LLVM vectorizes: a
 /// `SIMD8<Float>.clamped` per pixel here was ~60x slower than that loop.
+///
+/// At ``KernelLevel/avx2`` each row is `depthwiseConv3x3F32AVX2` instead: the same walk
+/// eight channels wide with fused multiply-adds, bias and clamp applied to each block
+/// before it is stored (so results differ from the portable level's in the last bits).
 struct DepthwiseConv2D3x3F32: PreparedKernel {
     let general: DepthwiseConv2DF32General
     let walk: Depthwise3x3Walk
     /// `inC` zeros: the input seen by taps in the padding.
     let zeros: AlignedBuffer
+    let level: KernelLevel
 
-    init(general: DepthwiseConv2DF32General) {
+    init(general: DepthwiseConv2DF32General, level: KernelLevel) {
         self.general = general
         walk = Depthwise3x3Walk(geometry: general.geometry)
         zeros = AlignedBuffer(zeroedCount: Swift.max(general.geometry.inC, 1) * MemoryLayout<Float>.stride)
+        self.level = level
     }
 
     func eval(_ context: EvalContext) throws(KernelError) {
@@ -130,17 +140,34 @@ struct DepthwiseConv2D3x3F32: PreparedKernel {
         let b = context.optionalFloats(general.bias)
         let zero = UnsafePointer(zeros.typed(Float.self))
         let g = general.geometry
+        let fused = level >= .avx2
         context.parallel.forEachChunk(g.batch * g.outH) { rows in
             for row in rows {
                 let oy = row % g.outH
                 let image = x + (row / g.outH) * g.inH * g.inW * g.inC
                 let iy0 = oy * g.strideH - g.padTop
                 let out = y + row * g.outW * g.outC
-                walk.row(oy, (Self.inputRow(image, iy0, g), Self.inputRow(image, iy0 + 1, g), Self.inputRow(image, iy0 + 2, g)),
-                         w: w, zero: zero, out: out, start: 0)
-                general.epilogue.apply(rows: 0 ..< g.outW, output: out, rowStride: g.outC, bias: b)
+                let r = (Self.inputRow(image, iy0, g), Self.inputRow(image, iy0 + 1, g), Self.inputRow(image, iy0 + 2, g))
+                if fused {
+                    rowAVX2(r, w: w, zero: zero, bias: b, out: out)
+                } else {
+                    walk.row(oy, r, w: w, zero: zero, out: out, start: 0)
+                    general.epilogue.apply(rows: 0 ..< g.outW, output: out, rowStride: g.outC, bias: b)
+                }
             }
         }
+    }
+
+    /// One output row, bias and activation included, with the AVX2 microkernel (only
+    /// called when the engine's level is at least ``KernelLevel/avx2``).
+    @inline(__always)
+    private func rowAVX2(_ r: (UnsafePointer<Float>?, UnsafePointer<Float>?, UnsafePointer<Float>?), w: UnsafePointer<Float>,
+                         zero: UnsafePointer<Float>, bias: UnsafePointer<Float>?, out: UnsafeMutablePointer<Float>) {
+        #if arch(x86_64)
+        let range = general.epilogue.range
+        depthwiseConv3x3F32AVX2(walk.shape, rowRuns: walk.rowRuns, r.0, r.1, r.2, zero: zero, weights: w, start: 0,
+                                bias: bias, lower: range.lower, upper: range.upper, out: out)
+        #endif
     }
 
     /// Input row `iy` of `image`, or nil when it is in the padding.
@@ -159,8 +186,10 @@ struct DepthwiseConv2D3x3F32: PreparedKernel {
 /// Every path sums the nine taps in `(ky, kx)` order from `start`.
 struct Depthwise3x3Walk: Sendable {
     let geometry: Conv2DGeometry
+    /// One output row as the microkernels see it.
+    let shape: Depthwise3x3Row
     /// Output columns and rows whose window is entirely inside the input.
-    let interiorX: Range<Int>
+    var interiorX: Range<Int> { shape.interior }
     let interiorY: Range<Int>
     /// Whether interior pixels go row by row (`interiorRun`) rather than pixel by pixel.
     /// The row walk reads the input `strideW·inC` floats apart; when that is a multiple of
@@ -170,8 +199,8 @@ struct Depthwise3x3Walk: Sendable {
 
     init(geometry g: Conv2DGeometry) {
         geometry = g
-        interiorX = Self.interior(output: g.outW, input: g.inW, stride: g.strideW, pad: g.padLeft)
-        interiorY = Self.interior(output: g.outH, input: g.inH, stride: g.strideH, pad: g.padTop)
+        shape = Depthwise3x3Row(channels: g.inC, inputWidth: g.inW, outputWidth: g.outW, stride: g.strideW, padLeft: g.padLeft)
+        interiorY = Depthwise3x3Row.interior(output: g.outH, input: g.inH, stride: g.strideH, pad: g.padTop)
         rowRuns = (g.strideW * g.inC * MemoryLayout<Float>.stride) % 256 != 0
     }
 
@@ -179,14 +208,6 @@ struct Depthwise3x3Walk: Sendable {
     static func covers(_ g: Conv2DGeometry) -> Bool {
         g.kh == 3 && g.kw == 3 && g.outC == g.inC && g.dilationH == 1 && g.dilationW == 1
             && (1...2).contains(g.strideH) && (1...2).contains(g.strideW)
-    }
-
-    /// Outputs `o` with `o·stride - pad ≥ 0` and `o·stride - pad + 2 < input`.
-    static func interior(output: Int, input: Int, stride: Int, pad: Int) -> Range<Int> {
-        let lo = Swift.min(output, (pad + stride - 1) / stride)
-        let last = input - 3 + pad
-        let hi = last < 0 ? 0 : Swift.min(output, last / stride + 1)
-        return lo ..< Swift.max(lo, hi)
     }
 
     /// Output row `oy`: `out[ox·C + c] = start + Σ_{ky, kx} r_ky[(ox·s - pad + kx)·C + c] ·

@@ -1,0 +1,38 @@
+/// The shape of one output row of a 3×3 depthwise convolution with multiplier 1, no
+/// dilation and a horizontal stride of 1 or 2, as each level's row kernel
+/// (`depthwiseConv3x3F32AVX2`, and the runtime's portable walk) reads it:
+///
+///     out[ox·C + c] = start + Σ_{ky, kx} r_ky[(ox·stride - padLeft + kx)·C + c] · w[(3·ky + kx)·C + c]
+///
+/// for `ox < outputWidth`, `c < channels = C`, where `r_0, r_1, r_2` are the window's three
+/// input rows (`inputWidth · C` floats each). Taps outside a row, and whole rows in the
+/// padding, read zeros: for finite weights `+0·w` leaves a sum unchanged, so one unrolled
+/// path serves border and interior pixels alike.
+public struct Depthwise3x3Row: Sendable, Equatable {
+    public let channels: Int
+    public let inputWidth: Int
+    public let outputWidth: Int
+    public let stride: Int
+    public let padLeft: Int
+    /// Output columns whose three taps all lie inside the input row: their taps point
+    /// straight into the row, with no padding test.
+    public let interior: Range<Int>
+
+    public init(channels: Int, inputWidth: Int, outputWidth: Int, stride: Int, padLeft: Int) {
+        self.channels = channels
+        self.inputWidth = inputWidth
+        self.outputWidth = outputWidth
+        self.stride = stride
+        self.padLeft = padLeft
+        interior = Self.interior(output: outputWidth, input: inputWidth, stride: stride, pad: padLeft)
+    }
+
+    /// Outputs `o < output` with `o·stride - pad ≥ 0` and `o·stride - pad + 2 < input`: the
+    /// windows of a 3-tap axis that need no padding.
+    public static func interior(output: Int, input: Int, stride: Int, pad: Int) -> Range<Int> {
+        let lo = Swift.min(output, (pad + stride - 1) / stride)
+        let last = input - 3 + pad
+        let hi = last < 0 ? 0 : Swift.min(output, last / stride + 1)
+        return lo ..< Swift.max(lo, hi)
+    }
+}

@@ -1,0 +1,111 @@
+import Microkernels
+import SeededRandom
+import Testing
+#if arch(x86_64)
+import MicrokernelsAVX2
+#endif
+
+@Test func depthwise3x3RowInteriorNeedsNoPadding() {
+    // 8 inputs, stride 1, pad 1: outputs 1...6 read inputs 0...7 only.
+    #expect(Depthwise3x3Row.interior(output: 8, input: 8, stride: 1, pad: 1) == 1 ..< 7)
+    // Stride 2, pad 0 (VALID): every output; 7 inputs give 3 outputs.
+    #expect(Depthwise3x3Row.interior(output: 3, input: 7, stride: 2, pad: 0) == 0 ..< 3)
+    // Stride 2, pad 1: output 0 reads input -1.
+    #expect(Depthwise3x3Row.interior(output: 4, input: 8, stride: 2, pad: 1) == 1 ..< 4)
+    // A row narrower than the window has none.
+    #expect(Depthwise3x3Row.interior(output: 2, input: 2, stride: 1, pad: 1).isEmpty)
+}
+
+#if arch(x86_64)
+/// One output row by the definition (taps outside the rows skipped), in Double, then the
+/// bias and clamp; with integer data every step is exact.
+private func referenceRow(_ s: Depthwise3x3Row, rows: [[Float]?], w: [Float], start: Float, bias: [Float]?,
+                          lower: Float, upper: Float) -> [Float] {
+    var out = [Float]()
+    for ox in 0 ..< s.outputWidth {
+        for c in 0 ..< s.channels {
+            var acc = Double(start)
+            for ky in 0 ..< 3 {
+                guard let r = rows[ky] else { continue }
+                for kx in 0 ..< 3 {
+                    let ix = ox * s.stride - s.padLeft + kx
+                    guard ix >= 0, ix < s.inputWidth else { continue }
+                    acc += Double(r[ix * s.channels + c]) * Double(w[(3 * ky + kx) * s.channels + c])
+                }
+            }
+            var v = Float(acc)
+            if let bias { v += bias[c] }
+            out.append(Swift.min(Swift.max(v, lower), upper))
+        }
+    }
+    return out
+}
+
+/// Runs the AVX2 row kernel on random rows (`integers`: centered 8-bit codes and the exact
+/// kernel's start value, else floats with a bias and a clamp), each of the three rows
+/// present or in the padding, and compares with ``referenceRow``. The output buffer has
+/// sentinels after the row, which the kernel must leave alone.
+private func checkRowAVX2(channels: Int, inputWidth: Int, stride: Int, padLeft: Int, rowRuns: Bool, present: [Bool],
+                          integers: Bool, seed: UInt64) {
+    var rng = SplitMix64(seed: seed)
+    let outputWidth = Swift.max(0, (inputWidth + 2 * padLeft - 3) / stride + 1)
+    let s = Depthwise3x3Row(channels: channels, inputWidth: inputWidth, outputWidth: outputWidth, stride: stride, padLeft: padLeft)
+    func values(_ n: Int) -> [Float] {
+        (0 ..< n).map { _ in integers ? Float(Int.random(in: -255 ... 255, using: &rng)) : Float.random(in: -1 ... 1, using: &rng) }
+    }
+    let rows: [[Float]?] = present.map { $0 ? values(inputWidth * channels) : nil }
+    let w = values(9 * channels)
+    let bias: [Float]? = integers ? nil : values(channels)
+    let start: Float = integers ? 12_582_912 : 0
+    let (lower, upper): (Float, Float) = integers ? (-.infinity, .infinity) : (-0.75, 0.5)
+    let expected = referenceRow(s, rows: rows, w: w, start: start, bias: bias, lower: lower, upper: upper)
+    let zeros = [Float](repeating: 0, count: channels)
+    var out = [Float](repeating: 1234, count: outputWidth * channels + 9)
+    // Rows in exactly-sized arrays, so a read past a row's end would touch another allocation.
+    let buffers = rows.map { r in r.map { v -> UnsafeMutableBufferPointer<Float> in
+        let b = UnsafeMutableBufferPointer<Float>.allocate(capacity: v.count)
+        _ = b.initialize(from: v)
+        return b
+    } }
+    defer { buffers.forEach { $0?.deallocate() } }
+    func pointer(_ i: Int) -> UnsafePointer<Float>? { buffers[i].flatMap { $0.baseAddress.map { UnsafePointer($0) } } }
+    w.withUnsafeBufferPointer { wp in zeros.withUnsafeBufferPointer { zp in out.withUnsafeMutableBufferPointer { op in
+        (bias ?? []).withUnsafeBufferPointer { bp in
+            depthwiseConv3x3F32AVX2(s, rowRuns: rowRuns, pointer(0), pointer(1), pointer(2), zero: zp.baseAddress!,
+                                    weights: wp.baseAddress!, start: start, bias: bias == nil ? nil : bp.baseAddress,
+                                    lower: lower, upper: upper, out: op.baseAddress!)
+        }
+    } } }
+    let what = "C \(channels) W \(inputWidth) stride \(stride) pad \(padLeft) rowRuns \(rowRuns) rows \(present)"
+    let got = Array(out[0 ..< expected.count])
+    if integers {
+        #expect(got == expected, "\(what): exact sums")
+    } else {
+        let worst = zip(got, expected).map { abs($0 - $1) }.max() ?? 0
+        #expect(worst <= 1e-5, "\(what): max difference \(worst)")
+    }
+    #expect(out[expected.count...].allSatisfy { $0 == 1234 }, "\(what): wrote past the row")
+}
+
+@Test(.enabled(if: KernelLevel.host >= .avx2, "needs AVX2 + FMA"), arguments: [false, true])
+func depthwiseConv3x3F32AVX2MatchesDefinition(integers: Bool) {
+    var seed: UInt64 = integers ? 5000 : 0
+    // Channel counts around the 8-wide blocks and the masked tail; widths with and
+    // without interior pixels; SAME-like and VALID padding.
+    for channels in [1, 3, 8, 13, 16, 21, 64] {
+        for inputWidth in [1, 2, 3, 6, 9] {
+            for stride in [1, 2] {
+                for padLeft in [0, 1] where inputWidth + 2 * padLeft >= 3 {
+                    for rowRuns in [false, true] {
+                        for present in [[true, true, true], [false, true, true], [true, true, false], [false, true, false]] {
+                            seed += 1
+                            checkRowAVX2(channels: channels, inputWidth: inputWidth, stride: stride, padLeft: padLeft,
+                                         rowRuns: rowRuns, present: present, integers: integers, seed: seed)
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+#endif
