@@ -161,9 +161,8 @@ struct DepthwiseConv2D3x3Quantized: PreparedKernel {
     @inline(never)
     func requantize(_ acc: UnsafePointer<Int32>, bias: UnsafePointer<Int32>, into out: UnsafeMutablePointer<UInt8>) {
         let g = walk.geometry
-        for ox in 0 ..< g.outW {
-            requantizer.store(acc + ox * g.outC, count: g.outC, firstChannel: 0, bias: bias, into: out + ox * g.outC)
-        }
+        requantizer.storeRows(acc, rows: g.outW, count: g.outC, accStride: g.outC, firstChannel: 0, bias: bias,
+                              into: out, outStride: g.outC)
     }
 
     /// `out[i] = Float((src[i] ^ flip) - offset)`, exactly (integers below 2^24). A plain
