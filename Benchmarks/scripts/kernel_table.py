@@ -16,9 +16,12 @@ int8 peaks are twice too high):
     16-bit multiply-accumulates x 2 OP (the AVX2 kernels widen 8-bit codes to 16 bits and
     use vpmaddwd, which is exact; vpmaddubsw's 8-bit pairs can saturate).
 The header also states the CPU's own ceiling from its flags (AVX-512 and VNNI, which no
-level uses yet), i.e. what a future level could reach. The float GEMM kernels (1x1 and
-im2col convolutions, FC) call OpenBLAS, which picks its own instruction set whatever the
-level, so their portable rows can exceed the portable peak.
+level uses yet), i.e. what a future level could reach. GEMM-based kernels call OpenBLAS,
+which picks its own instruction set whatever the level: the float 1x1 and im2col
+convolutions and FC at every level, and the 8-bit ones where the level has no integer
+GEMM for them (all at portable; at avx2 CONV_2D has its own vpmaddwd GEMM), whose exact
+integer sums go through float sgemm in chunks small enough to stay exact. Those rows
+measure OpenBLAS, and portable ones can exceed the portable peak.
 """
 from __future__ import annotations
 
@@ -94,8 +97,9 @@ def main() -> int:
                       for level, (f, i, how) in LEVEL_PEAKS.items())
           + f". This CPU's ceiling: float32 {fp32:.0f} GFLOP/s ({unit}), int8 {int8:.0f} GOP/s. "
           "Rates are 2 x multiply-accumulates per second at the p50 time; uint8 and int8 kernels "
-          "are compared with the int8 peak; a 'tN' kernel's peak is N cores'. Float GEMM kernels "
-          "run OpenBLAS at every level.\n")
+          "are compared with the int8 peak; a 'tN' kernel's peak is N cores'. GEMM-based kernels "
+          "run OpenBLAS (its own instruction set) for float, and for 8-bit where the level has no integer GEMM "
+          "(all at portable).\n")
     print("| kernel | level | threads | p50 µs | p50 instructions | GFLOP/s (GOP/s) | level peak | % of level peak | x portable |")
     print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     walls: dict[tuple[str, int, str], float] = {}
