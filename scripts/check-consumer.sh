@@ -112,6 +112,9 @@ do {
 EOF
 
 cd "$tmp/consumer"
+# SwiftPM leaves lock files named after the package in TMPDIR: keep them in here too.
+mkdir -p "$tmp/tmp"
+export TMPDIR="$tmp/tmp"
 # Caches inside the temporary directory: nothing outside it keeps the throwaway URL.
 spm=(--cache-path "$tmp/cache" --disable-dependency-cache --manifest-cache local)
 
