@@ -4,10 +4,16 @@
 #   Benchmarks/kernels.sh [FILTER]      # default: every kernel at 1 thread (".* t1$"; the filter must match the whole name)
 #
 # Runs the ordo-one/benchmark suite in release (`swift package benchmark`), then prints a
-# Markdown table: p50 wall time, p50 instructions, GFLOP/s (GOP/s for int8: 2 × the
-# multiply-accumulates `Engine.work` counts, per second), and that rate as a fraction of
-# one core's peak. The peak comes from the measured clock (perf stat, else
-# /proc/cpuinfo) and the vector width in /proc/cpuinfo: 2 FMA pipes × lanes × 2 FLOP.
+# Markdown table: each kernel at every kernel level this CPU runs (portable, avx2), with
+# p50 wall time, p50 instructions, GFLOP/s (GOP/s for int8: 2 × the multiply-accumulates
+# `Engine.work` counts, per second), the peak of that level beside it, the rate as a
+# fraction of it, and the speed-up over portable. A level's peak is the measured clock
+# (perf stat, else /proc/cpuinfo) times what its instructions do per cycle, assuming two
+# vector multiply pipes: float32 8 FLOP (SSE2) or 32 (AVX2 FMA), int8 32 OP (pmaddwd) or
+# 64 (vpmaddwd, 16 16-bit multiply-accumulates per instruction); kernel_table.py says more.
+#
+#   Benchmarks/kernels.sh '.* avx2 t1$'                 # one level
+#   Benchmarks/kernels.sh 'int8 conv 1x1 112x112 16.* t1$'   # one kernel, every level
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 filter="${1:-.* t1\$}"
@@ -15,7 +21,9 @@ ghz=""
 if command -v perf >/dev/null 2>&1; then
   # Cycles per second of one busy core.
   stats="$(perf stat -x, -e cycles,task-clock -- timeout 1 sh -c 'while :; do :; done' 2>&1 >/dev/null || true)"
-  ghz="$(echo "$stats" | awk -F, '/cycles/ {c=$1} /task-clock/ {t=$1} END {if (c > 0 && t > 0) printf "%.2f", c / (t * 1e6)}')"
+  # Without hardware counters (many VMs) perf prints "<not supported>" for cycles: only
+  # a numeric count is a clock.
+  ghz="$(echo "$stats" | awk -F, '/cycles/ && $1 ~ /^[0-9.]+$/ {c=$1} /task-clock/ {t=$1} END {if (c > 0 && t > 0) printf "%.2f", c / (t * 1e6)}')"
 fi
 if [ -z "$ghz" ]; then
   ghz="$(awk -F: '/cpu MHz/ {printf "%.2f", $2 / 1000; exit}' /proc/cpuinfo)"

@@ -2,9 +2,12 @@ import Benchmark
 import TFLiteModel
 import TFLiteRuntime
 
-// One benchmark per (kernel, shape, thread count). Each runs a one-operator in-memory
-// model through `Engine.invoke()`, so what is timed is exactly what a real model pays
-// for that layer (kernel eval plus the engine's per-step overhead, which is tiny).
+// One benchmark per (kernel, shape, kernel level, thread count), named
+// "<kernel> <level> t<threads>". Each runs a one-operator in-memory model through
+// `Engine.invoke()`, so what is timed is exactly what a real model pays for that layer
+// (kernel eval plus the engine's per-step overhead, which is tiny). Every level the host
+// CPU runs is measured, so that a table shows what each level's kernels gain and how far
+// each is from that level's own peak.
 //
 // Shapes are those of MobileNet v1 1.0 224 (v1), MobileNet v2 1.0 224 (v2) and the
 // SSD MobileNet post-processing (1917 anchors, 90 classes + background).
@@ -41,13 +44,26 @@ final class EngineSlot: @unchecked Sendable {
 /// which are not arithmetic).
 let arithmeticRate = BenchmarkMetric.custom("MFLOP/s", polarity: .prefersLarger, useScalingFactor: false)
 
-/// Registers `name` (suffixed with the thread count) running the model `build` makes.
+/// The kernel levels benchmarked: every one this CPU can execute (an engine would
+/// silently lower a higher one, and the benchmark would then be mislabeled).
+let benchmarkedLevels = KernelLevel.allCases.filter { $0 <= KernelLevel.host }
+
+/// Registers `name` running the model `build` makes once per level in
+/// ``benchmarkedLevels``, each suffixed with the level and the thread count.
 func register(_ name: String, threads: Int, build: @escaping @Sendable (inout BenchGraph) -> Void,
               prepare: (@Sendable (Engine) -> Void)? = nil) {
+    for level in benchmarkedLevels {
+        register(name, level: level, threads: threads, build: build, prepare: prepare)
+    }
+}
+
+private func register(_ name: String, level: KernelLevel, threads: Int,
+                      build: @escaping @Sendable (inout BenchGraph) -> Void,
+                      prepare: (@Sendable (Engine) -> Void)?) {
     let slot = EngineSlot()
     var configuration = Benchmark.defaultConfiguration
     configuration.metrics += [arithmeticRate]
-    Benchmark("\(name) t\(threads)", configuration: configuration, closure: { benchmark in
+    Benchmark("\(name) \(level) t\(threads)", configuration: configuration, closure: { benchmark in
         guard let engine = slot.engine else {
             benchmark.error("\(name): the engine was not built")
             return
@@ -72,7 +88,7 @@ func register(_ name: String, threads: Int, build: @escaping @Sendable (inout Be
     }, setup: {
         var g = BenchGraph()
         build(&g)
-        let engine = try g.engine(threads: threads)
+        let engine = try g.engine(threads: threads, level: level)
         prepare?(engine)
         slot.engine = engine
     }, teardown: {
