@@ -3,14 +3,34 @@ import Dispatch
 /// Parallel loops sized by the interpreter's thread count.
 ///
 /// Work is split into at most `threadCount` contiguous chunks, so the partition — and
-/// therefore every result — depends only on the range, never on scheduling. Kernels keep
-/// each output element's computation inside one chunk, which makes outputs identical for
-/// any thread count.
+/// therefore every result — depends only on the range and the thread count, never on
+/// scheduling. Kernels keep each output element's computation inside one chunk, which
+/// makes outputs identical for any thread count.
+///
+/// A `Parallel` with more than one thread owns a persistent ``WorkerPool`` of
+/// `threadCount - 1` workers (the calling thread is the last one), shared by its copies
+/// and joined when the last copy is released. Where the pool's atomics are unavailable
+/// (Apple systems before macOS 15 / iOS 18), loops go to `DispatchQueue.concurrentPerform`.
+/// A loop started from inside another loop's body runs on the calling thread alone.
 public struct Parallel: Sendable {
     public let threadCount: Int
+    private let runner: (any TaskRunner)?
+
+    /// Smallest amount of work, in the units of `forEachChunk(_:cost:_:)` (about one
+    /// multiply-add or one byte moved each), worth handing to another thread: waking a
+    /// parked worker costs some microseconds, in which a core does this much.
+    public static let minimumWorkPerThread = 1 << 15
 
     public init(threadCount: Int) {
-        self.threadCount = Swift.max(1, threadCount)
+        let threads = Swift.max(1, threadCount)
+        self.threadCount = threads
+        if threads == 1 {
+            runner = nil
+        } else if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
+            runner = WorkerPool(workers: threads - 1)
+        } else {
+            runner = DispatchRunner(threadCount: threads)
+        }
     }
 
     /// Calls `body` on disjoint subranges covering `0..<count`, in parallel when more than
@@ -18,33 +38,80 @@ public struct Parallel: Sendable {
     public func forEachChunk(_ count: Int, minimumChunk: Int = 1, _ body: (Range<Int>) -> Void) {
         guard count > 0 else { return }
         let chunks = Swift.min(threadCount, Swift.max(1, count / Swift.max(1, minimumChunk)))
-        Self.perform(count, chunks: chunks) { _, range in body(range) }
+        perform(count, chunks: chunks) { _, range in body(range) }
+    }
+
+    /// Like ``forEachChunk(_:minimumChunk:_:)`` for items costing about `cost` units of
+    /// work each (see ``minimumWorkPerThread``): a loop too small to repay a second
+    /// thread runs on the calling one.
+    public func forEachChunk(_ count: Int, cost: Int, _ body: (Range<Int>) -> Void) {
+        forEachChunk(count, minimumChunk: Self.minimumChunk(cost: cost), body)
+    }
+
+    /// Items of `cost` units each per thread needed to reach ``minimumWorkPerThread``.
+    public static func minimumChunk(cost: Int) -> Int {
+        let c = Swift.max(1, cost)
+        let (q, r) = minimumWorkPerThread.quotientAndRemainder(dividingBy: c)
+        return Swift.max(1, r == 0 ? q : q + 1)
     }
 
     /// Like ``forEachChunk(_:minimumChunk:_:)``, also passing the chunk's index, which is
     /// below `threadCount`: kernels index per-thread scratch with it.
     public func forEachChunkIndexed(_ count: Int, _ body: (Int, Range<Int>) -> Void) {
         guard count > 0 else { return }
-        Self.perform(count, chunks: Swift.min(threadCount, count), body)
+        perform(count, chunks: Swift.min(threadCount, count), body)
     }
 
-    private static func perform(_ count: Int, chunks: Int, _ body: (Int, Range<Int>) -> Void) {
-        if chunks <= 1 {
+    /// Calls `body(i)` once for every `i` in `0..<count`, handing indices to threads as
+    /// they become free: for a few uneven tasks (GEMM tiles), where fixed chunks of whole
+    /// tasks would leave one thread idle. Which thread runs an index varies from run to
+    /// run, so every task must compute the same values wherever it runs.
+    public func forEachTask(_ count: Int, _ body: (Int) -> Void) {
+        guard count > 0 else { return }
+        guard count > 1, let runner else {
+            for i in 0 ..< count { body(i) }
+            return
+        }
+        runner.run(count, body)
+    }
+
+    private func perform(_ count: Int, chunks: Int, _ body: (Int, Range<Int>) -> Void) {
+        guard chunks > 1, let runner else {
             body(0, 0 ..< count)
             return
         }
-        withoutActuallyEscaping(body) { body in
-            let box = UncheckedBox(body)
-            DispatchQueue.concurrentPerform(iterations: chunks) { c in
-                let lo = count * c / chunks
-                let hi = count * (c + 1) / chunks
-                if lo < hi { box.value(c, lo ..< hi) }
-            }
+        runner.run(chunks) { c in
+            let lo = count * c / chunks
+            let hi = count * (c + 1) / chunks
+            if lo < hi { body(c, lo ..< hi) }
         }
     }
 }
 
-/// Carries a non-Sendable closure into `concurrentPerform`; safe because every chunk
+/// The pool's stand-in where ``WorkerPool`` is unavailable: one `concurrentPerform` per
+/// region, with nested regions run serially like the pool's.
+final class DispatchRunner: TaskRunner, @unchecked Sendable {
+    let threadCount: Int
+    private let lock = DispatchSemaphore(value: 1)
+
+    init(threadCount: Int) {
+        self.threadCount = threadCount
+    }
+
+    func run(_ count: Int, _ body: (Int) -> Void) {
+        guard lock.wait(timeout: .now()) == .success else {
+            for i in 0 ..< count { body(i) }
+            return
+        }
+        defer { lock.signal() }
+        withoutActuallyEscaping(body) { body in
+            let box = UncheckedBox(body)
+            DispatchQueue.concurrentPerform(iterations: count) { i in box.value(i) }
+        }
+    }
+}
+
+/// Carries a non-Sendable closure into `concurrentPerform`; safe because every task
 /// writes a disjoint part of the output and the call does not return until all finish.
 private struct UncheckedBox<T>: @unchecked Sendable {
     let value: T

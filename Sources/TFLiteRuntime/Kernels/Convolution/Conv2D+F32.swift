@@ -62,7 +62,7 @@ struct Conv2DF32Pointwise: PreparedKernel {
                           c: y + g * groupOutC, ldc: outC)
         }
         if let finish {
-            context.parallel.forEachChunk(pixels, minimumChunk: 64) { rows in finish(rows) }
+            context.parallel.forEachChunk(pixels, cost: outC) { rows in finish(rows) }
         }
     }
 }
@@ -97,7 +97,8 @@ struct Conv2DF32Im2col: PreparedKernel {
                 epilogue.apply(rows: rows, output: tileOutput, rowStride: outC, bias: b)
             }
             for g in 0 ..< groups {
-                context.parallel.forEachChunk(count, minimumChunk: 16) { range in
+                // Gathering copies `patch` values a pixel: small tiles stay on one thread.
+                context.parallel.forEachChunk(count, cost: patch) { range in
                     for p in range { gatherPatch(pixel: start + p, group: g, from: x, into: columns + p * patch) }
                 }
                 TiledGEMM.run(context.parallel, m: count, n: groupOutC, k: patch,
@@ -107,7 +108,7 @@ struct Conv2DF32Im2col: PreparedKernel {
                               finishRows: groups == 1 ? finish : nil)
             }
             if groups > 1, let finish {
-                context.parallel.forEachChunk(count, minimumChunk: 64) { rows in finish(rows) }
+                context.parallel.forEachChunk(count, cost: outC) { rows in finish(rows) }
             }
             start += count
         }

@@ -22,11 +22,13 @@ enum TiledGEMM {
     /// Products with fewer multiply-adds run as one call.
     static let minimumSplitWork = 1 << 20
 
-    /// Rows per tile for an `m×n` product with `m ≥ 2·minimumRows`: at least two tiles of
+    /// Rows per tile for an `m×n` product with `m ≥ 2·minimumRows`: an even number of tiles
+    /// (two threads get equal shares; 7 tiles would leave one idle for 1/8 of the time) of
     /// about `tileValues` outputs (never under `minimumRows` rows), sized evenly.
     static func rowsPerTile(m: Int, n: Int) -> Int {
         let target = Swift.max(minimumRows, tileValues / Swift.max(n, 1))
-        let tiles = Swift.max(2, (m + target - 1) / target)
+        var tiles = Swift.max(2, (m + target - 1) / target)
+        tiles += tiles & 1
         return roundUp16((m + tiles - 1) / tiles)
     }
 
@@ -59,29 +61,27 @@ enum TiledGEMM {
         if m >= 2 * minimumRows {
             let rowsPerTile = self.rowsPerTile(m: m, n: n)
             let tiles = (m + rowsPerTile - 1) / rowsPerTile
-            parallel.forEachChunk(tiles) { range in
-                for t in range {
-                    let i0 = t * rowsPerTile, rows = Swift.min(rowsPerTile, m - i0)
-                    sgemm(m: rows, n: n, k: k,
-                          a: transposeA ? a + i0 : a + i0 * lda, lda: lda, transposeA: transposeA,
-                          b: b, ldb: ldb, transposeB: transposeB,
-                          c: c + i0 * ldc, ldc: ldc)
-                    finishRows?(i0 ..< i0 + rows)
-                }
+            parallel.forEachTask(tiles) { t in
+                let i0 = t * rowsPerTile, rows = Swift.min(rowsPerTile, m - i0)
+                sgemm(m: rows, n: n, k: k,
+                      a: transposeA ? a + i0 : a + i0 * lda, lda: lda, transposeA: transposeA,
+                      b: b, ldb: ldb, transposeB: transposeB,
+                      c: c + i0 * ldc, ldc: ldc)
+                finishRows?(i0 ..< i0 + rows)
             }
             return
         }
         let columnsPerTile = self.columnsPerTile(m: m, n: n, k: k)
         let tiles = (n + columnsPerTile - 1) / columnsPerTile
-        parallel.forEachChunk(tiles) { range in
-            for t in range {
-                let j0 = t * columnsPerTile, columns = Swift.min(columnsPerTile, n - j0)
-                sgemm(m: m, n: columns, k: k,
-                      a: a, lda: lda, transposeA: transposeA,
-                      b: transposeB ? b + j0 * ldb : b + j0, ldb: ldb, transposeB: transposeB,
-                      c: c + j0, ldc: ldc)
-            }
+        parallel.forEachTask(tiles) { t in
+            let j0 = t * columnsPerTile, columns = Swift.min(columnsPerTile, n - j0)
+            sgemm(m: m, n: columns, k: k,
+                  a: a, lda: lda, transposeA: transposeA,
+                  b: transposeB ? b + j0 * ldb : b + j0, ldb: ldb, transposeB: transposeB,
+                  c: c + j0, ldc: ldc)
         }
-        finishRows?(0 ..< m)
+        if let finishRows {
+            parallel.forEachChunk(m, cost: n) { rows in finishRows(rows) }
+        }
     }
 }

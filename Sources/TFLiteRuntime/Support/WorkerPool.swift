@@ -1,0 +1,184 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Synchronization
+
+/// Runs numbered tasks on persistent worker threads together with the calling thread.
+///
+/// Contract of ``run(_:_:)``: `body` is called exactly once for every index in
+/// `0 ..< count`, on the caller or on a worker, and `run` returns only after every call
+/// has returned. Which thread runs which index is not fixed; callers make each index's
+/// work independent of where it runs. A call made while the pool is already running a
+/// region (a nested call from inside `body`, or a second thread) runs its indices in
+/// order on the calling thread, so it cannot deadlock.
+///
+/// Regions are cheap enough to issue one per operator: workers spin for a few tens of
+/// microseconds after a region, waiting for the next, before parking on a condition
+/// variable. The caller never waits for a worker to wake: it claims every index no
+/// worker has claimed yet, so a late worker only lowers the speedup, never adds latency
+/// beyond one task. Workers are joined when the pool is released.
+protocol TaskRunner: AnyObject, Sendable {
+    /// Number of threads taking part in a region, the caller included.
+    var threadCount: Int { get }
+    func run(_ count: Int, _ body: (Int) -> Void)
+}
+
+/// The owner of a ``WorkerTeam``: releasing it stops and joins the workers.
+@available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+final class WorkerPool: TaskRunner {
+    let team: WorkerTeam
+    private let threads: [WorkerThread]
+
+    /// Starts `workers` threads. A thread the system refuses is left out: the pool then
+    /// runs with fewer workers (the caller alone at worst), which is slower but correct.
+    init(workers: Int) {
+        let team = WorkerTeam()
+        self.team = team
+        self.threads = (0 ..< Swift.max(0, workers)).compactMap { _ in WorkerThread.start(team) }
+    }
+
+    deinit {
+        team.stop()
+        for thread in threads { thread.join() }
+    }
+
+    var threadCount: Int { threads.count + 1 }
+
+    func run(_ count: Int, _ body: (Int) -> Void) {
+        team.run(count, body)
+    }
+}
+
+/// State shared by the caller and the workers of one pool.
+///
+/// One atomic word, `claims`, both announces a region and hands out its tasks: its high
+/// 32 bits are the region's generation, its low 32 bits the number of tasks not yet
+/// claimed. A thread claims task `remaining - 1` by decrementing the word with a
+/// compare-exchange that also checks the generation, so a worker still looking at an old
+/// region can never take a task of a new one. `unfinished` counts tasks not yet done; the
+/// caller returns when it reaches zero, after which no worker touches `body` again.
+@available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+final class WorkerTeam: @unchecked Sendable {
+    /// How long an idle worker polls for the next region before parking. Operators follow
+    /// each other within microseconds, so this covers the gaps inside an invocation while
+    /// letting the cores go soon after it ends.
+    static let spinNanoseconds: UInt64 = 50_000
+    /// How long the caller polls for workers to finish their tasks before yielding the
+    /// core on each poll (a preempted worker needs it when the machine is oversubscribed).
+    static let finishSpinNanoseconds: UInt64 = 200_000
+    /// Largest task count one region announces: the width of the word's low half.
+    static let maximumTasks = Int(UInt32.max)
+
+    private let claims = Atomic<UInt64>(0)
+    private let unfinished = Atomic<Int>(0)
+    private let stopping = Atomic<Bool>(false)
+    private let busy = Atomic<Bool>(false)
+    private let parking = ParkingLot()
+    /// Written by the caller owning the region (`busy`) before it publishes `claims` and
+    /// read by workers only after claiming a task of that region, so the atomics order
+    /// every access.
+    private var body: ((Int) -> Void)?
+    private var generation: UInt32 = 0
+
+    func run(_ count: Int, _ body: (Int) -> Void) {
+        guard count > 1, count <= Self.maximumTasks,
+              busy.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged else {
+            for i in 0 ..< Swift.max(0, count) { body(i) }
+            return
+        }
+        withoutActuallyEscaping(body) { body in
+            self.body = body
+            unfinished.store(count, ordering: .relaxed)
+            generation &+= 1
+            let g = generation
+            // Sequentially consistent, as `ParkingLot` requires of the condition it checks.
+            claims.store(UInt64(g) << 32 | UInt64(count), ordering: .sequentiallyConsistent)
+            parking.wakeSleepers()
+            drain(generation: g)
+            waitUntilFinished()
+            self.body = nil
+        }
+        busy.store(false, ordering: .releasing)
+    }
+
+    /// Claims and runs tasks of region `g` until none is left.
+    private func drain(generation g: UInt32) {
+        var word = claims.load(ordering: .relaxed)
+        while UInt32(truncatingIfNeeded: word >> 32) == g, word & 0xFFFF_FFFF != 0 {
+            let (exchanged, current) = claims.compareExchange(expected: word, desired: word - 1,
+                                                              successOrdering: .acquiring, failureOrdering: .relaxed)
+            if exchanged {
+                runTask(Int(word & 0xFFFF_FFFF) - 1)
+                unfinished.subtract(1, ordering: .releasing)
+                word = claims.load(ordering: .relaxed)
+            } else {
+                word = current
+            }
+        }
+    }
+
+    /// Out of line so that the copy of `body` it makes is released before it returns, that
+    /// is, before the task is counted as finished: the caller's `withoutActuallyEscaping`
+    /// checks that no copy outlives the region.
+    @inline(never)
+    private func runTask(_ index: Int) {
+        body?(index)
+    }
+
+    private func waitUntilFinished() {
+        guard unfinished.load(ordering: .acquiring) > 0 else { return }
+        let start = monotonicNanoseconds()
+        var polls = 0
+        while unfinished.load(ordering: .acquiring) > 0 {
+            spinHint()
+            polls &+= 1
+            if polls & 63 == 0, monotonicNanoseconds() &- start > Self.finishSpinNanoseconds { sched_yield() }
+        }
+    }
+
+    /// A worker's life: wait for a region newer than the last one seen, help drain it.
+    func workerLoop() {
+        var seen = UInt32(truncatingIfNeeded: claims.load(ordering: .acquiring) >> 32)
+        while let g = nextRegion(after: seen) {
+            seen = g
+            drain(generation: g)
+        }
+    }
+
+    /// The generation of the next region, or nil once the pool is stopping.
+    private func nextRegion(after seen: UInt32) -> UInt32? {
+        let start = monotonicNanoseconds()
+        var polls = 0
+        while true {
+            if stopping.load(ordering: .relaxed) { return nil }
+            let g = UInt32(truncatingIfNeeded: claims.load(ordering: .acquiring) >> 32)
+            if g != seen { return g }
+            spinHint()
+            polls &+= 1
+            if polls & 63 == 0, monotonicNanoseconds() &- start > Self.spinNanoseconds { break }
+        }
+        parking.park {
+            stopping.load(ordering: .sequentiallyConsistent)
+                || UInt32(truncatingIfNeeded: claims.load(ordering: .sequentiallyConsistent) >> 32) != seen
+        }
+        if stopping.load(ordering: .relaxed) { return nil }
+        return UInt32(truncatingIfNeeded: claims.load(ordering: .acquiring) >> 32)
+    }
+
+    func stop() {
+        stopping.store(true, ordering: .sequentiallyConsistent)
+        parking.wakeAll()
+    }
+}
+
+/// Monotonic clock in nanoseconds, for spin deadlines.
+@inline(__always)
+func monotonicNanoseconds() -> UInt64 {
+    var t = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &t)
+    return UInt64(t.tv_sec) &* 1_000_000_000 &+ UInt64(t.tv_nsec)
+}

@@ -1,0 +1,162 @@
+import Foundation
+import Testing
+import TFLiteModel
+@testable import TFLiteRuntime
+
+/// The thread pool behind `Parallel`: every task runs exactly once, partitions depend only
+/// on the range and the thread count, nested and concurrent loops finish, parked workers
+/// wake up, and releasing a pool joins its threads.
+@Suite struct ParallelTests {
+    static let counts = [0, 1, 2, 3, 5, 7, 16, 64, 1000, 100_003]
+
+    /// Per-index counters that tasks on any thread can bump: each index has its own slot.
+    final class Tally: @unchecked Sendable {
+        let slots: UnsafeMutableBufferPointer<Int>
+        init(_ count: Int) { slots = .allocate(capacity: Swift.max(count, 1)); slots.initialize(repeating: 0) }
+        deinit { slots.deallocate() }
+        func bump(_ range: Range<Int>) { for i in range { slots[i] += 1 } }
+        func allOnce(_ count: Int) -> Bool { (0 ..< count).allSatisfy { slots[$0] == 1 } }
+    }
+
+    @Test(arguments: [1, 2, 3, 4, 8])
+    func everyChunkRunsExactlyOnce(threads: Int) {
+        let parallel = Parallel(threadCount: threads)
+        for count in Self.counts {
+            let tally = Tally(count)
+            parallel.forEachChunk(count) { tally.bump($0) }
+            #expect(tally.allOnce(count), "forEachChunk(\(count)) with \(threads) threads")
+
+            let indexed = Tally(count)
+            let seen = Tally(threads)
+            parallel.forEachChunkIndexed(count) { chunk, range in
+                // The chunk's range is the fixed partition for (count, threads).
+                let chunks = Swift.min(threads, count)
+                #expect(range == count * chunk / chunks ..< count * (chunk + 1) / chunks)
+                seen.bump(chunk ..< chunk + 1)
+                indexed.bump(range)
+            }
+            #expect(indexed.allOnce(count))
+            #expect(seen.allOnce(Swift.min(threads, count)))
+
+            let tasks = Tally(count)
+            parallel.forEachTask(count) { tasks.bump($0 ..< $0 + 1) }
+            #expect(tasks.allOnce(count), "forEachTask(\(count)) with \(threads) threads")
+        }
+    }
+
+    @Test func minimumChunkKeepsSmallLoopsOnOneThread() {
+        let parallel = Parallel(threadCount: 4)
+        var calls = 0
+        parallel.forEachChunk(100, minimumChunk: 64) { range in
+            calls += 1
+            #expect(range == 0 ..< 100)
+        }
+        #expect(calls == 1)
+        let small = Parallel.minimumWorkPerThread / 8 - 1
+        var costCalls = 0
+        parallel.forEachChunk(small, cost: 8) { _ in costCalls += 1 }
+        #expect(costCalls == 1)
+        #expect(Parallel.minimumChunk(cost: 0) == Parallel.minimumWorkPerThread)
+        #expect(Parallel.minimumChunk(cost: Int.max) == 1)
+    }
+
+    @Test(arguments: [2, 4])
+    func repeatedRegionsOnOnePool(threads: Int) {
+        let parallel = Parallel(threadCount: threads)
+        let total = Tally(1)
+        for round in 0 ..< 20_000 {
+            let count = 1 + round % 9
+            let tally = Tally(count)
+            parallel.forEachTask(count) { tally.bump($0 ..< $0 + 1) }
+            if tally.allOnce(count) { total.slots[0] += 1 }
+        }
+        #expect(total.slots[0] == 20_000)
+    }
+
+    @Test func nestedLoopsRunSeriallyInsteadOfDeadlocking() {
+        let parallel = Parallel(threadCount: 3)
+        let outer = 6, inner = 50
+        let tally = Tally(outer * inner)
+        parallel.forEachTask(outer) { o in
+            parallel.forEachChunk(inner) { range in
+                tally.bump(o * inner + range.lowerBound ..< o * inner + range.upperBound)
+            }
+            parallel.forEachTask(2) { _ in }
+        }
+        #expect(tally.allOnce(outer * inner))
+    }
+
+    @Test func concurrentCallersShareOnePoolSafely() async {
+        let parallel = Parallel(threadCount: 2)
+        let results = await withTaskGroup(of: Bool.self) { group in
+            for _ in 0 ..< 4 {
+                group.addTask {
+                    var ok = true
+                    for count in [1, 17, 1000] {
+                        let tally = Tally(count)
+                        parallel.forEachChunk(count) { tally.bump($0) }
+                        ok = ok && tally.allOnce(count)
+                    }
+                    return ok
+                }
+            }
+            return await group.reduce(into: [Bool]()) { $0.append($1) }
+        }
+        #expect(results == [true, true, true, true])
+    }
+
+    /// Workers park after spinning; a region must wake them (a lost wake-up would leave
+    /// the caller doing every task, which the thread count below would show).
+    @Test func parkedWorkersWakeForTheNextRegion() {
+        let parallel = Parallel(threadCount: 2)
+        var helped = false
+        for _ in 0 ..< 10 where !helped {
+            usleep(2_000)   // far beyond the spin time: the worker is parked
+            let threads = Tally(2)
+            let caller = pthread_self()
+            parallel.forEachTask(2) { i in
+                threads.slots[i] = pthread_equal(pthread_self(), caller) != 0 ? 0 : 1
+                usleep(20_000)
+            }
+            helped = threads.slots[0] + threads.slots[1] == 1
+        }
+        #expect(helped)
+    }
+
+    @Test func releasingThePoolJoinsItsWorkers() {
+        guard #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) else { return }
+        weak var team: WorkerTeam?
+        do {
+            let pool = WorkerPool(workers: 3)
+            team = pool.team
+            #expect(pool.threadCount == 4)
+            let tally = Tally(100)
+            pool.run(100) { tally.bump($0 ..< $0 + 1) }
+            #expect(tally.allOnce(100))
+        }
+        // Each worker holds the team until its thread exits, and deinit joined them all.
+        #expect(team == nil)
+    }
+
+    #if os(Linux)
+    /// Engines with several threads own a pool each; dropping them must not leave threads.
+    @Test func droppedEnginesLeaveNoThreads() throws {
+        func threadCount() -> Int {
+            (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count) ?? 0
+        }
+        var g = GraphBuilder()
+        let x = g.input([4, 64], .float32)
+        let y = g.tensor([4, 64], .float32)
+        g.op(.relu, inputs: [x], outputs: [y])
+        g.output(y)
+        let before = threadCount()
+        for _ in 0 ..< 100 {
+            let engine = try g.engine(threads: 4)
+            try engine.allocate()
+            try engine.invoke()
+        }
+        // 300 workers would be left if engines leaked them; other suites' threads come and go.
+        #expect(threadCount() < before + 100)
+    }
+    #endif
+}
