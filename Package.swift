@@ -68,7 +68,7 @@ let package = Package(
             providers: [.apt(["libpng-dev"]), .brew(["libpng"])]
         ),
 
-        // The CPUID query (header-only, no library to link).
+        // The CPUID query and the spin-wait hint (header-only, no library to link).
         .systemLibrary(name: "CPUFeatures"),
 
         // MARK: - Layers
@@ -82,6 +82,7 @@ let package = Package(
                 "TFLiteModel",
                 "TFLiteFormat",
                 "Microkernels",
+                "CPUFeatures",
                 .target(name: "COpenBLAS", condition: .when(platforms: [.linux, .android, .windows])),
             ] + isaTargetNames.map { .target(name: $0) }
         ),

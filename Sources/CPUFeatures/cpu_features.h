@@ -1,5 +1,6 @@
-// The CPU-feature query behind the runtime's kernel dispatch: the one thing Swift cannot
-// ask by itself. Header-only; the kernels stay Swift.
+// The CPU-feature query behind the runtime's kernel dispatch, and the spin-wait hint of
+// its thread pool: the two things Swift cannot ask or emit by itself. Header-only; the
+// kernels stay Swift.
 //
 // __builtin_cpu_supports also checks that the OS saves the wider registers (XCR0), so a
 // "yes" means the instructions can run, not only that the CPU has them.
@@ -25,5 +26,15 @@ static inline int tflite_cpu_avx512_vnni(void) {
 static inline int tflite_cpu_x86_64_v3(void) { return 0; }
 static inline int tflite_cpu_avx512_vnni(void) { return 0; }
 #endif
+
+/// The CPU's spin-wait hint (PAUSE, YIELD) for the runtime's thread pool: it frees the
+/// core's pipeline while a worker polls for work. Swift has no way to emit it.
+static inline void tflite_spin_hint(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__) || defined(__arm__)
+    __asm__ __volatile__("yield");
+#endif
+}
 
 #endif

@@ -5,9 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-#if canImport(COpenBLAS)
-import COpenBLAS
-#endif
+import CPUFeatures
 import Synchronization
 
 /// Where idle workers sleep: a mutex and condition variable, entered only after spinning.
@@ -111,10 +109,8 @@ final class WorkerThread: @unchecked Sendable {
 
 /// The CPU's spin-wait hint (`pause`, `yield`): it frees the core's pipeline for other
 /// work while a thread polls, and avoids the memory-order flush when the polled value
-/// changes. Swift has no spelling for it, so it comes from the C shim where there is one.
+/// changes. Swift has no spelling for it, so it comes from the header-only C shim.
 @inline(__always)
 func spinHint() {
-    #if canImport(COpenBLAS)
     tflite_spin_hint()
-    #endif
 }

@@ -101,6 +101,11 @@ struct Conv2DQuantizedGemmS16: PreparedKernel {
     @inline(__always)
     private func center<T: Quantized8>(_ x: UnsafePointer<T>, _ count: Int, _ out: UnsafeMutablePointer<Int16>) {
         #if arch(x86_64)
+        if count < 16 {
+            // Shorter than one vector: the microkernel would only run its scalar tail.
+            centerCodes(x, count: count, zeroPoint: inputZeroPoint, into: out)
+            return
+        }
         centerCodesS16AVX2(x, count: count, signed: T.isSigned, zeroPoint: inputZeroPoint, into: out)
         #else
         centerCodes(x, count: count, zeroPoint: inputZeroPoint, into: out)

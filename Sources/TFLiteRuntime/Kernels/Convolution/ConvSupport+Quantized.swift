@@ -258,6 +258,16 @@ func im2colRow<T: Quantized8, E: CenteredCode>(_ g: Conv2DGeometry, pixel: Int, 
             continue
         }
         let row = x + ((b * g.inH + iy) * g.inW) * g.inC + firstChannel
+        if cg == g.inC, g.dilationW == 1 {
+            // All channels, no horizontal dilation: the in-image taps of this filter row are
+            // one run of the input row, centered in one call (a stem convolution's 3
+            // channels a tap would otherwise be a call per tap).
+            let kx0 = Swift.min(g.kw, Swift.max(0, -ix0)), kx1 = Swift.max(kx0, Swift.min(g.kw, g.inW - ix0))
+            dst.update(repeating: zero, count: kx0 * cg)
+            if kx1 > kx0 { center(row + (ix0 + kx0) * g.inC, (kx1 - kx0) * cg, dst + kx0 * cg) }
+            (dst + kx1 * cg).update(repeating: zero, count: (g.kw - kx1) * cg)
+            continue
+        }
         for kx in 0 ..< g.kw {
             let ix = ix0 + kx * g.dilationW
             let d = dst + kx * cg
