@@ -71,7 +71,7 @@ struct Conv2DQuantizedGemmS16: PreparedKernel {
         let y = context.pointer(output, as: T.self)
         let b = context.optionalInt32s(bias)
         let w = UnsafePointer(packed.pointer.assumingMemoryBound(to: Int16.self))
-        let g = geometry, outC = g.outC, kp = paddedPatch
+        let g = geometry, outC = g.outC, kp = paddedPatch, zx = inputZeroPoint
         let pointwise = groups == 1 && g.kh == 1 && g.kw == 1 && g.strideH == 1 && g.strideW == 1
             && g.padTop == 0 && g.padLeft == 0 && g.outH == g.inH && g.outW == g.inW && patch == kp
         tiles.forEach(context) { tile in
@@ -79,12 +79,12 @@ struct Conv2DQuantizedGemmS16: PreparedKernel {
             let columns = UnsafeMutableRawPointer(tile.columns).assumingMemoryBound(to: Int16.self)
             for group in 0 ..< groups {
                 if pointwise {
-                    center(x + p0 * g.inC, rows * g.inC, columns)
+                    Self.center(x + p0 * g.inC, rows * g.inC, columns, zeroPoint: zx)
                 } else {
                     for r in 0 ..< rows {
                         let row = columns + r * kp
                         im2colRow(g, pixel: p0 + r, firstChannel: group * groupInC, channels: groupInC, x, into: row,
-                                  center: center)
+                                  center: { Self.center($0, $1, $2, zeroPoint: zx) })
                         if kp > patch { row[patch] = 0 }
                     }
                 }
@@ -99,16 +99,19 @@ struct Conv2DQuantizedGemmS16: PreparedKernel {
 
     /// `out[i] = x[i] - zx` as `Int16`, with the level's microkernel.
     @inline(__always)
-    private func center<T: Quantized8>(_ x: UnsafePointer<T>, _ count: Int, _ out: UnsafeMutablePointer<Int16>) {
+    /// Static, so that the closure handed to `im2colRow` captures one integer rather than
+    /// `self` (a method reference retained and released per call).
+    private static func center<T: Quantized8>(_ x: UnsafePointer<T>, _ count: Int, _ out: UnsafeMutablePointer<Int16>,
+                                              zeroPoint: Int32) {
         #if arch(x86_64)
         if count < 16 {
             // Shorter than one vector: the microkernel would only run its scalar tail.
-            centerCodes(x, count: count, zeroPoint: inputZeroPoint, into: out)
+            centerCodes(x, count: count, zeroPoint: zeroPoint, into: out)
             return
         }
-        centerCodesS16AVX2(x, count: count, signed: T.isSigned, zeroPoint: inputZeroPoint, into: out)
+        centerCodesS16AVX2(x, count: count, signed: T.isSigned, zeroPoint: zeroPoint, into: out)
         #else
-        centerCodes(x, count: count, zeroPoint: inputZeroPoint, into: out)
+        centerCodes(x, count: count, zeroPoint: zeroPoint, into: out)
         #endif
     }
 
