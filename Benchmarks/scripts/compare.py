@@ -118,6 +118,8 @@ def main() -> int:
     # Load time and memory of each (model, threads, engine) sample.
     loads: dict = {}
     errors: dict = {}
+    # The kernel level, the host's level and OpenBLAS's core that each of our columns ran.
+    builds: dict = {}
     runs_for: dict = {}
     for model in a.models:
         # Calibrate the run length on LiteRT's builtin kernels (always supported).
@@ -144,6 +146,9 @@ def main() -> int:
                     if err:
                         errors[key] = err
                     else:
+                        if e in ("ours", "ours_env", "tuned"):
+                            builds[e] = (result.get("kernel_level", "?"), result.get("host_kernel_level", "?"),
+                                         result.get("blas_core", "?"))
                         samples.setdefault(key, []).append(result["median_ms"])
                         loads.setdefault(key, []).append((result["load_ms"], result["peak_rss_bytes"],
                                                           result["baseline_rss_bytes"]))
@@ -162,7 +167,10 @@ def main() -> int:
 
     print(f"CPU: {cpu_model()}, {os.cpu_count()} logical CPUs; load average {load_before} before, {load_after} after")
     print(f"{a.rounds} rounds; each sample is the median of one process's timed invocations; ms, median of samples")
-    print(f"(engines alternate within each round: {', '.join(engines)})\n")
+    print(f"(engines alternate within each round: {', '.join(engines)})")
+    for e, (level, host, core) in sorted(builds.items()):
+        print(f"{e}: kernel level {level} (this CPU's best: {host}), OpenBLAS core {core}")
+    print()
     extra = " ".join(a.ours_env + a.ours_arg)
     head = "| model | threads | ours | LiteRT XNNPACK | LiteRT builtin | ours / XNNPACK | ours / builtin |"
     rule = "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
@@ -191,6 +199,18 @@ def main() -> int:
             for e in engines:
                 if (model, t, e) in errors and t == a.threads[0]:
                     notes.append(f"- {name}, {e}: {errors[(model, t, e)]}")
+    if len(a.threads) > 1:
+        t1, t2 = a.threads[0], a.threads[1]
+        print(f"\nThread scaling ({t1} -> {t2} threads: time at {t1} / time at {t2}; above 1 is faster)\n")
+        cols = [e for e in engines if e != "builtin"]
+        print("| model | " + " | ".join(cols) + " |")
+        print("| --- |" + " ---: |" * len(cols))
+        for model in a.models:
+            cells = []
+            for e in cols:
+                x, y = med((model, t1, e)), med((model, t2, e))
+                cells.append(f"{x / y:.2f}x" if x and y else "n/a")
+            print(f"| {pathlib.Path(model).stem} | " + " | ".join(cells) + " |")
     print_load_table(a.models, a.threads[0], loads)
     if notes:
         print("\nNot measured:")
