@@ -24,6 +24,21 @@ import TFLiteModel
         return g
     }
 
+    /// Large enough that the fill and the copy are split over threads: every thread count
+    /// gives the one-thread bytes, for channel padding (one merged outer axis) and for
+    /// padding of every axis.
+    @Test func padSplitOverThreadsMatchesOneThread() throws {
+        let shape = [1, 64, 64, 24]
+        let input = (0 ..< shape.reduce(1, *)).map { Float($0 % 251) - 100 }
+        for pads: [Int32] in [[0, 0, 0, 0, 0, 0, 0, 24], [1, 0, 2, 3, 1, 1, 0, 5]] {
+            let single = try ShapeTest.run(padGraph(shape, pads), input: input, as: Float.self)
+            for threads in [2, 3] {
+                let split = try ShapeTest.run(padGraph(shape, pads), input: input, as: Float.self, threads: threads)
+                #expect(split.shape == single.shape && split.values == single.values, "pads \(pads), \(threads) threads")
+            }
+        }
+    }
+
     @Test func padFloatWithZeros() throws {
         let (shape, values) = try ShapeTest.run(padGraph([2, 2], [1, 0, 0, 2]), input: [1, 2, 3, 4] as [Float], as: Float.self)
         #expect(shape == [3, 4])

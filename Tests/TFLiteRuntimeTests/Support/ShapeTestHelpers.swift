@@ -10,8 +10,9 @@ enum ShapeTest {
     }
 
     /// Allocates, feeds input 0 (if any values are given), invokes, and returns output `position`.
-    static func run<I, O>(_ g: GraphBuilder, input: [I], as _: O.Type, position: Int = 0) throws -> (shape: [Int], values: [O]) {
-        let engine = try g.engine()
+    static func run<I, O>(_ g: GraphBuilder, input: [I], as _: O.Type, position: Int = 0,
+                          threads: Int = 1) throws -> (shape: [Int], values: [O]) {
+        let engine = try g.engine(threads: threads)
         try engine.allocate()
         if !input.isEmpty { try engine.setInput(0, input) }
         try engine.invoke()

@@ -37,8 +37,8 @@ struct ClampF32: PreparedKernel {
         let x = context.pointer(input, as: Float.self)
         let y = context.pointer(output, as: Float.self)
         let lower = self.lower, upper = self.upper
-        for i in 0 ..< count {
-            y[i] = Swift.min(Swift.max(x[i], lower), upper)
+        context.parallel.forEachChunk(count, cost: MemoryLayout<Float>.stride) { range in
+            for i in range { y[i] = Swift.min(Swift.max(x[i], lower), upper) }
         }
     }
 }

@@ -121,13 +121,19 @@ struct PadConstantKernel: PreparedKernel {
 
     func eval(_ context: EvalContext) throws(KernelError) {
         let dst = context.raw(output)
-        if let valueTensor {
-            fillElements(dst, count: count, size: elementSize, value: UnsafeRawPointer(context.raw(valueTensor)))
-        } else {
-            fill.withUnsafeBytes { raw in
-                if let base = raw.baseAddress { fillElements(dst, count: count, size: elementSize, value: base) }
+        let src = UnsafeRawPointer(context.raw(input))
+        let size = elementSize, plan = self.plan
+        // Both passes split into contiguous halves, like the kernels around them, so each
+        // thread mostly touches memory already in its own core's cache.
+        fill.withUnsafeBytes { raw in
+            guard let value = valueTensor.map({ UnsafeRawPointer(context.raw($0)) }) ?? raw.baseAddress else { return }
+            context.parallel.forEachChunk(count, cost: size) { range in
+                fillElements(dst + range.lowerBound * size, count: range.count, size: size, value: value)
             }
         }
-        plan.run(from: UnsafeRawPointer(context.raw(input)), to: dst)
+        let outer = plan.outerCount
+        context.parallel.forEachChunk(outer, cost: count * size / Swift.max(outer, 1)) { range in
+            plan.run(from: src, to: dst, outer: range)
+        }
     }
 }

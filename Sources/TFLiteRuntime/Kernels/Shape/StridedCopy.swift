@@ -55,6 +55,24 @@ struct StridedCopyPlan: Sendable, Equatable {
         walk(axis: 0, src: src + srcOffset, dst: dst + dstOffset)
     }
 
+    /// Items of the outermost axis, the unit ``run(from:to:outer:)`` splits the copy by
+    /// (1 when the copy is a single run).
+    var outerCount: Int { isEmpty ? 0 : counts.first ?? 1 }
+
+    /// Performs the part of the copy at outermost indices `outer` (a sub-range of
+    /// `0 ..< outerCount`), so that disjoint ranges can run on different threads.
+    func run(from src: UnsafeRawPointer, to dst: UnsafeMutableRawPointer, outer: Range<Int>) {
+        if isEmpty { return }
+        guard let n = counts.first, counts.count > 1 || n > 1 else {
+            if outer.contains(0) { run(from: src, to: dst) }
+            return
+        }
+        let ss = srcStrides[0], ds = dstStrides[0]
+        for i in outer {
+            walk(axis: 1, src: src + srcOffset + i * ss, dst: dst + dstOffset + i * ds)
+        }
+    }
+
     private func walk(axis: Int, src: UnsafeRawPointer, dst: UnsafeMutableRawPointer) {
         if axis == counts.count {
             copyRun(src, dst)
