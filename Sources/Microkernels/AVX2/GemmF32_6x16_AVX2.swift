@@ -13,7 +13,8 @@ import Microkernels
 /// the panel's 16 values (two ymm) once and, per row, broadcasts `A[i, k]` into two FMAs:
 /// 12 FMAs for 2 loads and 6 broadcasts, which keeps both FMA pipes busy. Rows are cut
 /// into stripes of ``stripeRows`` so that a stripe of `A` stays in L2 while every panel
-/// passes over it; the rows left after the blocks of 6 run one at a time. Each output is
+/// passes over it; the rows left after the blocks of 6 run one at a time, and a last panel
+/// of at most 8 columns computes only its lower half. Each output is
 /// computed by the same operations whatever `m`, the
 /// stripe or the caller's split, so results do not depend on the thread count.
 @inline(never)
@@ -40,12 +41,38 @@ public func gemmF32x6x16AVX2(m: Int, n: Int, k: Int, a: UnsafePointer<Float>, ld
                 if width == 16 {
                     out.storeBytes(of: y0, as: SIMD8<Float>.self)
                     out.storeBytes(of: y1, toByteOffset: 32, as: SIMD8<Float>.self)
+                } else if width == 8 {
+                    out.storeBytes(of: y0, as: SIMD8<Float>.self)
                 } else {
                     let both = SIMD16<Float>(lowHalf: y0, highHalf: y1)
                     for j in 0 ..< width { out.storeBytes(of: both[j], toByteOffset: 4 * j, as: Float.self) }
                 }
             }
             var i = i0
+            if width <= 8 {
+                // A last panel of at most 8 columns: its upper half is padding, so only
+                // the lower accumulators are computed (the same FMAs for the real columns).
+                while i + 6 <= stripeEnd {
+                    let r0 = a + i * lda, r1 = r0 + lda, r2 = r1 + lda, r3 = r2 + lda, r4 = r3 + lda, r5 = r4 + lda
+                    var c0 = bias0, c1 = bias0, c2 = bias0, c3 = bias0, c4 = bias0, c5 = bias0
+                    for d in 0 ..< k {
+                        let b0 = weights.loadUnaligned(fromByteOffset: d * 64, as: SIMD8<Float>.self)
+                        c0.addProduct(SIMD8<Float>(repeating: r0[d]), b0)
+                        c1.addProduct(SIMD8<Float>(repeating: r1[d]), b0)
+                        c2.addProduct(SIMD8<Float>(repeating: r2[d]), b0)
+                        c3.addProduct(SIMD8<Float>(repeating: r3[d]), b0)
+                        c4.addProduct(SIMD8<Float>(repeating: r4[d]), b0)
+                        c5.addProduct(SIMD8<Float>(repeating: r5[d]), b0)
+                    }
+                    store(c0, bias1, row: i)
+                    store(c1, bias1, row: i + 1)
+                    store(c2, bias1, row: i + 2)
+                    store(c3, bias1, row: i + 3)
+                    store(c4, bias1, row: i + 4)
+                    store(c5, bias1, row: i + 5)
+                    i += 6
+                }
+            }
             while i + 6 <= stripeEnd {
                 let r0 = a + i * lda, r1 = r0 + lda, r2 = r1 + lda, r3 = r2 + lda, r4 = r3 + lda, r5 = r4 + lda
                 var c00 = bias0, c01 = bias1, c10 = bias0, c11 = bias1, c20 = bias0, c21 = bias1
