@@ -36,7 +36,9 @@ import TFLiteModel
             let groups = trial % 5 == 0 ? Int.random(in: 2 ... 3, using: &rng) : 1
             let deep = trial % 7 == 0
             let cg = deep ? Int.random(in: 40 ... 90, using: &rng) : Int.random(in: 1 ... 6, using: &rng)
-            let outC = groups * Int.random(in: 1 ... (deep ? 12 : 9), using: &rng)
+            // Group widths from 1 to past 16, so that the AVX2 kernel (8 or more per group) and its
+            // panel edges are reached as well as the portable one.
+            let outC = groups * Int.random(in: 1 ... (deep ? 40 : 20), using: &rng)
             let input = [Int.random(in: 1 ... 2, using: &rng), Int.random(in: 1 ... 9, using: &rng),
                          Int.random(in: 1 ... 9, using: &rng), cg * groups]
             let filter = [outC, Int.random(in: 1 ... 4, using: &rng), Int.random(in: 1 ... 4, using: &rng), cg]

@@ -28,7 +28,9 @@ struct Conv2DF32Packed: PreparedKernel {
     static func make(_ context: inout PrepareContext, geometry g: Conv2DGeometry, groups: Int, filter: TensorState,
                      bias: TensorState?, input: Int, output: Int,
                      range: FloatActivationRange) throws(KernelError) -> Conv2DF32Packed? {
-        guard context.kernelLevel >= .avx2, groups == 1, let weights = filter.constant else { return nil }
+        // Fewer than 8 output channels would pad each packed panel to more than twice the
+        // weights' own bytes; the portable kernels need no copy at all.
+        guard context.kernelLevel >= .avx2, groups == 1, g.outC >= 8, let weights = filter.constant else { return nil }
         let biasValues: ConstantBytes?
         if let bias {
             guard let constant = bias.constant else { return nil }

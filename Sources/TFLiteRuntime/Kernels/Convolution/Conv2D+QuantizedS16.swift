@@ -29,8 +29,11 @@ struct Conv2DQuantizedGemmS16: PreparedKernel {
     static func make<T: Quantized8>(_: T.Type, _ context: inout PrepareContext, geometry g: Conv2DGeometry, groups: Int,
                                     input: Int, filter constant: ConstantBytes, bias: Int?, output: Int,
                                     params: QuantizedConvParams) throws(KernelError) -> Conv2DQuantizedGemmS16? {
-        guard context.kernelLevel >= .avx2 else { return nil }
         let groupInC = g.inC / groups, groupOutC = g.outC / groups
+        // Panels of 16 columns: below 8 output channels a group's packed Int16 weights
+        // would take more than 4 bytes per 8-bit weight, the most any packing here costs
+        // (packed constants are paid for by the file's bytes, not the memory budget).
+        guard context.kernelLevel >= .avx2, groupOutC >= 8 else { return nil }
         let patch = try ConvCheck.product([g.kh, g.kw, groupInC], "CONV_2D patch")
         let weights = constant.typed(T.self)
         guard weights.count >= (try ConvCheck.product([g.outC, patch], "CONV_2D filter")) else {
