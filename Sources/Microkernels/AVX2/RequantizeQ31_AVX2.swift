@@ -29,21 +29,30 @@ public func requantizeQ31AVX2(_ acc: UnsafePointer<Int32>, rows: Int, count: Int
                               mantissa: UnsafePointer<Int32>, left: UnsafePointer<Int32>, right: UnsafePointer<Int32>,
                               outputZeroPoint zp: Int32, lower: Int32, upper: Int32,
                               into out: UnsafeMutableRawPointer, outStride: Int) {
+    // Multipliers of 1 or more (a left shift) are rare; without them the shift is skipped.
+    var shiftsLeft = false
+    for c in 0 ..< count where left[c] != 0 { shiftsLeft = true }
     for row in 0 ..< rows {
-        requantizeRowQ31(acc + row * accStride, count: count, bias: bias, mantissa: mantissa, left: left, right: right,
-                         outputZeroPoint: zp, lower: lower, upper: upper, into: out + row * outStride)
+        if shiftsLeft {
+            requantizeRowQ31(acc + row * accStride, count: count, bias: bias, mantissa: mantissa, left: left, right: right,
+                             outputZeroPoint: zp, lower: lower, upper: upper, into: out + row * outStride, shiftsLeft: true)
+        } else {
+            requantizeRowQ31(acc + row * accStride, count: count, bias: bias, mantissa: mantissa, left: left, right: right,
+                             outputZeroPoint: zp, lower: lower, upper: upper, into: out + row * outStride, shiftsLeft: false)
+        }
     }
 }
 
 @inline(__always)
 private func requantizeRowQ31(_ acc: UnsafePointer<Int32>, count: Int, bias: UnsafePointer<Int32>?,
                               mantissa: UnsafePointer<Int32>, left: UnsafePointer<Int32>, right: UnsafePointer<Int32>,
-                              outputZeroPoint zp: Int32, lower: Int32, upper: Int32, into out: UnsafeMutableRawPointer) {
+                              outputZeroPoint zp: Int32, lower: Int32, upper: Int32, into out: UnsafeMutableRawPointer,
+                              shiftsLeft: Bool) {
     let lo = lower &- zp, hi = upper &- zp
     let vlo = _mm256_set1_epi32(lo), vhi = _mm256_set1_epi32(hi), vzp = _mm256_set1_epi32(zp)
     let nudge = _mm256_set1_epi64x(1 << 30)
     let ones = _mm256_set1_epi32(1)
-    let evenLanes = _mm256_set1_epi64x(0xFFFF_FFFF)
+    let oddLanes = _mm256_set1_epi64x(-0x1_0000_0000)
     let gather = _mm256_setr_epi32(0, 4, 0, 4, 0, 4, 0, 4)
     let byteMask = _mm256_set1_epi32(0xFF)
     @inline(__always) func load(_ p: UnsafePointer<Int32>) -> __m256i {
@@ -54,11 +63,11 @@ private func requantizeRowQ31(_ acc: UnsafePointer<Int32>, count: Int, bias: Uns
         var x = load(acc + j)
         if let bias { x = _mm256_add_epi32(x, load(bias + j)) }
         let m = load(mantissa + j), shiftR = load(right + j)
-        let s = _mm256_sllv_epi32(x, load(left + j))
+        let s = shiftsLeft ? _mm256_sllv_epi32(x, load(left + j)) : x
         let even = _mm256_add_epi64(_mm256_mul_epi32(s, m), nudge)
         let odd = _mm256_add_epi64(_mm256_mul_epi32(_mm256_srli_epi64(s, 32), _mm256_srli_epi64(m, 32)), nudge)
-        let h = _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi64(even, 31), evenLanes),
-                                _mm256_andnot_si256(evenLanes, _mm256_slli_epi64(odd, 1)))
+        // Even lanes from `even >> 31`, odd lanes from `odd << 1` (bits 31...62 moved up).
+        let h = _mm256_blendv_epi8(_mm256_srli_epi64(even, 31), _mm256_slli_epi64(odd, 1), oddLanes)
         let mask = _mm256_sub_epi32(_mm256_sllv_epi32(ones, shiftR), ones)
         let threshold = _mm256_sub_epi32(_mm256_srli_epi32(mask, 1), _mm256_srai_epi32(h, 31))
         let roundUp = _mm256_cmpgt_epi32(_mm256_and_si256(h, mask), threshold)
