@@ -42,11 +42,23 @@ struct GemmTiles: Sendable {
         let sums: UnsafeMutablePointer<Int32>
     }
 
-    /// Calls `body` for every tile, the tiles split over the workers.
+    /// Calls `body` for every tile, the tiles split over the workers. Tiles that need no
+    /// scratch (a GEMM reading the input in place and writing the output) go to threads as
+    /// they free up, so a thread the machine delays does not hold the others back; tiles
+    /// with per-worker scratch are split in fixed blocks, one per worker.
     @inline(__always)
     func forEach(_ context: EvalContext, _ body: (Tile) -> Void) {
         let memory = UnsafeMutableRawPointer(context.scratch(scratch, as: UInt8.self))
         let tiles = (pixels + rows - 1) / rows
+        if workerBytes == 0 {
+            let none = memory.assumingMemoryBound(to: Float.self)
+            context.parallel.forEachTask(tiles) { t in
+                let first = t * rows
+                body(Tile(first: first, count: Swift.min(rows, pixels - first), columns: none, result: none,
+                          sums: memory.assumingMemoryBound(to: Int32.self)))
+            }
+            return
+        }
         forEachWorker(context.parallel, tiles) { worker, range in
             let base = memory + worker * workerBytes
             let columns = base.assumingMemoryBound(to: Float.self)
