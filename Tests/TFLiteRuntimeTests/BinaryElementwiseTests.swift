@@ -181,13 +181,13 @@ import TFLiteModel
     @Test func quantizedAddSubBlocksMatchApply() {
         var rng = SplitMix64(seed: 0xadd)
         var inRange = 0, total = 0
-        for subtract in [false, true] {
+        for (subtract, level) in [false, true].flatMap({ s in QTest.levels.map { (s, $0) } }) {
             for (lowest, highest): (Int32, Int32) in [(0, 255), (-128, 127)] {
                 let op = AddSubQ8(subtract: subtract, lowest: lowest, highest: highest,
                                   zeroA: lowest + 7, zeroB: highest - 30, zeroY: lowest + 100,
                                   multiplierA: QuantizedMultiplier(0.37), multiplierB: QuantizedMultiplier(0.49),
                                   multiplierY: QuantizedMultiplier(0.93 / Double(1 << AddSubQ8.leftShift)),
-                                  lower: lowest + 3, upper: highest - 2)
+                                  lower: lowest + 3, upper: highest - 2, level: level)
                 for n in [1, 3, 4, 7, 63, 64, 65, 130] {
                     let a = (0 ..< n).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
                     let b = (0 ..< n).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
@@ -203,7 +203,7 @@ import TFLiteModel
                         }
                         let code = { (v: UInt8) -> Int32 in lowest == 0 ? Int32(v) : Int32(Int8(bitPattern: v)) }
                         let want = (0 ..< n).map { op.apply(code(a[$0]), code(b[$0 * sb])) }
-                        #expect(y.map(code) == want, "n \(n) sb \(sb) subtract \(subtract)")
+                        #expect(y.map(code) == want, "n \(n) sb \(sb) subtract \(subtract) \(level)")
                         inRange += want.filter { $0 > lowest + 3 && $0 < highest - 2 }.count
                         total += n
                     }

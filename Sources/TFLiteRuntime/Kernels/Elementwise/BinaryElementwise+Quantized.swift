@@ -1,4 +1,7 @@
 import TFLiteModel
+#if arch(x86_64)
+import MicrokernelsAVX2
+#endif
 
 extension BinaryElementwise {
     /// The uint8/int8 kernel of `kind` (nil for DIV and SQUARED_DIFFERENCE, which
@@ -11,7 +14,8 @@ extension BinaryElementwise {
     /// - MAXIMUM/MINIMUM compare the codes and copy one (no requantization).
     /// Every result is clamped to the fused activation's range.
     static func quantized<T: QuantizedByte>(_: T.Type, _ kind: Kind, _ operands: Operands, activation: FusedActivation,
-                                            a: TensorState, b: TensorState, output: TensorState) throws(KernelError) -> (any PreparedKernel)? {
+                                            a: TensorState, b: TensorState, output: TensorState,
+                                            level: KernelLevel = .portable) throws(KernelError) -> (any PreparedKernel)? {
         func make<Op: QuantizedBinaryOp>(_ op: Op) -> any PreparedKernel {
             QuantizedBinaryKernel<Op>(signed: T.lowest < 0, a: operands.a, b: operands.b, output: operands.output,
                                       broadcast: operands.broadcast, op: op)
@@ -45,7 +49,7 @@ extension BinaryElementwise {
                              zeroA: qa.zeroPoint, zeroB: qb.zeroPoint, zeroY: qy.zeroPoint,
                              multiplierA: QuantizedMultiplier(Double(qa.scale) / twiceMax),
                              multiplierB: QuantizedMultiplier(Double(qb.scale) / twiceMax),
-                             multiplierY: multiplierY, lower: range.lower, upper: range.upper))
+                             multiplierY: multiplierY, lower: range.lower, upper: range.upper, level: level))
     }
 }
 
@@ -95,10 +99,14 @@ struct AddSubQ8: QuantizedBinaryOp, @unchecked Sendable {
     /// that codes index them directly); `storage` keeps them alive.
     private let scaledA: UnsafePointer<Int32>, scaledB: UnsafePointer<Int32>
     private let storage: AlignedBuffer
+    /// At ``KernelLevel/avx2``: the output rescale's mantissa, left and right shifts
+    /// repeated for a block of 64 lanes (the per-channel form `requantizeQ31AVX2` takes),
+    /// else nil.
+    private let blockConstants: AlignedBuffer?
 
     init(subtract: Bool, lowest: Int32, highest: Int32, zeroA: Int32, zeroB: Int32, zeroY: Int32,
          multiplierA: QuantizedMultiplier, multiplierB: QuantizedMultiplier, multiplierY: QuantizedMultiplier,
-         lower: Int32, upper: Int32) {
+         lower: Int32, upper: Int32, level: KernelLevel = .portable) {
         self.subtract = subtract
         self.zeroY = zeroY
         self.lower = lower
@@ -116,7 +124,23 @@ struct AddSubQ8: QuantizedBinaryOp, @unchecked Sendable {
         }
         scaledA = UnsafePointer(table) - Int(lowest)
         scaledB = UnsafePointer(table) + codes - Int(lowest)
+        let e = multiplierY.exponent
+        if level >= .avx2, (-31 ... 30).contains(e), multiplierY.mantissa >= 0 {
+            let constants = AlignedBuffer(uninitializedCount: 3 * Self.block * MemoryLayout<Int32>.stride)
+            let c = constants.typed(Int32.self)
+            for i in 0 ..< Self.block {
+                c[i] = multiplierY.mantissa
+                c[Self.block + i] = Int32(Swift.max(e, 0))
+                c[2 * Self.block + i] = Int32(Swift.max(-e, 0))
+            }
+            blockConstants = constants
+        } else {
+            blockConstants = nil
+        }
     }
+
+    /// Elements per block of table sums.
+    static let block = 64
 
     @inline(__always)
     func apply(_ a: Int32, _ b: Int32) -> Int32 {
@@ -135,12 +159,42 @@ struct AddSubQ8: QuantizedBinaryOp, @unchecked Sendable {
         blocks(a, sa, b, sb, UnsafeMutableRawPointer(y), n)
     }
 
+    /// `tmp[i] = scaledA[a[i·sa]] ± scaledB[b[i·sb]]`: a block's rescaled operands summed.
+    @inline(__always)
+    private func sums<T: QuantizedByte>(_ pa: UnsafePointer<T>, _ sa: Int, _ pb: UnsafePointer<T>, _ sb: Int, _ count: Int,
+                                        into tmp: UnsafeMutablePointer<Int32>) {
+        if subtract {
+            for i in 0 ..< count { tmp[i] = scaledA[Int(pa[i * sa])] &- scaledB[Int(pb[i * sb])] }
+        } else {
+            for i in 0 ..< count { tmp[i] = scaledA[Int(pa[i * sa])] &+ scaledB[Int(pb[i * sb])] }
+        }
+    }
+
     /// `apply` over blocks of 64: the table sums, then the output rescale four lanes at a
     /// time (``FixedChannelLanes``, the same bits as ``Requantizer/FixedChannel``: the
     /// output multiplier is below 1, so there is no left shift), then clamp and narrow.
     @inline(__always)
     private func blocks<T: QuantizedByte>(_ a: UnsafePointer<T>, _ sa: Int, _ b: UnsafePointer<T>, _ sb: Int,
                                           _ y: UnsafeMutableRawPointer, _ n: Int) {
+        #if arch(x86_64)
+        if let blockConstants {
+            let c = UnsafePointer(blockConstants.typed(Int32.self))
+            withUnsafeTemporaryAllocation(of: Int32.self, capacity: Self.block) { tb in
+                guard let tmp = tb.baseAddress else { return }
+                var k0 = 0
+                while k0 < n {
+                    let count = Swift.min(Self.block, n - k0)
+                    let pa = a + k0 * sa, pb = b + k0 * sb
+                    sums(pa, sa, pb, sb, count, into: tmp)
+                    requantizeQ31AVX2(tmp, rows: 1, count: count, accStride: count, bias: nil, mantissa: c,
+                                      left: c + Self.block, right: c + 2 * Self.block, outputZeroPoint: zeroY,
+                                      lower: lower, upper: upper, into: y + k0, outStride: count)
+                    k0 += count
+                }
+            }
+            return
+        }
+        #endif
         guard let lanes = outputLanes else {
             for k in 0 ..< n { y.storeBytes(of: UInt8(truncatingIfNeeded: apply(Int32(a[k * sa]), Int32(b[k * sb]))), toByteOffset: k, as: UInt8.self) }
             return
@@ -153,11 +207,7 @@ struct AddSubQ8: QuantizedBinaryOp, @unchecked Sendable {
             while k0 < n {
                 let count = Swift.min(64, n - k0)
                 let pa = a + k0 * sa, pb = b + k0 * sb
-                if subtract {
-                    for i in 0 ..< count { tmp[i] = scaledA[Int(pa[i * sa])] &- scaledB[Int(pb[i * sb])] }
-                } else {
-                    for i in 0 ..< count { tmp[i] = scaledA[Int(pa[i * sa])] &+ scaledB[Int(pb[i * sb])] }
-                }
+                sums(pa, sa, pb, sb, count, into: tmp)
                 let raw = UnsafeMutableRawPointer(tmp)
                 for i in stride(from: 0, to: count, by: 4) {   // tmp has room for 64: a partial tail is harmless
                     let s = raw.loadUnaligned(fromByteOffset: 4 * i, as: SIMD4<Int32>.self)

@@ -31,12 +31,14 @@ enum BinaryElementwise {
                 guard let kernel = try int32(kind, operands, activation: activation) else { throw context.unsupportedTypes() }
                 return kernel
             case .uint8:
-                guard let kernel = try quantized(UInt8.self, kind, operands, activation: activation, a: a, b: b, output: output) else {
+                guard let kernel = try quantized(UInt8.self, kind, operands, activation: activation, a: a, b: b, output: output,
+                                                     level: context.kernelLevel) else {
                     throw context.unsupportedTypes()
                 }
                 return kernel
             case .int8:
-                guard let kernel = try quantized(Int8.self, kind, operands, activation: activation, a: a, b: b, output: output) else {
+                guard let kernel = try quantized(Int8.self, kind, operands, activation: activation, a: a, b: b, output: output,
+                                                     level: context.kernelLevel) else {
                     throw context.unsupportedTypes()
                 }
                 return kernel
