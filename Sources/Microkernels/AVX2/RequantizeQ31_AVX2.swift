@@ -22,16 +22,15 @@ import _Builtin_intrinsics.intel
 ///   - bias: their biases, or nil.
 ///   - mantissa, left, right: per-channel `M`, left shift and right shift `R`, from the
 ///     accumulators' first channel.
+///   - shiftsLeft: false when every `left` is 0 (multipliers below 1, the usual case,
+///     known at prepare): the shift is then skipped.
 ///   - lower, upper: the clamp, within `Int32` (the low byte of each result is stored,
 ///     so int8 and uint8 outputs share this kernel).
 @inline(never)
 public func requantizeQ31AVX2(_ acc: UnsafePointer<Int32>, rows: Int, count: Int, accStride: Int, bias: UnsafePointer<Int32>?,
-                              mantissa: UnsafePointer<Int32>, left: UnsafePointer<Int32>, right: UnsafePointer<Int32>,
-                              outputZeroPoint zp: Int32, lower: Int32, upper: Int32,
+                              mantissa: UnsafePointer<Int32>, left: UnsafePointer<Int32>, shiftsLeft: Bool,
+                              right: UnsafePointer<Int32>, outputZeroPoint zp: Int32, lower: Int32, upper: Int32,
                               into out: UnsafeMutableRawPointer, outStride: Int) {
-    // Multipliers of 1 or more (a left shift) are rare; without them the shift is skipped.
-    var shiftsLeft = false
-    for c in 0 ..< count where left[c] != 0 { shiftsLeft = true }
     for row in 0 ..< rows {
         if shiftsLeft {
             requantizeRowQ31(acc + row * accStride, count: count, bias: bias, mantissa: mantissa, left: left, right: right,

@@ -38,6 +38,8 @@ struct Requantizer: Sendable {
     /// lanes shift by a count per lane (empty for the floating modes).
     let leftShifts: [Int32]
     let rightShifts: [Int32]
+    /// Some channel shifts left (a multiplier of 1 or more).
+    let anyLeftShift: Bool
     /// The microkernel level ``store(_:count:firstChannel:bias:into:)`` runs.
     let level: KernelLevel
     let outputZeroPoint: Int32
@@ -60,6 +62,7 @@ struct Requantizer: Sendable {
         let shiftable = exponents.allSatisfy { (-31 ... 30).contains($0) } && mantissas.allSatisfy { $0 >= 0 }
         leftShifts = shiftable ? exponents.map { Int32(Swift.max($0, 0)) } : []
         rightShifts = shiftable ? exponents.map { Int32(Swift.max(-$0, 0)) } : []
+        anyLeftShift = leftShifts.contains { $0 != 0 }
         self.level = shiftable ? level : .portable
     }
 
@@ -212,7 +215,8 @@ extension Requantizer {
             rightShifts.withUnsafeBufferPointer { r in
                 guard let m = m.baseAddress, let l = l.baseAddress, let r = r.baseAddress, count > 0 else { return }
                 requantizeQ31AVX2(acc, rows: rows, count: count, accStride: accStride, bias: bias.map { $0 + firstChannel },
-                                  mantissa: m + firstChannel, left: l + firstChannel, right: r + firstChannel,
+                                  mantissa: m + firstChannel, left: l + firstChannel, shiftsLeft: anyLeftShift,
+                                  right: r + firstChannel,
                                   outputZeroPoint: outputZeroPoint, lower: lower, upper: upper,
                                   into: output, outStride: outStride)
             }

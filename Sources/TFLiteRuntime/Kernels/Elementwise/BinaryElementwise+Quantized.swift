@@ -187,7 +187,8 @@ struct AddSubQ8: QuantizedBinaryOp, @unchecked Sendable {
                     let pa = a + k0 * sa, pb = b + k0 * sb
                     sums(pa, sa, pb, sb, count, into: tmp)
                     requantizeQ31AVX2(tmp, rows: 1, count: count, accStride: count, bias: nil, mantissa: c,
-                                      left: c + Self.block, right: c + 2 * Self.block, outputZeroPoint: zeroY,
+                                      left: c + Self.block, shiftsLeft: c[Self.block] != 0, right: c + 2 * Self.block,
+                                      outputZeroPoint: zeroY,
                                       lower: lower, upper: upper, into: y + k0, outStride: count)
                     k0 += count
                 }
