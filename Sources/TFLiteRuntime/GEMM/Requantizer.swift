@@ -143,6 +143,12 @@ struct Requantizer: Sendable {
             let e = hi &- atLeast
             return T(truncatingIfNeeded: hi &- (e & ~(e &>> 63)))
         }
+        #if arch(x86_64)
+        if storeRowsAVX2(acc, rows: 1, count: count, accStride: count, firstChannel: firstChannel, bias: bias,
+                         into: UnsafeMutableRawPointer(output), outStride: count) {
+            return
+        }
+        #endif
         let b = bias.map { $0 + firstChannel }
         switch arithmetic {
         case .double:
@@ -154,22 +160,8 @@ struct Requantizer: Sendable {
                 }
             }
         case .float32:
-            #if arch(x86_64)
-            if level >= .avx2 {
-                storeRowsFloat32AVX2(acc, rows: 1, count: count, accStride: count, firstChannel: firstChannel, bias: bias,
-                                     into: UnsafeMutableRawPointer(output), outStride: count)
-                return
-            }
-            #endif
             storeFloat32(acc, count: count, firstChannel: firstChannel, bias: bias, into: output)
         case .fixedPoint:
-            #if arch(x86_64)
-            if level >= .avx2 {
-                storeRowsAVX2(acc, rows: 1, count: count, accStride: count, firstChannel: firstChannel, bias: bias,
-                              into: UnsafeMutableRawPointer(output), outStride: count)
-                return
-            }
-            #endif
             if let lanes {
                 storeFixed(acc, count: count, firstChannel: firstChannel, bias: bias, into: output, lanes: lanes)
             } else {
@@ -189,14 +181,8 @@ extension Requantizer {
     func storeRows<T: Quantized8>(_ acc: UnsafePointer<Int32>, rows: Int, count: Int, accStride: Int, firstChannel: Int,
                                   bias: UnsafePointer<Int32>?, into output: UnsafeMutablePointer<T>, outStride: Int) {
         #if arch(x86_64)
-        if arithmetic == .fixedPoint, level >= .avx2 {
-            storeRowsAVX2(acc, rows: rows, count: count, accStride: accStride, firstChannel: firstChannel, bias: bias,
-                          into: UnsafeMutableRawPointer(output), outStride: outStride)
-            return
-        }
-        if arithmetic == .float32, level >= .avx2 {
-            storeRowsFloat32AVX2(acc, rows: rows, count: count, accStride: accStride, firstChannel: firstChannel, bias: bias,
-                                 into: UnsafeMutableRawPointer(output), outStride: outStride)
+        if storeRowsAVX2(acc, rows: rows, count: count, accStride: accStride, firstChannel: firstChannel, bias: bias,
+                         into: UnsafeMutableRawPointer(output), outStride: outStride) {
             return
         }
         #endif
@@ -206,33 +192,36 @@ extension Requantizer {
     }
 
     #if arch(x86_64)
-    /// The fixed-point rows through the AVX2 microkernel (``level`` ≥ `.avx2`, which
-    /// `init` allows only for shifts the kernel takes).
+    /// Rows through the level's microkernel: true when this requantizer's arithmetic has
+    /// one at ``level`` (fixed point or float32 at `.avx2`; `init` allows the level only for
+    /// shifts the kernel takes), false when the portable loops must run.
     @inline(__always)
     private func storeRowsAVX2(_ acc: UnsafePointer<Int32>, rows: Int, count: Int, accStride: Int, firstChannel: Int,
-                               bias: UnsafePointer<Int32>?, into output: UnsafeMutableRawPointer, outStride: Int) {
-        mantissas.withUnsafeBufferPointer { m in leftShifts.withUnsafeBufferPointer { l in
-            rightShifts.withUnsafeBufferPointer { r in
-                guard let m = m.baseAddress, let l = l.baseAddress, let r = r.baseAddress, count > 0 else { return }
-                requantizeQ31AVX2(acc, rows: rows, count: count, accStride: accStride, bias: bias.map { $0 + firstChannel },
-                                  mantissa: m + firstChannel, left: l + firstChannel, shiftsLeft: anyLeftShift,
-                                  right: r + firstChannel,
+                               bias: UnsafePointer<Int32>?, into output: UnsafeMutableRawPointer, outStride: Int) -> Bool {
+        guard level >= .avx2, count > 0 else { return false }
+        let b = bias.map { $0 + firstChannel }
+        switch arithmetic {
+        case .double:
+            return false
+        case .float32:
+            floatScales.withUnsafeBufferPointer { s in
+                guard let s = s.baseAddress else { return }
+                requantizeF32AVX2(acc, rows: rows, count: count, accStride: accStride, bias: b, scale: s + firstChannel,
                                   outputZeroPoint: outputZeroPoint, lower: lower, upper: upper,
                                   into: output, outStride: outStride)
             }
-        } }
-    }
-
-    /// The float32 rows through the AVX2 microkernel.
-    @inline(__always)
-    private func storeRowsFloat32AVX2(_ acc: UnsafePointer<Int32>, rows: Int, count: Int, accStride: Int, firstChannel: Int,
-                                      bias: UnsafePointer<Int32>?, into output: UnsafeMutableRawPointer, outStride: Int) {
-        floatScales.withUnsafeBufferPointer { s in
-            guard let s = s.baseAddress, count > 0 else { return }
-            requantizeF32AVX2(acc, rows: rows, count: count, accStride: accStride, bias: bias.map { $0 + firstChannel },
-                              scale: s + firstChannel, outputZeroPoint: outputZeroPoint, lower: lower, upper: upper,
-                              into: output, outStride: outStride)
+        case .fixedPoint:
+            mantissas.withUnsafeBufferPointer { m in leftShifts.withUnsafeBufferPointer { l in
+                rightShifts.withUnsafeBufferPointer { r in
+                    guard let m = m.baseAddress, let l = l.baseAddress, let r = r.baseAddress else { return }
+                    requantizeQ31AVX2(acc, rows: rows, count: count, accStride: accStride, bias: b,
+                                      mantissa: m + firstChannel, left: l + firstChannel, shiftsLeft: anyLeftShift,
+                                      right: r + firstChannel, outputZeroPoint: outputZeroPoint, lower: lower,
+                                      upper: upper, into: output, outStride: outStride)
+                }
+            } }
         }
+        return true
     }
     #endif
 }
