@@ -49,8 +49,11 @@ struct Conv2DQuantizedGemmS16: PreparedKernel {
             let out = pointer.bindMemory(to: Int16.self, capacity: count)
             if let w = weights.baseAddress {
                 for group in 0 ..< groups {
-                    packCenteredS16(w + group * groupOutC * patch, n: groupOutC, k: patch, zeroPoint: zw,
-                                    into: out + group * perGroup)
+                    // The centered rows `w - zw` of the group's `[groupOutC, patch]` filter.
+                    let rows = w + group * groupOutC * patch
+                    GemmS16Layout.pack(n: groupOutC, k: patch, into: out + group * perGroup) { j, d in
+                        Int16(truncatingIfNeeded: Int32(truncatingIfNeeded: rows[j * patch + d]) &- zw)
+                    }
                 }
             }
             constant.releasePages()
@@ -125,20 +128,5 @@ struct Conv2DQuantizedGemmS16: PreparedKernel {
         #if arch(x86_64)
         MicrokernelsAVX2.gemmS16x4x16c2(m: m, n: n, kp: kp, a: a, lda: lda, packedB: packedB, c: c, ldc: ldc)
         #endif
-    }
-}
-
-/// Packs the centered rows `w[j, d] - zw` of an `[n, k]` 8-bit matrix into
-/// ``GemmS16Layout``'s panels (``GemmS16Layout/packedCount(n:k:)`` values; padding zeroed).
-func packCenteredS16<T: Quantized8>(_ w: UnsafePointer<T>, n: Int, k: Int, zeroPoint: Int32,
-                                    into out: UnsafeMutablePointer<Int16>) {
-    let kp = GemmS16Layout.paddedDepth(k), width = GemmS16Layout.panelWidth
-    out.update(repeating: 0, count: GemmS16Layout.packedCount(n: n, k: k) ?? 0)
-    for j in 0 ..< n {
-        let panel = out + (j / width) * width * kp + (j % width) * 2
-        let row = w + j * k
-        for d in 0 ..< k {
-            panel[(d >> 1) * 2 * width + (d & 1)] = Int16(truncatingIfNeeded: Int32(truncatingIfNeeded: row[d]) &- zeroPoint)
-        }
     }
 }
