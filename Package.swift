@@ -56,6 +56,8 @@ let package = Package(
         .library(name: "TFLiteModel", targets: ["TFLiteModel"]),
         // The engine itself, for Benchmarks/ (kernels driven through in-memory models).
         .library(name: "TFLiteRuntime", targets: ["TFLiteRuntime"]),
+        // No `tflite` executable product: it would bring argument-parser to every consumer
+        // (see the header); the root package gets one from the executable target.
         // The fuzz entry points, for the separate fuzzing package in `Fuzz/` (which can
         // only depend on products) and the regression replay in ReliabilityTests.
         .library(name: "TFLiteFuzzing", targets: ["TFLiteFuzzing"]),
