@@ -98,8 +98,6 @@ public struct PrepareContext {
         tensors[t].shape = shape
     }
 
-    /// Requests `bytes` of scratch memory, live only while this operator runs.
-    /// Returns the slot to pass to `EvalContext.scratch(_:as:)`.
     /// Records work `eval` does beyond a constant amount per tensor element: the product
     /// of `factors` (saturating), e.g. the multiply-accumulates of a convolution or the
     /// box comparisons of non-max suppression. The engine sums it over the graph and
@@ -115,6 +113,8 @@ public struct PrepareContext {
         work = overflow ? .max : sum
     }
 
+    /// Requests `bytes` of scratch memory, live only while this operator runs.
+    /// Returns the slot to pass to `EvalContext.scratch(_:as:)`.
     public mutating func requestScratch(bytes: Int) -> Int {
         scratchSizes.append(Swift.max(bytes, 0))
         return scratchSizes.count - 1

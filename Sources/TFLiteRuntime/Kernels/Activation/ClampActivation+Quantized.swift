@@ -44,9 +44,9 @@ protocol QuantizedUnaryOp: Sendable {
 
 extension QuantizedUnaryOp {
     /// `apply` on every code of `T`, for ``LookupTableKernel``. Tabulated at prepare: a
-    /// kernel generic over the op and the code type ran its loop unspecialized (11 ns per
-    /// element of a RELU, 15 of a HARD_SWISH), and even specialized, the requantization
-    /// costs 6-8 ns per element where a table lookup costs 0.2.
+    /// kernel generic over the op and the code type ran its loop unspecialized, and even
+    /// specialized, the requantization costs tens of times a table lookup (BENCHMARKS.md,
+    /// "Findings").
     func table<T: QuantizedByte>(_: T.Type) -> [UInt8] {
         var table = [UInt8](repeating: 0, count: 256)
         for code in T.lowest ... T.highest {
@@ -58,8 +58,7 @@ extension QuantizedUnaryOp {
 
 /// `output[i] = table[input[i]]`: an 8-bit function tabulated at prepare, indexed by
 /// the code's bit pattern. Codes are moved as bytes whatever their type: a kernel generic
-/// over the code type ran unspecialized and copied each code through value witnesses
-/// (1.1 ns per element of a LOGISTIC, now 0.2).
+/// over the code type ran unspecialized and copied each code through value witnesses.
 struct LookupTableKernel: PreparedKernel {
     let input: Int
     let output: Int

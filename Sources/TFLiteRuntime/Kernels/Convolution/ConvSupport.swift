@@ -73,7 +73,7 @@ enum ConvCheck {
 /// `channels` values, in one pass.
 ///
 /// Plain loops over pointers, which LLVM vectorizes: the `SIMD8<Float>` form with
-/// `clamped(lowerBound:upperBound:)` was measured ~60x slower (the generic mask operations
+/// `clamped(lowerBound:upperBound:)` was far slower (the generic mask operations
 /// behind it are not lowered to min/max instructions), and was most of the time of a
 /// pointwise convolution.
 struct FloatBiasActivation {

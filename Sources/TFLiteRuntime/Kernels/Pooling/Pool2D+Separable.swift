@@ -130,8 +130,7 @@ struct Pool2DSeparable<Reduction: PoolReduction> {
 
 /// The separable pools, as one kernel that is not generic: the witness of a generic
 /// kernel's `eval` is the unspecialized body, which called `lift`, `combine` and the
-/// loads and stores through witnesses per element (55 ns per output element of a float
-/// 9×9 max pool); each case here runs the specialization of ``Pool2DSeparable/run(_:)``.
+/// loads and stores through witnesses per element; each case here runs the specialization of ``Pool2DSeparable/run(_:)``.
 enum SeparablePool: PreparedKernel {
     case maxF32(Pool2DSeparable<MaxPoolF32>)
     case averageF32(Pool2DSeparable<AveragePoolF32>)

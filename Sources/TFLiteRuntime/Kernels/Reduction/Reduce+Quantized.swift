@@ -39,9 +39,8 @@ extension Reduce {
 /// in row-major order on its own, so results do not depend on the thread count.
 struct QuantizedReduceKernel: PreparedKernel {
     /// int8 (else uint8) codes. Not a generic parameter: the witness of a generic kernel's
-    /// `eval` is the unspecialized body, which read each code through witnesses (4.4 ns
-    /// per element of MobileNet's int8 MEAN); `eval` dispatches to the specializations of
-    /// `run`.
+    /// `eval` is the unspecialized body, which read each code through witnesses; `eval`
+    /// dispatches to the specializations of `run`.
     let signed: Bool
     let input: Int
     let output: Int
