@@ -119,17 +119,12 @@ public struct Broadcast: Hashable, Sendable {
                             pos += count
                             if pos >= range.upperBound { return }
                             column = 0
-                            // Next row: odometer over the outer merged dimensions.
-                            var d = inner - 1
-                            while d >= 0 {
-                                idx[d] += 1
-                                rowA += stridesA[d]
-                                rowB += stridesB[d]
-                                if idx[d] < dims[d] { break }
-                                rowA -= stridesA[d] * dims[d]
-                                rowB -= stridesB[d] * dims[d]
-                                idx[d] = 0
-                                d -= 1
+                            // Next row: odometer over the outer merged dimensions (the
+                            // range ends before it could run out).
+                            _ = advanceOdometer(idx, axes: inner, size: { dims[$0] }) { d, wrapped in
+                                let steps = wrapped ? 1 - dims[d] : 1
+                                rowA += steps * stridesA[d]
+                                rowB += steps * stridesB[d]
                             }
                         }
                     }

@@ -37,10 +37,7 @@ extension Reduce {
 
 /// A quantized MEAN or SUM. Work is split over output elements; each sums its inputs
 /// in row-major order on its own, so results do not depend on the thread count.
-struct QuantizedReduceKernel: PreparedKernel {
-    /// int8 (else uint8) codes. Not a generic parameter: the witness of a generic kernel's
-    /// `eval` is the unspecialized body, which read each code through witnesses; `eval`
-    /// dispatches to the specializations of `run`.
+struct QuantizedReduceKernel: Quantized8Kernel {
     let signed: Bool
     let input: Int
     let output: Int
@@ -57,11 +54,7 @@ struct QuantizedReduceKernel: PreparedKernel {
         return T.clamping(FixedPoint.multiplyByQuantizedMultiplier(shifted, mantissa, exponent) &+ zeroY)
     }
 
-    func eval(_ context: EvalContext) throws(KernelError) {
-        if signed { run(context, Int8.self) } else { run(context, UInt8.self) }
-    }
-
-    private func run<T: QuantizedByte>(_ context: EvalContext, _: T.Type) {
+    func run<T: Quantized8>(_ context: EvalContext, _: T.Type) {
         let x = UnsafePointer(context.pointer(input, as: T.self))
         let y = context.pointer(output, as: T.self)
         let minimumOutputs = Swift.max(1, (1 << 14) / Swift.max(geometry.reducedCount, 1))
@@ -116,16 +109,10 @@ struct QuantizedReduceKernel: PreparedKernel {
                 var offset = base
                 while true {
                     for r in 0 ..< n { sum = sum &+ x[offset + r * s].code }
-                    var d = last - 1
-                    while d >= 0 {
-                        idx[d] += 1
-                        offset += groups[d].stride
-                        if idx[d] < groups[d].size { break }
-                        offset -= groups[d].stride * groups[d].size
-                        idx[d] = 0
-                        d -= 1
+                    let more = advanceOdometer(idx, axes: last, size: { groups[$0].size }) { d, wrapped in
+                        offset += wrapped ? -groups[d].stride * (groups[d].size - 1) : groups[d].stride
                     }
-                    if d < 0 { return }
+                    if !more { return }
                 }
             }
         }

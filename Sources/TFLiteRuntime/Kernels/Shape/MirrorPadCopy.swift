@@ -82,12 +82,8 @@ struct MirrorPadCopy: PreparedKernel {
                 dst.copyMemory(from: row, byteCount: rowBytes)
                 dst += rowBytes
                 for i in n ..< n + after { copyUnit(to: dst, from: row + Self.source(i, n, reflect: reflect) * unit, unit); dst += unit }
-                var a = depth - 1
-                while a >= 0 {
-                    state[a] += 1
-                    if state[a] < state[depth + a] { break }
-                    state[a] = 0
-                    a -= 1
+                if let index = state.baseAddress {   // nil only without outer axes
+                    _ = advanceOdometer(index, axes: depth, size: { state[depth + $0] }) { _, _ in }
                 }
             }
         }
