@@ -18,7 +18,7 @@ import MicrokernelsAVX2
 /// in wrapping `Int32`, which is TFLite's sum modulo 2^32 whatever the order. Each product
 /// and each pair of products fits in `Int32` (`2·255·255`), so LLVM forms the sum with
 /// `pmaddwd`. Output channels are split over the threads; ``Requantizer`` finishes.
-struct QuantizedGEMV: PreparedKernel {
+struct QuantizedGEMV: Quantized8Kernel {
     /// How the row of `depth` activations is read from the input tensor.
     enum Row: Sendable {
         /// FULLY_CONNECTED: the input's `depth` codes.
@@ -28,7 +28,6 @@ struct QuantizedGEMV: PreparedKernel {
         case patch(Conv2DGeometry)
     }
 
-    /// int8 (else uint8) data; `eval` dispatches to the specialization of `run`.
     let signed: Bool
     let input: Int, bias: Int?, output: Int
     let row: Row
@@ -55,7 +54,7 @@ struct QuantizedGEMV: PreparedKernel {
             throw .invalid("weights hold \(constant.bytes.count) bytes; \(units) x \(depth) needed")
         }
         let rowBytes = try ConvCheck.product([depth, MemoryLayout<Int16>.stride], "quantized row")
-        let accOffset = (rowBytes + 63) / 64 * 64
+        let accOffset = try ConvCheck.cacheLines([rowBytes], "quantized row")
         let accBytes = try ConvCheck.product([units, MemoryLayout<Int32>.stride], "quantized row")
         let (total, overflow) = accOffset.addingReportingOverflow(accBytes)
         guard !overflow else { throw .invalid("quantized row scratch overflows") }
@@ -66,11 +65,7 @@ struct QuantizedGEMV: PreparedKernel {
                              vectorized: context.kernelLevel >= .avx2, accOffset: accOffset)
     }
 
-    func eval(_ context: EvalContext) throws(KernelError) {
-        if signed { run(context, Int8.self) } else { run(context, UInt8.self) }
-    }
-
-    private func run<T: Quantized8>(_ context: EvalContext, _: T.Type) {
+    func run<T: Quantized8>(_ context: EvalContext, _: T.Type) {
         let x = UnsafePointer(context.pointer(input, as: T.self))
         let y = context.pointer(output, as: T.self)
         let b = context.optionalInt32s(bias)

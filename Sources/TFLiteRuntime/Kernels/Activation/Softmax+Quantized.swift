@@ -42,11 +42,7 @@ extension Softmax {
     }
 }
 
-struct SoftmaxQ8: PreparedKernel {
-    /// int8 (else uint8) codes. Not a generic parameter: the witness of a generic kernel's
-    /// `eval` is the unspecialized body, which converted and stored each code through
-    /// witnesses; `eval` dispatches to
-    /// the specializations of `run`.
+struct SoftmaxQ8: Quantized8Kernel {
     let signed: Bool
     let input: Int
     let output: Int
@@ -57,11 +53,7 @@ struct SoftmaxQ8: PreparedKernel {
     /// `exps` in Q12, as they are summed.
     let terms: [Int32]
 
-    func eval(_ context: EvalContext) throws(KernelError) {
-        if signed { run(context, Int8.self) } else { run(context, UInt8.self) }
-    }
-
-    private func run<T: QuantizedByte>(_ context: EvalContext, _: T.Type) {
+    func run<T: Quantized8>(_ context: EvalContext, _: T.Type) {
         let x = UnsafePointer(context.pointer(input, as: T.self))
         let y = context.pointer(output, as: T.self)
         let depth = self.depth

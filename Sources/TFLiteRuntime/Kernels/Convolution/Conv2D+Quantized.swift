@@ -51,8 +51,7 @@ enum Conv2DQuantized {
 /// (`x - zx`, zeros for taps in the padding, which is what skipping them means), multiplied
 /// by the packed centered filter rows `w - zw` (OHWI is already `[outC, kh·kw·Cg]`), then
 /// requantized. Tiles are spread over threads, each with its own scratch.
-struct Conv2DQuantizedGemm: PreparedKernel {
-    /// int8 (else uint8) data; `eval` dispatches to the specialization of `run`.
+struct Conv2DQuantizedGemm: Quantized8Kernel {
     let signed: Bool
     let input: Int, bias: Int?, output: Int
     let geometry: Conv2DGeometry
@@ -66,11 +65,7 @@ struct Conv2DQuantizedGemm: PreparedKernel {
     let maxAbsInput: Int
     let requantizer: Requantizer
 
-    func eval(_ context: EvalContext) throws(KernelError) {
-        if signed { run(context, Int8.self) } else { run(context, UInt8.self) }
-    }
-
-    private func run<T: Quantized8>(_ context: EvalContext, _: T.Type) {
+    func run<T: Quantized8>(_ context: EvalContext, _: T.Type) {
         let x = UnsafePointer(context.pointer(input, as: T.self))
         let y = context.pointer(output, as: T.self)
         let b = context.optionalInt32s(bias)
@@ -107,19 +102,14 @@ struct Conv2DQuantizedGemm: PreparedKernel {
 
 /// TFLite's reference loops, used when the filter is only known at run time (and as the
 /// oracle the GEMM kernel is tested against). Work is split over output rows.
-struct Conv2DQuantizedReference: PreparedKernel {
-    /// int8 (else uint8) data; `eval` dispatches to the specialization of `run`.
+struct Conv2DQuantizedReference: Quantized8Kernel {
     let signed: Bool
     let input: Int, filter: Int, bias: Int?, output: Int
     let geometry: Conv2DGeometry
     let groups: Int
     let params: QuantizedConvParams
 
-    func eval(_ context: EvalContext) throws(KernelError) {
-        if signed { run(context, Int8.self) } else { run(context, UInt8.self) }
-    }
-
-    private func run<T: Quantized8>(_ context: EvalContext, _: T.Type) {
+    func run<T: Quantized8>(_ context: EvalContext, _: T.Type) {
         let x = UnsafePointer(context.pointer(input, as: T.self))
         let w = UnsafePointer(context.pointer(filter, as: T.self))
         let y = context.pointer(output, as: T.self)

@@ -9,8 +9,7 @@ import MicrokernelsAVX2
 /// GEMM (``GemmS16Layout``) instead of chunked `Float` BLAS calls. Wrapping `Int32` sums
 /// are TFLite's accumulator whatever the order, so outputs are bit-identical to the
 /// portable kernel's and to the reference.
-struct Conv2DQuantizedGemmS16: PreparedKernel {
-    /// int8 (else uint8) data; `eval` dispatches to the specialization of `run`.
+struct Conv2DQuantizedGemmS16: Quantized8Kernel {
     let signed: Bool
     let input: Int, bias: Int?, output: Int
     let geometry: Conv2DGeometry
@@ -68,11 +67,7 @@ struct Conv2DQuantizedGemmS16: PreparedKernel {
             requantizer: params.requantizer)
     }
 
-    func eval(_ context: EvalContext) throws(KernelError) {
-        if signed { run(context, Int8.self) } else { run(context, UInt8.self) }
-    }
-
-    private func run<T: Quantized8>(_ context: EvalContext, _: T.Type) {
+    func run<T: Quantized8>(_ context: EvalContext, _: T.Type) {
         let x = UnsafePointer(context.pointer(input, as: T.self))
         let y = context.pointer(output, as: T.self)
         let b = context.optionalInt32s(bias)

@@ -1,7 +1,7 @@
 import TFLiteModel
 
-/// The two 8-bit storage types of quantized activations and weights.
-protocol Quantized8: FixedWidthInteger, Sendable {
+/// The two 8-bit storage types of quantized activations and weights, with a vector load.
+protocol Quantized8: QuantizedByte {
     /// Eight consecutive codes widened to `Int32` (unaligned load).
     static func widen8(_ p: UnsafePointer<Self>) -> SIMD8<Int32>
 }

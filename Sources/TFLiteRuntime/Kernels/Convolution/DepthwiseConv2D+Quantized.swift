@@ -44,13 +44,14 @@ enum DepthwiseConv2DQuantized {
         let packed = weights.map { Int16(Int32($0) - params.weightZeroPoint) }
         let accBytes = try ConvCheck.product([g.outC, MemoryLayout<Int32>.stride], "DEPTHWISE_CONV_2D")
         let tapBytes = try ConvCheck.product([g.kh, g.kw, 2 * MemoryLayout<Int>.stride], "DEPTHWISE_CONV_2D")
-        let workerBytes = (accBytes + 63) / 64 * 64 + (tapBytes + 63) / 64 * 64
+        let accLines = try ConvCheck.cacheLines([accBytes], "DEPTHWISE_CONV_2D")
+        let workerBytes = try ConvCheck.cacheLines([accLines, tapBytes], "DEPTHWISE_CONV_2D")
         let scratch = context.requestScratch(bytes: try ConvCheck.product([workerBytes, context.threadCount], "DEPTHWISE_CONV_2D"))
         return DepthwiseConv2DQuantizedDirect(signed: T.isSigned, input: input, bias: bias, output: output, geometry: g,
                                                  multiplier: g.outC / g.inC, weights: packed,
                                                  inputZeroPoint: params.inputZeroPoint,
                                                  requantizer: params.requantizer, scratch: scratch, workerBytes: workerBytes,
-                                                 accBytes: (accBytes + 63) / 64 * 64)
+                                                 accBytes: accLines)
     }
 }
 
@@ -59,8 +60,7 @@ enum DepthwiseConv2DQuantized {
 /// eight channels is accumulated over all taps in registers (16-bit operands, 32-bit
 /// products and sums, wrapping like TFLite's `int32`), stored to a per-worker `Int32`
 /// row and requantized. Work is split over output rows.
-struct DepthwiseConv2DQuantizedDirect: PreparedKernel {
-    /// int8 (else uint8) data; `eval` dispatches to the specialization of `run`.
+struct DepthwiseConv2DQuantizedDirect: Quantized8Kernel {
     let signed: Bool
     let input: Int, bias: Int?, output: Int
     let geometry: Conv2DGeometry
@@ -73,11 +73,7 @@ struct DepthwiseConv2DQuantizedDirect: PreparedKernel {
     /// Bytes of the accumulator row at the start of each worker's scratch; the tap list follows.
     let accBytes: Int
 
-    func eval(_ context: EvalContext) throws(KernelError) {
-        if signed { run(context, Int8.self) } else { run(context, UInt8.self) }
-    }
-
-    private func run<T: Quantized8>(_ context: EvalContext, _: T.Type) {
+    func run<T: Quantized8>(_ context: EvalContext, _: T.Type) {
         let x = UnsafePointer(context.pointer(input, as: T.self))
         let y = context.pointer(output, as: T.self)
         let b = context.optionalInt32s(bias)
@@ -203,18 +199,13 @@ extension Conv2DGeometry {
 
 /// TFLite's reference loops, used when the filter is only known at run time (and as the
 /// oracle the direct kernel is tested against). Work is split over output rows.
-struct DepthwiseConv2DQuantizedReference: PreparedKernel {
-    /// int8 (else uint8) data; `eval` dispatches to the specialization of `run`.
+struct DepthwiseConv2DQuantizedReference: Quantized8Kernel {
     let signed: Bool
     let input: Int, filter: Int, bias: Int?, output: Int
     let geometry: Conv2DGeometry
     let params: QuantizedConvParams
 
-    func eval(_ context: EvalContext) throws(KernelError) {
-        if signed { run(context, Int8.self) } else { run(context, UInt8.self) }
-    }
-
-    private func run<T: Quantized8>(_ context: EvalContext, _: T.Type) {
+    func run<T: Quantized8>(_ context: EvalContext, _: T.Type) {
         let x = UnsafePointer(context.pointer(input, as: T.self))
         let w = UnsafePointer(context.pointer(filter, as: T.self))
         let y = context.pointer(output, as: T.self)

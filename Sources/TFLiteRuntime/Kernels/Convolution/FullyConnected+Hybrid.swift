@@ -19,7 +19,7 @@ enum FullyConnectedHybrid {
         try ConvCheck.blasSizes([batch, units, depth, rows, columns], "FULLY_CONNECTED")
         let codes = context.requestScratch(bytes: try ConvCheck.product([batch, depth, 4], "FULLY_CONNECTED"))
         let rowScales = context.requestScratch(bytes: try ConvCheck.product([batch, 4], "FULLY_CONNECTED"))
-        let workerBytes = (2 * rows * columns * 4 + 63) / 64 * 64
+        let workerBytes = try ConvCheck.cacheLines([try ConvCheck.product([2, rows, columns, 4], "FULLY_CONNECTED")], "FULLY_CONNECTED")
         let work = context.requestScratch(bytes: try ConvCheck.product([workerBytes, context.threadCount], "FULLY_CONNECTED"))
         return FullyConnectedHybridGemm(
             input: input.index, bias: bias?.index, output: output.index, batch: batch, units: units, depth: depth,

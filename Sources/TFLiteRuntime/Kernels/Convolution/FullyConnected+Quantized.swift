@@ -39,8 +39,8 @@ enum FullyConnectedQuantized {
         let columns = Swift.max(1, Swift.min(tileColumns, units))
         try ConvCheck.blasSizes([rows, columns, depth], "FULLY_CONNECTED")
         let inputBytes = try ConvCheck.product([rows, rowBytes], "FULLY_CONNECTED")
-        let resultBytes = rows * columns * 4
-        let workerBytes = (inputBytes + 2 * resultBytes + 63) / 64 * 64
+        let resultBytes = try ConvCheck.product([rows, columns, 4], "FULLY_CONNECTED")
+        let workerBytes = try ConvCheck.cacheLines([inputBytes, resultBytes, resultBytes], "FULLY_CONNECTED")
         let scratch = context.requestScratch(bytes: try ConvCheck.product([workerBytes, context.threadCount], "FULLY_CONNECTED"))
         let packed = try context.packCenteredWeights(constant, as: T.self, zeroPoint: params.weightZeroPoint)
         return FullyConnectedQuantizedGemm(
@@ -56,8 +56,7 @@ enum FullyConnectedQuantized {
 /// Exact GEMM (``ExactGEMM``) against the packed centered weights, in output tiles of
 /// `rows × columns` spread over the threads. A worker converts a tile's input rows to
 /// centered floats once and reuses them for consecutive column tiles.
-struct FullyConnectedQuantizedGemm: PreparedKernel {
-    /// int8 (else uint8) data; `eval` dispatches to the specialization of `run`.
+struct FullyConnectedQuantizedGemm: Quantized8Kernel {
     let signed: Bool
     let input: Int, bias: Int?, output: Int
     let batch: Int, units: Int, depth: Int
@@ -71,11 +70,7 @@ struct FullyConnectedQuantizedGemm: PreparedKernel {
     let maxAbsInput: Int
     let requantizer: Requantizer
 
-    func eval(_ context: EvalContext) throws(KernelError) {
-        if signed { run(context, Int8.self) } else { run(context, UInt8.self) }
-    }
-
-    private func run<T: Quantized8>(_ context: EvalContext, _: T.Type) {
+    func run<T: Quantized8>(_ context: EvalContext, _: T.Type) {
         let x = UnsafePointer(context.pointer(input, as: T.self))
         let y = context.pointer(output, as: T.self)
         let b = context.optionalInt32s(bias)
@@ -110,18 +105,13 @@ struct FullyConnectedQuantizedGemm: PreparedKernel {
 
 /// TFLite's reference loops, used when the weights are only known at run time (and as the
 /// oracle the GEMM kernel is tested against). Work is split over rows.
-struct FullyConnectedQuantizedReference: PreparedKernel {
-    /// int8 (else uint8) data; `eval` dispatches to the specialization of `run`.
+struct FullyConnectedQuantizedReference: Quantized8Kernel {
     let signed: Bool
     let input: Int, weights: Int, bias: Int?, output: Int
     let batch: Int, units: Int, depth: Int
     let params: QuantizedConvParams
 
-    func eval(_ context: EvalContext) throws(KernelError) {
-        if signed { run(context, Int8.self) } else { run(context, UInt8.self) }
-    }
-
-    private func run<T: Quantized8>(_ context: EvalContext, _: T.Type) {
+    func run<T: Quantized8>(_ context: EvalContext, _: T.Type) {
         let x = UnsafePointer(context.pointer(input, as: T.self))
         let w = UnsafePointer(context.pointer(weights, as: T.self))
         let y = context.pointer(output, as: T.self)

@@ -36,7 +36,8 @@ enum TransposeConvQuantized {
         let columns = context.requestScratch(bytes: try ConvCheck.product([pixels, taps, 4], "TRANSPOSE_CONV columns"))
         let inputBytes = try ConvCheck.product([tileRows, g.inC, 4], "TRANSPOSE_CONV")
         let tempBytes = try ConvCheck.product([tileRows, taps, 4], "TRANSPOSE_CONV")
-        let workerBytes = (inputBytes + tempBytes + g.outC * 4 + 63) / 64 * 64
+        let workerBytes = try ConvCheck.cacheLines([inputBytes, tempBytes, try ConvCheck.product([g.outC, 4], "TRANSPOSE_CONV")],
+                                                   "TRANSPOSE_CONV")
         let scratch = context.requestScratch(bytes: try ConvCheck.product([workerBytes, context.threadCount], "TRANSPOSE_CONV"))
         // P[(tap·outC + oc)·inC + i] = w[oc, tap, i] - zw: the GEMM's transposed operand.
         let source = constant.typed(T.self)
@@ -64,8 +65,7 @@ enum TransposeConvQuantized {
 /// Per image: exact GEMM `col[H·W, kh·kw·outC] = (x - zx) · Pᵀ` in `Int32`
 /// (``ExactGEMM``, input pixels tiled over threads), then each output pixel sums the
 /// columns of the input pixels that reach it (split over output rows) and is requantized.
-struct TransposeConvQuantizedGemm: PreparedKernel {
-    /// int8 (else uint8) data; `eval` dispatches to the specialization of `run`.
+struct TransposeConvQuantizedGemm: Quantized8Kernel {
     let signed: Bool
     let input: Int, bias: Int?, output: Int
     let geometry: Conv2DGeometry
@@ -79,11 +79,7 @@ struct TransposeConvQuantizedGemm: PreparedKernel {
     let gemm: ExactGEMM
     let requantizer: Requantizer
 
-    func eval(_ context: EvalContext) throws(KernelError) {
-        if signed { run(context, Int8.self) } else { run(context, UInt8.self) }
-    }
-
-    private func run<T: Quantized8>(_ context: EvalContext, _: T.Type) {
+    func run<T: Quantized8>(_ context: EvalContext, _: T.Type) {
         let g = geometry
         let x = UnsafePointer(context.pointer(input, as: T.self))
         let y = context.pointer(output, as: T.self)
@@ -147,19 +143,14 @@ struct TransposeConvQuantizedGemm: PreparedKernel {
 
 /// TFLite's reference scatter loops into an `Int32` image, used when the weights are only
 /// known at run time (and as the oracle the GEMM kernel is tested against).
-struct TransposeConvQuantizedReference: PreparedKernel {
-    /// int8 (else uint8) data; `eval` dispatches to the specialization of `run`.
+struct TransposeConvQuantizedReference: Quantized8Kernel {
     let signed: Bool
     let input: Int, weights: Int, bias: Int?, output: Int
     let geometry: Conv2DGeometry
     let params: QuantizedConvParams
     let scratch: Int
 
-    func eval(_ context: EvalContext) throws(KernelError) {
-        if signed { run(context, Int8.self) } else { run(context, UInt8.self) }
-    }
-
-    private func run<T: Quantized8>(_ context: EvalContext, _: T.Type) {
+    func run<T: Quantized8>(_ context: EvalContext, _: T.Type) {
         let g = geometry
         let x = UnsafePointer(context.pointer(input, as: T.self))
         let w = UnsafePointer(context.pointer(weights, as: T.self))

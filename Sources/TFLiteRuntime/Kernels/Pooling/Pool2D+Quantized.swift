@@ -41,19 +41,14 @@ enum Pool2DQuantized {
 
 /// Per output pixel and channel, a reduction over the clipped window; work is split over
 /// output rows.
-struct Pool2DQuantized8: PreparedKernel {
-    /// int8 (else uint8) data; `eval` dispatches to the specialization of `run`.
+struct Pool2DQuantized8: Quantized8Kernel {
     let signed: Bool
     let kind: Pool2D.Kind
     let input: Int, output: Int
     let geometry: Pool2D.Geometry
     let lower: Int32, upper: Int32
 
-    func eval(_ context: EvalContext) throws(KernelError) {
-        if signed { run(context, Int8.self) } else { run(context, UInt8.self) }
-    }
-
-    private func run<T: Quantized8>(_ context: EvalContext, _: T.Type) {
+    func run<T: Quantized8>(_ context: EvalContext, _: T.Type) {
         let x = UnsafePointer(context.pointer(input, as: T.self))
         let y = context.pointer(output, as: T.self)
         let g = geometry

@@ -51,19 +51,14 @@ enum Quantize {
 // witnesses; `eval`
 // dispatches to the specializations of `run` instead.
 
-struct QuantizeF32: PreparedKernel {
-    /// int8 (else uint8) output.
+struct QuantizeF32: Quantized8Kernel {
     let signed: Bool
     let input: Int
     let output: Int
     let count: Int
     let quantization: QuantizedOperand
 
-    func eval(_ context: EvalContext) throws(KernelError) {
-        if signed { run(context, Int8.self) } else { run(context, UInt8.self) }
-    }
-
-    private func run<Y: QuantizedByte>(_ context: EvalContext, _: Y.Type) {
+    func run<Y: Quantized8>(_ context: EvalContext, _: Y.Type) {
         let x = UnsafePointer(context.pointer(input, as: Float.self))
         let y = context.pointer(output, as: Y.self)
         let scale = quantization.scale, zero = quantization.zeroPoint
