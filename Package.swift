@@ -103,19 +103,19 @@ let package = Package(
         .target(name: "SeededRandom", path: "Tests/Support/SeededRandom"),
         .testTarget(name: "TFLiteFormatTests", dependencies: ["SeededRandom", "TFLiteFormat", "FlatBufferTestSupport"]),
         .testTarget(name: "TFLiteModelTests", dependencies: ["SeededRandom", "TFLiteModel", "TFLiteFormat", "FlatBufferTestSupport"]),
-        .testTarget(name: "TFLiteRuntimeTests", dependencies: ["SeededRandom", "TFLiteRuntime", "TFLiteModel", "NumPy"],
-                    // Resources/ holds LiteRT goldens read through #filePath, so `swift test` needs no bundle.
-                    exclude: ["Resources"]),
+        // Test data lives in Fixtures/ (LiteRT goldens in Fixtures/goldens/), read through
+        // #filePath, so `swift test` needs no bundle.
+        .testTarget(name: "TFLiteRuntimeTests", dependencies: ["SeededRandom", "TFLiteRuntime", "TFLiteModel", "NumPy"]),
         .testTarget(name: "TensorFlowLiteTests", dependencies: ["TensorFlowLite", "TFLiteModel"]),
         // Every level's microkernels against plain reference loops, on the levels this CPU runs.
         .testTarget(name: "MicrokernelsTests",
                     dependencies: ["SeededRandom", "Microkernels"] + isaTargetNames.map { .target(name: $0) }),
         .testTarget(name: "NumPyTests", dependencies: ["SeededRandom", "NumPy"]),
         .testTarget(name: "ConformanceTests", dependencies: ["TFLiteConformance", "TensorFlowLite"]),
-        // PNG, preprocessing, bundles, labelers and detectors; Resources/ holds tiny PNGs,
-        // TF resize references, a float classifier with TFLite metadata, and the scripts
-        // that made them (the metadata model: Fixtures/generate/metadata_model.py).
-        .testTarget(name: "VisionTests", dependencies: ["MLKit", "TensorFlowLite", "TFLiteFormat"], exclude: ["Resources"]),
+        // PNG, preprocessing, bundles, labelers and detectors; Fixtures/vision/ holds tiny PNGs,
+        // TF resize references and a float classifier with TFLite metadata (made by
+        // scripts/fixtures/vision/ and scripts/fixtures/metadata_model.py).
+        .testTarget(name: "VisionTests", dependencies: ["MLKit", "TensorFlowLite", "TFLiteFormat"]),
         .testTarget(name: "TFLiteCommandsTests", dependencies: ["TFLiteCommands", "TFLiteModel", "NumPy"]),
         .testTarget(name: "MLKitTests", dependencies: ["MLKit", "TensorFlowLite", "TFLiteModel", "FlatBufferTestSupport"]),
         // Fuzz regression replay, concurrency, resource limits and API misuse.

@@ -4,7 +4,7 @@ import TFLiteModel
 @testable import TFLiteCommands
 
 /// Checks `inspect --json` against `Fixtures/models/<name>.expected.json` for every
-/// `<name>.tflite` (generated from LiteRT by `Fixtures/generate/`). The fixtures are
+/// `<name>.tflite` (generated from LiteRT by `scripts/fixtures/`). The fixtures are
 /// committed: a missing directory, a model without its expected file, or an empty
 /// directory is a failure, not a pass.
 @Suite struct FixtureInspectTests {

@@ -88,7 +88,7 @@ public final class FaceDetector: NSObject, @unchecked Sendable {
     }
 
     /// Letterbox with black, Pillow-bilinear resize to 128x128, `[-1, 1]`: the pipeline of
-    /// the reference (`Fixtures/generate/bundles/FACES.md`). The normalization actually
+    /// the reference (`scripts/fixtures/bundles/FACES.md`). The normalization actually
     /// used is resolved per model (``FaceDetectorOptions/inputNormalization``).
     static let preprocessor = ImagePreprocessor(fit: .letterbox(padValue: 0), normalization: .symmetricUnitRange, antialiased: true)
 

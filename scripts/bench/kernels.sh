@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Kernel microbenchmarks with their arithmetic rate and the fraction of this CPU's peak.
 #
-#   Benchmarks/kernels.sh [FILTER]      # default: every kernel at 1 thread (".* t1$"; the filter must match the whole name)
+#   scripts/bench/kernels.sh [FILTER]      # default: every kernel at 1 thread (".* t1$"; the filter must match the whole name)
 #
 # Runs the ordo-one/benchmark suite in release (`swift package benchmark`), then prints a
 # Markdown table: each kernel at every kernel level this CPU runs (portable, avx2), with
@@ -12,10 +12,11 @@
 # vector multiply pipes: float32 8 FLOP (SSE2) or 32 (AVX2 FMA), int8 32 OP (pmaddwd) or
 # 64 (vpmaddwd, 16 16-bit multiply-accumulates per instruction); kernel_table.py says more.
 #
-#   Benchmarks/kernels.sh '.* avx2 t1$'                 # one level
-#   Benchmarks/kernels.sh 'int8 conv 1x1 112x112 16.* t1$'   # one kernel, every level
+#   scripts/bench/kernels.sh '.* avx2 t1$'                 # one level
+#   scripts/bench/kernels.sh 'int8 conv 1x1 112x112 16.* t1$'   # one kernel, every level
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
+package="$(cd "$here/../../Benchmarks" && pwd)"   # the benchmark package
 filter="${1:-.* t1\$}"
 ghz=""
 if command -v perf >/dev/null 2>&1; then
@@ -29,12 +30,12 @@ if [ -z "$ghz" ]; then
   ghz="$(awk -F: '/cpu MHz/ {printf "%.2f", $2 / 1000; exit}' /proc/cpuinfo)"
 fi
 flags="$(grep -m1 '^flags' /proc/cpuinfo || true)"
-cd "$here"
-raw="$here/.build/kernels-raw.md"
-mkdir -p "$here/.build"
+cd "$package"
+raw="$package/.build/kernels-raw.md"
+mkdir -p "$package/.build"
 # The raw report is kept (and shown if the run fails: build errors go to stdout too).
 if ! swift package benchmark --filter "$filter" --format markdown > "$raw"; then
   tail -n 40 "$raw" >&2
   exit 1
 fi
-python3 "$here/scripts/kernel_table.py" --ghz "$ghz" --flags "$flags" < "$raw"
+python3 "$here/kernel_table.py" --ghz "$ghz" --flags "$flags" < "$raw"

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Builds one fuzz target with libFuzzer + AddressSanitizer and runs it.
 #
-#   Fuzz/run.sh TARGET SECONDS [extra libFuzzer flags...]
-#   Fuzz/run.sh TARGET replay FILE...      # run single inputs (e.g. a crash artifact)
+#   scripts/fuzz/run.sh TARGET SECONDS [extra libFuzzer flags...]
+#   scripts/fuzz/run.sh TARGET replay FILE...      # run single inputs (e.g. a crash artifact)
 #
 # TARGET is one of: model-load, model-invoke, flexbuffer, png, npy, bundle-files.
 # Build products and the growing corpus live in .build-fuzz/ (gitignored):
@@ -11,15 +11,15 @@
 #   .build-fuzz/logs/TARGET.log   the full libFuzzer output
 # Seeds (read-only): the model targets take Fixtures/models/*.tflite, the bundle models
 # and a sample of the conformance models (copied to .build-fuzz/seeds, below); png takes
-# the PNGs of Tests/VisionTests/Resources; bundle-files the JSON and dict.txt files of
+# the PNGs of Fixtures/vision; bundle-files the JSON and dict.txt files of
 # Fixtures/bundles; the others Fuzz/seeds/TARGET. All also take the regression corpus
 # Tests/FuzzRegressions/TARGET. A crash input, once the bug is fixed, is
 # minimized (-minimize_crash=1) and committed to Tests/FuzzRegressions/TARGET, which
 # `swift test` replays (ReliabilityTests).
 set -euo pipefail
-root="$(cd "$(dirname "$0")/.." && pwd)"
-target="${1:?usage: Fuzz/run.sh TARGET SECONDS|replay [args...]}"
-mode="${2:?usage: Fuzz/run.sh TARGET SECONDS|replay [args...]}"
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+target="${1:?usage: scripts/fuzz/run.sh TARGET SECONDS|replay [args...]}"
+mode="${2:?usage: scripts/fuzz/run.sh TARGET SECONDS|replay [args...]}"
 shift 2
 
 seeds=()
@@ -74,7 +74,7 @@ add_model_seed() { # FILE NAME
 }
 for m in "$root"/Fixtures/models/*.tflite; do add_model_seed "$m" "$(basename "$m")"; done
 # The classifier with TFLite metadata seeds the metadata decoding that model-load runs too.
-add_model_seed "$root/Tests/VisionTests/Resources/mobilenet_float_metadata.tflite" "mobilenet_float_metadata.tflite"
+add_model_seed "$root/Fixtures/vision/mobilenet_float_metadata.tflite" "mobilenet_float_metadata.tflite"
 for m in "$root"/Fixtures/bundles/*/model.tflite; do add_model_seed "$m" "bundle-$(basename "$(dirname "$m")").tflite"; done
 shopt -s nullglob
 for op in "$root"/Fixtures/conformance/*/; do
@@ -86,7 +86,7 @@ for op in "$root"/Fixtures/conformance/*/; do
   done
 done
 shopt -u nullglob
-cp -f "$root"/Tests/VisionTests/Resources/*.png "$scratch/seeds/png/"
+cp -f "$root"/Fixtures/vision/*.png "$scratch/seeds/png/"
 for f in "$root"/Fixtures/bundles/*/*.json "$root"/Fixtures/bundles/*/dict.txt; do
   cp -f "$f" "$scratch/seeds/bundle-files/$(basename "$(dirname "$f")")-$(basename "$f")"
 done

@@ -25,7 +25,7 @@ is kept (delete Benchmarks/models/ to remake them).
 
 The uint8 models are what TF1's quantization-aware training exported (TF2's converter no
 longer writes uint8): the converter makes an int8 model with per-tensor weights, and
-`Fixtures/generate/tflite_edit.to_uint8` turns it into its uint8 twin (zero points + 128,
+`scripts/fixtures/tflite_edit.to_uint8` turns it into its uint8 twin (zero points + 128,
 constant bytes flipped), which computes the same codes + 128. The weights must be
 per-tensor: legacy uint8 models never had per-channel weights, and LiteRT's uint8
 kernels take one scale and zero point.
@@ -40,7 +40,7 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 
 HERE = pathlib.Path(__file__).resolve().parent
 # tflite_edit lives with the fixture generators.
-sys.path.insert(0, str(HERE.parents[1] / "Fixtures" / "generate"))
+sys.path.insert(0, str(HERE.parents[1] / "scripts" / "fixtures"))
 
 SEED = 1234
 SHAPE = (1, 224, 224, 3)
@@ -159,8 +159,8 @@ def check_legacy_uint8(data: bytes, float_tail: bool) -> None:
 # --------------------------------------------------------------------------------------
 # The SSD detector at 320x320. The post-process op comes from a tf.function whose
 # `experimental_implements` names it: the converter replaces its body with the custom op
-# (the technique of our Fixtures/generate/make_models.py `ssd_postprocess` and
-# Fixtures/generate/conformance/models_ssd.py).
+# (the technique of our scripts/fixtures/make_models.py `ssd_postprocess` and
+# scripts/fixtures/conformance/models_ssd.py).
 # --------------------------------------------------------------------------------------
 
 SSD_SHAPE = (1, 320, 320, 3)
@@ -357,7 +357,7 @@ def write(path: pathlib.Path, data: bytes) -> None:
 
 
 def main() -> int:
-    out = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else HERE.parent / "models")
+    out = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else HERE.parents[1] / "Benchmarks" / "models")
     out.mkdir(parents=True, exist_ok=True)
     for net in ("v1", "v2"):
         wanted = [(kind, out / f"mobilenet_{net}_{kind}.tflite") for kind in KINDS]

@@ -15,7 +15,7 @@ written by LiteRT's kernel, so they hold whatever the buffer held. Prints one li
 model and exits non-zero if any differs.
 
 --intermediates also compares every operator's output: both engines run a twin of the
-model that lists them all as model outputs (through Fixtures/generate/tflite_edit.py). A
+model that lists them all as model outputs (through scripts/fixtures/tflite_edit.py). A
 classifier's last softmax over 1000 random classes is nearly all zero codes in 8 bits, so
 its output alone says little; the layers before it say more. Float intermediates are held
 to the tolerance times the tensor's largest magnitude: deep in a float net, an element
@@ -75,7 +75,7 @@ def ours(binary: str, model: str, inputs: list[np.ndarray], folder: pathlib.Path
 
 def with_intermediates(model: str, folder: pathlib.Path) -> str:
     """Writes the model's twin whose outputs are its own, then every other operator output."""
-    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "Fixtures" / "generate"))
+    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "scripts" / "fixtures"))
     import tflite_edit
 
     def list_all(m):

@@ -2,7 +2,7 @@
 # Whole models, side by side: our `tflite bench` against LiteRT with XNNPACK and with its
 # builtin kernels (no delegates), alternately in the same run, at 1 and 2 threads.
 #
-#   Benchmarks/compare.sh [--rounds N] [--seconds S] [--threads "1 2"]
+#   scripts/bench/compare.sh [--rounds N] [--seconds S] [--threads "1 2"]
 #                         [--ours-env NAME=VALUE] [--ours-arg ARG]
 #                         [--target-cpu CPU [--tuned-env NAME=VALUE]]
 #                         [MODEL.tflite ...]
@@ -12,7 +12,7 @@
 # int8 and legacy uint8, and an SSD MobileNetV2 detector at 320 float, uint8 and int8
 # (see scripts/make_models.py); adds the tiny SSD head ending in the post-process op and
 # the MediaPipe face detectors from Fixtures/models.
-# Python comes from Fixtures/generate/venv.sh (FIXTURE_VENV=/path/to/venv reuses one).
+# Python comes from scripts/fixtures/venv.sh (FIXTURE_VENV=/path/to/venv reuses one).
 # Prints a Markdown table; the samples go to Benchmarks/models/last-compare.json.
 # --ours-env runs ours a second time with that environment variable, as an extra column
 # (e.g. OPENBLAS_CORETYPE=SkylakeX where OpenBLAS does not recognise an AVX-512 CPU);
@@ -23,7 +23,7 @@
 # run with the --tuned-env variables. The default build targets baseline x86-64 (SSE2).
 # A second table compares load time and memory with LiteRT + XNNPACK.
 set -euo pipefail
-root="$(cd "$(dirname "$0")/.." && pwd)"
+root="$(cd "$(dirname "$0")/../.." && pwd)"
 cache="${BENCH_MODELS:-$root/Benchmarks/models}"
 rounds=3 seconds=0.6 threads="1 2" models=() ours_env=() ours_arg=() target_cpu="" tuned_env=()
 while [ $# -gt 0 ]; do
@@ -40,13 +40,13 @@ while [ $# -gt 0 ]; do
   esac
 done
 
-python="$("$root/Fixtures/generate/venv.sh")"
+python="$("$root/scripts/fixtures/venv.sh")"
 echo "building tflite (release)..." >&2
 swift build -c release --product tflite --package-path "$root" >&2
 binary="$(swift build -c release --product tflite --package-path "$root" --show-bin-path)/tflite"
 
 if [ ${#models[@]} -eq 0 ]; then
-  "$python" "$root/Benchmarks/scripts/make_models.py" "$cache"
+  "$python" "$root/scripts/bench/make_models.py" "$cache"
   models=(
     "$cache/mobilenet_v1_float.tflite" "$cache/mobilenet_v2_float.tflite"
     "$cache/mobilenet_v1_int8.tflite" "$cache/mobilenet_v2_int8.tflite"
@@ -77,5 +77,5 @@ if [ -n "$target_cpu" ]; then
   echo "tuned build: -target-cpu $target_cpu" >&2
 fi
 # shellcheck disable=SC2086
-exec "$python" "$root/Benchmarks/scripts/compare.py" "$binary" "${models[@]}" \
+exec "$python" "$root/scripts/bench/compare.py" "$binary" "${models[@]}" \
   --threads $threads --rounds "$rounds" --seconds "$seconds" --json "$cache/last-compare.json" "${extra[@]}"

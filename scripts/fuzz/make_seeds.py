@@ -3,7 +3,7 @@
 
 Run with the fixture venv (numpy, flatbuffers and the `tflite` schema package):
 
-    Fixtures/generate/.venv/bin/python Fuzz/make_seeds.py
+    scripts/fixtures/.venv/bin/python scripts/fuzz/make_seeds.py
 
 * seeds/flexbuffer: the custom options of every custom operator in Fixtures/models
   (the TFLite_Detection_PostProcess options of ssd_postprocess.tflite), and a few
@@ -21,7 +21,8 @@ from flatbuffers import flexbuffers
 import tflite
 
 HERE = pathlib.Path(__file__).resolve().parent
-ROOT = HERE.parent
+ROOT = HERE.parents[1]
+SEEDS = ROOT / "Fuzz" / "seeds"
 
 
 def write(directory: pathlib.Path, name: str, data: bytes) -> None:
@@ -30,7 +31,7 @@ def write(directory: pathlib.Path, name: str, data: bytes) -> None:
 
 
 def custom_options() -> None:
-    out = HERE / "seeds" / "flexbuffer"
+    out = SEEDS / "flexbuffer"
     for path in sorted((ROOT / "Fixtures" / "models").glob("*.tflite")):
         model = tflite.Model.GetRootAsModel(path.read_bytes(), 0)
         for s in range(model.SubgraphsLength()):
@@ -55,7 +56,7 @@ def custom_options() -> None:
 
 
 def npy_files() -> None:
-    out = HERE / "seeds" / "npy"
+    out = SEEDS / "npy"
 
     def save(name: str, array: np.ndarray, version=None) -> None:
         buffer = io.BytesIO()
