@@ -11,7 +11,9 @@
 //   → TFLiteCommands → tflite (CLI)
 //
 // The library products depend on no Swift package; the only external
-// dependencies are the system libraries OpenBLAS (CBLAS) and libpng.
+// dependencies are the system libraries OpenBLAS (CBLAS) and libpng. The one package
+// dependency, swift-docc-plugin, is used by no target: it only provides
+// `swift package generate-documentation`, and consumers never resolve it.
 //
 // Kernels per instruction-set level: `Microkernels` is compiled for the architecture's
 // baseline and runs everywhere; `MicrokernelsAVX2` is compiled with AVX2 + FMA (x86-64-v3)
@@ -54,6 +56,10 @@ let package = Package(
         // The fuzz entry points, for the separate fuzzing package in `Fuzz/` (which can
         // only depend on products) and the regression replay in ReliabilityTests.
         .library(name: "TFLiteFuzzing", targets: ["TFLiteFuzzing"]),
+    ],
+    dependencies: [
+        // Documentation only (DocC catalogs in Sources/TensorFlowLite and Sources/MLKit).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // MARK: - System libraries

