@@ -179,7 +179,7 @@ struct DepthwiseConv2D3x3F32: PreparedKernel {
 
 /// One output row of a 3×3, multiplier 1, stride 1 or 2 depthwise convolution in Float,
 /// before bias and activation: `depthwiseConv3x3F32`'s loops, also run by the exact 8-bit
-/// kernel (``DepthwiseConv2D3x3Quantized``) on centered codes.
+/// kernel (``DepthwiseConv2D3x3Q8``) on centered codes.
 ///
 /// Pixels whose window lies inside the image (`interiorX` × `interiorY`) point their taps
 /// straight into the input rows; border pixels point taps in the padding at a row of zeros.

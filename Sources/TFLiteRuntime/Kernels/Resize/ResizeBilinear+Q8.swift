@@ -48,7 +48,7 @@ enum IntegerBilinearAxis {
 /// int8 RESIZE_BILINEAR as TFLite's reference kernel: integer weights in units of
 /// 2^-10 per axis, the four products summed in Int64 (scale 2^20) and divided by 2^20
 /// rounding half away from zero.
-struct ResizeBilinearI8: PreparedKernel {
+struct ResizeBilinearS8: PreparedKernel {
     let input: Int
     let output: Int
     let geometry: ResizeGeometry

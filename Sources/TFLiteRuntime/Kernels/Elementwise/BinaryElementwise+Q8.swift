@@ -17,7 +17,7 @@ extension BinaryElementwise {
                                             a: TensorState, b: TensorState, output: TensorState,
                                             level: KernelLevel = .portable) throws(KernelError) -> (any PreparedKernel)? {
         func make<Op: QuantizedBinaryOp>(_ op: Op) -> any PreparedKernel {
-            QuantizedBinaryKernel<Op>(signed: T.lowest < 0, a: operands.a, b: operands.b, output: operands.output,
+            BinaryQ8Kernel<Op>(signed: T.lowest < 0, a: operands.a, b: operands.b, output: operands.output,
                                       broadcast: operands.broadcast, op: op)
         }
         switch kind {
@@ -249,7 +249,7 @@ struct MinimumQ8: QuantizedBinaryOp {
 
 /// `output = Op(a, b)` over 8-bit codes with `a` and `b` broadcast to the output shape.
 /// Each output element is computed on its own, so results do not depend on the thread count.
-struct QuantizedBinaryKernel<Op: QuantizedBinaryOp>: PreparedKernel {
+struct BinaryQ8Kernel<Op: QuantizedBinaryOp>: PreparedKernel {
     /// int8 (else uint8) codes.
     let signed: Bool
     let a: Int

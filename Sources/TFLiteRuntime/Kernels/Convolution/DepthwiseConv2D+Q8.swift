@@ -7,9 +7,9 @@ import TFLiteModel
 /// "away from zero" variant), so both types share one requantizer.
 ///
 /// Weights are per channel along dimension 3 (int8) or per tensor. Constant filters take
-/// ``DepthwiseConv2D3x3Quantized`` (exact sums in Float) when it covers the geometry, else
-/// ``DepthwiseConv2DQuantizedDirect``; filters known only at run time take the reference loops.
-enum DepthwiseConv2DQuantized {
+/// ``DepthwiseConv2D3x3Q8`` (exact sums in Float) when it covers the geometry, else
+/// ``DepthwiseConv2DQ8Direct``; filters known only at run time take the reference loops.
+enum DepthwiseConv2DQ8 {
     static func make(_ context: inout PrepareContext, geometry g: Conv2DGeometry, input: TensorState,
                      filter: TensorState, bias: TensorState?, output: TensorState,
                      activation: FusedActivation) throws(KernelError) -> any PreparedKernel {
@@ -25,17 +25,17 @@ enum DepthwiseConv2DQuantized {
                                              _ input: Int, _ filter: TensorState, _ bias: Int?, _ output: Int,
                                              _ params: QuantizedConvParams) throws(KernelError) -> any PreparedKernel {
         guard let constant = filter.constant else {
-            return DepthwiseConv2DQuantizedReference(signed: T.isSigned, input: input, filter: filter.index, bias: bias, output: output,
+            return DepthwiseConv2DQ8Reference(signed: T.isSigned, input: input, filter: filter.index, bias: bias, output: output,
                                                        geometry: g, params: params)
         }
         let weights = constant.typed(T.self)
-        if DepthwiseConv2D3x3Quantized.covers(g) {
+        if DepthwiseConv2D3x3Q8.covers(g) {
             let maxW = centeredMagnitude(weights, zeroPoint: params.weightZeroPoint)
             let maxX = QuantizedConvParams.maxCentered(T.self, zeroPoint: params.inputZeroPoint)
-            if DepthwiseConv2D3x3Quantized.sumsAreExact(g, maxAbsInput: maxX, maxAbsWeight: maxW) {
+            if DepthwiseConv2D3x3Q8.sumsAreExact(g, maxAbsInput: maxX, maxAbsWeight: maxW) {
                 let centered = AlignedBuffer(uninitializedCount: weights.count * MemoryLayout<Float>.stride)
                 centerWeights(weights, zeroPoint: params.weightZeroPoint, into: centered.typed(Float.self))
-                return try DepthwiseConv2D3x3Quantized(&context, signed: T.isSigned, input: input, bias: bias, output: output,
+                return try DepthwiseConv2D3x3Q8(&context, signed: T.isSigned, input: input, bias: bias, output: output,
                                                        geometry: g, weights: centered, inputZeroPoint: params.inputZeroPoint,
                                                        requantizer: params.requantizer)
             }
@@ -47,7 +47,7 @@ enum DepthwiseConv2DQuantized {
         let accLines = try ConvCheck.cacheLines([accBytes], "DEPTHWISE_CONV_2D")
         let workerBytes = try ConvCheck.cacheLines([accLines, tapBytes], "DEPTHWISE_CONV_2D")
         let scratch = context.requestScratch(bytes: try ConvCheck.product([workerBytes, context.threadCount], "DEPTHWISE_CONV_2D"))
-        return DepthwiseConv2DQuantizedDirect(signed: T.isSigned, input: input, bias: bias, output: output, geometry: g,
+        return DepthwiseConv2DQ8Direct(signed: T.isSigned, input: input, bias: bias, output: output, geometry: g,
                                                  multiplier: g.outC / g.inC, weights: packed,
                                                  inputZeroPoint: params.inputZeroPoint,
                                                  requantizer: params.requantizer, scratch: scratch, workerBytes: workerBytes,
@@ -60,7 +60,7 @@ enum DepthwiseConv2DQuantized {
 /// eight channels is accumulated over all taps in registers (16-bit operands, 32-bit
 /// products and sums, wrapping like TFLite's `int32`), stored to a per-worker `Int32`
 /// row and requantized. Work is split over output rows.
-struct DepthwiseConv2DQuantizedDirect: Quantized8Kernel {
+struct DepthwiseConv2DQ8Direct: Quantized8Kernel {
     let signed: Bool
     let input: Int, bias: Int?, output: Int
     let geometry: Conv2DGeometry
@@ -199,7 +199,7 @@ extension Conv2DGeometry {
 
 /// TFLite's reference loops, used when the filter is only known at run time (and as the
 /// oracle the direct kernel is tested against). Work is split over output rows.
-struct DepthwiseConv2DQuantizedReference: Quantized8Kernel {
+struct DepthwiseConv2DQ8Reference: Quantized8Kernel {
     let signed: Bool
     let input: Int, filter: Int, bias: Int?, output: Int
     let geometry: Conv2DGeometry

@@ -31,7 +31,7 @@ import MicrokernelsAVX2
 /// At ``KernelLevel/avx2`` the centering and the sums are the level's microkernels
 /// (`centerCodesF32AVX2`, `depthwiseConv3x3F32AVX2` with FMA, which rounds nothing here);
 /// the sums, and so the outputs, are the same bits as the portable level's.
-struct DepthwiseConv2D3x3Quantized: PreparedKernel {
+struct DepthwiseConv2D3x3Q8: PreparedKernel {
     let input: Int, bias: Int?, output: Int
     let walk: Depthwise3x3Walk
     /// `w - zw` as Float, `[9, C]`.

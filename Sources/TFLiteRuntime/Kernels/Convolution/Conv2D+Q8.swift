@@ -6,7 +6,7 @@ import TFLiteModel
 /// point, activation clamp). Accumulation is `Int32` with wrap-around.
 ///
 /// With a constant filter the GEMM kernel is used; otherwise the direct loops.
-enum Conv2DQuantized {
+enum Conv2DQ8 {
     static func make(_ context: inout PrepareContext, geometry g: Conv2DGeometry, groups: Int,
                      input: TensorState, filter: TensorState, bias: TensorState?, output: TensorState,
                      activation: FusedActivation) throws(KernelError) -> any PreparedKernel {
@@ -21,15 +21,15 @@ enum Conv2DQuantized {
     private static func build<T: Quantized8>(_: T.Type, _ context: inout PrepareContext, _ g: Conv2DGeometry, _ groups: Int,
                                              _ input: Int, _ filter: TensorState, _ bias: Int?, _ output: Int,
                                              _ params: QuantizedConvParams) throws(KernelError) -> any PreparedKernel {
-        let reference = Conv2DQuantizedReference(signed: T.isSigned, input: input, filter: filter.index, bias: bias, output: output,
+        let reference = Conv2DQ8Reference(signed: T.isSigned, input: input, filter: filter.index, bias: bias, output: output,
                                                     geometry: g, groups: groups, params: params)
         guard let constant = filter.constant else { return reference }
-        if groups == 1, let single = try QuantizedGEMV.make(
+        if groups == 1, let single = try GemvQ8.make(
             &context, signed: T.isSigned, input: input, weights: filter, bias: bias, output: output, rows: g.outputPixels,
             units: g.outC, depth: try ConvCheck.product([g.kh, g.kw, g.inC], "CONV_2D patch"), row: .patch(g), params: params) {
             return single
         }
-        if let integer = try Conv2DQuantizedGemmS16.make(T.self, &context, geometry: g, groups: groups, input: input,
+        if let integer = try Conv2DQ8GemmS16.make(T.self, &context, geometry: g, groups: groups, input: input,
                                                          filter: constant, bias: bias, output: output, params: params) {
             return integer
         }
@@ -37,7 +37,7 @@ enum Conv2DQuantized {
         let patch = try ConvCheck.product([g.kh, g.kw, groupInC], "CONV_2D patch")
         let tiles = try GemmTiles(&context, pixels: g.outputPixels, patch: patch, outChannels: groupOutC, op: "CONV_2D")
         let packed = try context.packCenteredWeights(constant, as: T.self, zeroPoint: params.weightZeroPoint)
-        return Conv2DQuantizedGemm(
+        return Conv2DQ8Gemm(
             signed: T.isSigned, input: input, bias: bias, output: output, geometry: g, groups: groups, groupInC: groupInC, groupOutC: groupOutC,
             patch: patch, tiles: tiles, packed: packed,
             inputZeroPoint: params.inputZeroPoint,
@@ -51,7 +51,7 @@ enum Conv2DQuantized {
 /// (`x - zx`, zeros for taps in the padding, which is what skipping them means), multiplied
 /// by the packed centered filter rows `w - zw` (OHWI is already `[outC, kh·kw·Cg]`), then
 /// requantized. Tiles are spread over threads, each with its own scratch.
-struct Conv2DQuantizedGemm: Quantized8Kernel {
+struct Conv2DQ8Gemm: Quantized8Kernel {
     let signed: Bool
     let input: Int, bias: Int?, output: Int
     let geometry: Conv2DGeometry
@@ -102,7 +102,7 @@ struct Conv2DQuantizedGemm: Quantized8Kernel {
 
 /// TFLite's reference loops, used when the filter is only known at run time (and as the
 /// oracle the GEMM kernel is tested against). Work is split over output rows.
-struct Conv2DQuantizedReference: Quantized8Kernel {
+struct Conv2DQ8Reference: Quantized8Kernel {
     let signed: Bool
     let input: Int, filter: Int, bias: Int?, output: Int
     let geometry: Conv2DGeometry

@@ -6,7 +6,7 @@ import TFLiteModel
 /// ``Requantizer`` (uint8: one multiplier; int8: per channel along dimension 0).
 /// Integer sums do not depend on their order, so the GEMM + gather kernel below and the
 /// scatter loops agree exactly.
-enum TransposeConvQuantized {
+enum TransposeConvQ8 {
     /// Most input pixels per GEMM tile.
     static let maxTilePixels = 64
 
@@ -25,7 +25,7 @@ enum TransposeConvQuantized {
                                              _ params: QuantizedConvParams) throws(KernelError) -> any PreparedKernel {
         guard let constant = weights.constant else {
             let bytes = try ConvCheck.product([g.batch, g.outH, g.outW, g.outC, MemoryLayout<Int32>.stride], "TRANSPOSE_CONV")
-            return TransposeConvQuantizedReference(signed: T.isSigned, input: input, weights: weights.index, bias: bias, output: output,
+            return TransposeConvQ8Reference(signed: T.isSigned, input: input, weights: weights.index, bias: bias, output: output,
                                                       geometry: g, params: params, scratch: context.requestScratch(bytes: bytes))
         }
         let taps = try ConvCheck.product([g.kh, g.kw, g.outC], "TRANSPOSE_CONV")
@@ -53,7 +53,7 @@ enum TransposeConvQuantized {
                 }
             }
         }
-        return TransposeConvQuantizedGemm(
+        return TransposeConvQ8Gemm(
             signed: T.isSigned, input: input, bias: bias, output: output, geometry: g, packed: packed, columns: columns,
             scratch: scratch, workerBytes: workerBytes, inputBytes: inputBytes, tempBytes: tempBytes, tileRows: tileRows,
             inputZeroPoint: params.inputZeroPoint,
@@ -65,7 +65,7 @@ enum TransposeConvQuantized {
 /// Per image: exact GEMM `col[H·W, kh·kw·outC] = (x - zx) · Pᵀ` in `Int32`
 /// (``ExactGEMM``, input pixels tiled over threads), then each output pixel sums the
 /// columns of the input pixels that reach it (split over output rows) and is requantized.
-struct TransposeConvQuantizedGemm: Quantized8Kernel {
+struct TransposeConvQ8Gemm: Quantized8Kernel {
     let signed: Bool
     let input: Int, bias: Int?, output: Int
     let geometry: Conv2DGeometry
@@ -143,7 +143,7 @@ struct TransposeConvQuantizedGemm: Quantized8Kernel {
 
 /// TFLite's reference scatter loops into an `Int32` image, used when the weights are only
 /// known at run time (and as the oracle the GEMM kernel is tested against).
-struct TransposeConvQuantizedReference: Quantized8Kernel {
+struct TransposeConvQ8Reference: Quantized8Kernel {
     let signed: Bool
     let input: Int, weights: Int, bias: Int?, output: Int
     let geometry: Conv2DGeometry

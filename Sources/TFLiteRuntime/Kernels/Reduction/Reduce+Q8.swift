@@ -30,14 +30,14 @@ extension Reduce {
         guard exponent <= 31 else {
             throw .invalid("input scale \(qx.scale) is too large for output scale \(qy.scale)")
         }
-        return QuantizedReduceKernel(signed: T.isSigned, input: input.index, output: output.index, geometry: geometry,
+        return ReduceQ8Kernel(signed: T.isSigned, input: input.index, output: output.index, geometry: geometry,
                                      zeroX: qx.zeroPoint, zeroY: qy.zeroPoint, mantissa: mantissa, exponent: exponent)
     }
 }
 
 /// A quantized MEAN or SUM. Work is split over output elements; each sums its inputs
 /// in row-major order on its own, so results do not depend on the thread count.
-struct QuantizedReduceKernel: Quantized8Kernel {
+struct ReduceQ8Kernel: Quantized8Kernel {
     let signed: Bool
     let input: Int
     let output: Int

@@ -18,7 +18,7 @@ import MicrokernelsAVX2
 /// in wrapping `Int32`, which is TFLite's sum modulo 2^32 whatever the order. Each product
 /// and each pair of products fits in `Int32` (`2·255·255`), so LLVM forms the sum with
 /// `pmaddwd`. Output channels are split over the threads; ``Requantizer`` finishes.
-struct QuantizedGEMV: Quantized8Kernel {
+struct GemvQ8: Quantized8Kernel {
     /// How the row of `depth` activations is read from the input tensor.
     enum Row: Sendable {
         /// FULLY_CONNECTED: the input's `depth` codes.
@@ -48,7 +48,7 @@ struct QuantizedGEMV: Quantized8Kernel {
     /// The kernel, or nil when the operator is not a single row or the weights are not
     /// constant (the callers' other kernels apply).
     static func make(_ context: inout PrepareContext, signed: Bool, input: Int, weights: TensorState, bias: Int?, output: Int,
-                     rows: Int, units: Int, depth: Int, row: Row, params: QuantizedConvParams) throws(KernelError) -> QuantizedGEMV? {
+                     rows: Int, units: Int, depth: Int, row: Row, params: QuantizedConvParams) throws(KernelError) -> GemvQ8? {
         guard rows == 1, let constant = weights.constant else { return nil }
         guard constant.bytes.count >= (try ConvCheck.product([units, depth], "quantized row")) else {
             throw .invalid("weights hold \(constant.bytes.count) bytes; \(units) x \(depth) needed")
@@ -58,7 +58,7 @@ struct QuantizedGEMV: Quantized8Kernel {
         let accBytes = try ConvCheck.product([units, MemoryLayout<Int32>.stride], "quantized row")
         let (total, overflow) = accOffset.addingReportingOverflow(accBytes)
         guard !overflow else { throw .invalid("quantized row scratch overflows") }
-        return QuantizedGEMV(signed: signed, input: input, bias: bias, output: output, row: row, weights: constant,
+        return GemvQ8(signed: signed, input: input, bias: bias, output: output, row: row, weights: constant,
                              units: units, depth: depth, inputZeroPoint: params.inputZeroPoint,
                              weightZeroPoint: params.weightZeroPoint, requantizer: params.requantizer,
                              scratch: context.requestScratch(bytes: total),

@@ -5,7 +5,7 @@ import TFLiteModel
 /// `round(Double(acc) · s_in·s_w[o]/s_out)` (ties away from zero), plus the output zero
 /// point, clamped (``Requantizer/Mode/double``). Weights are per tensor (uint8, any zero
 /// point; int8, zero point 0) or, for int8, per output channel (dimension 0).
-enum FullyConnectedQuantized {
+enum FullyConnectedQ8 {
     /// Most rows and columns of one output tile.
     static let tileRows = 64
     static let tileColumns = 64
@@ -27,10 +27,10 @@ enum FullyConnectedQuantized {
                                              _ bias: Int?, _ output: Int, _ params: QuantizedConvParams,
                                              _ batch: Int, _ units: Int, _ depth: Int) throws(KernelError) -> any PreparedKernel {
         guard let constant = weights.constant else {
-            return FullyConnectedQuantizedReference(signed: T.isSigned, input: input, weights: weights.index, bias: bias, output: output,
+            return FullyConnectedQ8Reference(signed: T.isSigned, input: input, weights: weights.index, bias: bias, output: output,
                                                        batch: batch, units: units, depth: depth, params: params)
         }
-        if let single = try QuantizedGEMV.make(&context, signed: T.isSigned, input: input, weights: weights, bias: bias, output: output,
+        if let single = try GemvQ8.make(&context, signed: T.isSigned, input: input, weights: weights, bias: bias, output: output,
                                                rows: batch, units: units, depth: depth, row: .dense, params: params) {
             return single
         }
@@ -43,7 +43,7 @@ enum FullyConnectedQuantized {
         let workerBytes = try ConvCheck.cacheLines([inputBytes, resultBytes, resultBytes], "FULLY_CONNECTED")
         let scratch = context.requestScratch(bytes: try ConvCheck.product([workerBytes, context.threadCount], "FULLY_CONNECTED"))
         let packed = try context.packCenteredWeights(constant, as: T.self, zeroPoint: params.weightZeroPoint)
-        return FullyConnectedQuantizedGemm(
+        return FullyConnectedQ8Gemm(
             signed: T.isSigned, input: input, bias: bias, output: output, batch: batch, units: units, depth: depth,
             rows: rows, columns: columns, scratch: scratch, workerBytes: workerBytes,
             inputBytes: inputBytes, resultBytes: resultBytes, packed: packed,
@@ -56,7 +56,7 @@ enum FullyConnectedQuantized {
 /// Exact GEMM (``ExactGEMM``) against the packed centered weights, in output tiles of
 /// `rows × columns` spread over the threads. A worker converts a tile's input rows to
 /// centered floats once and reuses them for consecutive column tiles.
-struct FullyConnectedQuantizedGemm: Quantized8Kernel {
+struct FullyConnectedQ8Gemm: Quantized8Kernel {
     let signed: Bool
     let input: Int, bias: Int?, output: Int
     let batch: Int, units: Int, depth: Int
@@ -105,7 +105,7 @@ struct FullyConnectedQuantizedGemm: Quantized8Kernel {
 
 /// TFLite's reference loops, used when the weights are only known at run time (and as the
 /// oracle the GEMM kernel is tested against). Work is split over rows.
-struct FullyConnectedQuantizedReference: Quantized8Kernel {
+struct FullyConnectedQ8Reference: Quantized8Kernel {
     let signed: Bool
     let input: Int, weights: Int, bias: Int?, output: Int
     let batch: Int, units: Int, depth: Int

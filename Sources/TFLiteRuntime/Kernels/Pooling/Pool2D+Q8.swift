@@ -8,7 +8,7 @@ import TFLiteModel
 /// rounded half up for uint8 (`(sum + n/2) / n`) and half away from zero for int8
 /// (`(sum ± n/2) / n` with C's truncating division). Max: the largest code. Then the
 /// fused activation's clamp.
-enum Pool2DQuantized {
+enum Pool2DQ8 {
     static func make(_ context: inout PrepareContext, kind: Pool2D.Kind, input: TensorState, output: TensorState,
                      geometry: Pool2D.Geometry, activation: FusedActivation,
                      separable: Bool) throws(KernelError) -> any PreparedKernel {
@@ -23,7 +23,7 @@ enum Pool2DQuantized {
             throw .invalid("fused activation \(activation.name) is not supported")
         }
         guard separable else {
-            return Pool2DQuantized8(signed: input.type == .int8, kind: kind, input: input.index, output: output.index,
+            return Pool2DQ8Kernel(signed: input.type == .int8, kind: kind, input: input.index, output: output.index,
                                     geometry: geometry, lower: range.lower, upper: range.upper)
         }
         func make<R: PoolReduction>(_ reduction: R) throws(KernelError) -> Pool2DSeparable<R> {
@@ -31,17 +31,17 @@ enum Pool2DQuantized {
         }
         let (lower, upper) = range
         switch (kind, input.type == .int8) {
-        case (.max, false): return SeparablePool.maxU8(try make(MaxPoolQuantized<UInt8>(lower: lower, upper: upper)))
-        case (.max, true): return SeparablePool.maxI8(try make(MaxPoolQuantized<Int8>(lower: lower, upper: upper)))
-        case (.average, false): return SeparablePool.averageU8(try make(AveragePoolQuantized<UInt8>(lower: lower, upper: upper)))
-        case (.average, true): return SeparablePool.averageI8(try make(AveragePoolQuantized<Int8>(lower: lower, upper: upper)))
+        case (.max, false): return SeparablePool.maxU8(try make(MaxPoolQ8<UInt8>(lower: lower, upper: upper)))
+        case (.max, true): return SeparablePool.maxI8(try make(MaxPoolQ8<Int8>(lower: lower, upper: upper)))
+        case (.average, false): return SeparablePool.averageU8(try make(AveragePoolQ8<UInt8>(lower: lower, upper: upper)))
+        case (.average, true): return SeparablePool.averageI8(try make(AveragePoolQ8<Int8>(lower: lower, upper: upper)))
         }
     }
 }
 
 /// Per output pixel and channel, a reduction over the clipped window; work is split over
 /// output rows.
-struct Pool2DQuantized8: Quantized8Kernel {
+struct Pool2DQ8Kernel: Quantized8Kernel {
     let signed: Bool
     let kind: Pool2D.Kind
     let input: Int, output: Int

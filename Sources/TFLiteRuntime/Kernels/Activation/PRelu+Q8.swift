@@ -17,7 +17,7 @@ extension PRelu {
                          positive: QuantizedMultiplier(Double(qx.scale / qy.scale)),
                          negative: QuantizedMultiplier(Double(qx.scale * qa.scale / qy.scale)),
                          lower: T.lowest, upper: T.highest)
-        return QuantizedBinaryKernel<PReluQ8>(signed: T.lowest < 0, a: input.index, b: alpha.index, output: output.index,
+        return BinaryQ8Kernel<PReluQ8>(signed: T.lowest < 0, a: input.index, b: alpha.index, output: output.index,
                                                  broadcast: broadcast, op: op)
     }
 }

@@ -4,12 +4,12 @@ import MicrokernelsAVX2
 #endif
 
 /// Quantized CONV_2D with a constant filter on levels that have an integer GEMM
-/// (``KernelLevel/avx2``): the same im2col tiles as ``Conv2DQuantizedGemm``, but the rows
+/// (``KernelLevel/avx2``): the same im2col tiles as ``Conv2DQ8Gemm``, but the rows
 /// hold centered codes as `Int16` and the exact sums come from the level's 16-bit integer
 /// GEMM (``GemmS16Layout``) instead of chunked `Float` BLAS calls. Wrapping `Int32` sums
 /// are TFLite's accumulator whatever the order, so outputs are bit-identical to the
 /// portable kernel's and to the reference.
-struct Conv2DQuantizedGemmS16: Quantized8Kernel {
+struct Conv2DQ8GemmS16: Quantized8Kernel {
     let signed: Bool
     let input: Int, bias: Int?, output: Int
     let geometry: Conv2DGeometry
@@ -27,7 +27,7 @@ struct Conv2DQuantizedGemmS16: Quantized8Kernel {
     /// applies).
     static func make<T: Quantized8>(_: T.Type, _ context: inout PrepareContext, geometry g: Conv2DGeometry, groups: Int,
                                     input: Int, filter constant: ConstantBytes, bias: Int?, output: Int,
-                                    params: QuantizedConvParams) throws(KernelError) -> Conv2DQuantizedGemmS16? {
+                                    params: QuantizedConvParams) throws(KernelError) -> Conv2DQ8GemmS16? {
         let groupInC = g.inC / groups, groupOutC = g.outC / groups
         // Panels of 16 columns: below 8 output channels a group's packed Int16 weights
         // would take more than 4 bytes per 8-bit weight, the most any packing here costs
@@ -60,7 +60,7 @@ struct Conv2DQuantizedGemmS16: Quantized8Kernel {
         }
         // Int16 rows of `paddedPatch` take at most the Float rows' bytes the tiles plan for.
         let tiles = try GemmTiles(&context, pixels: g.outputPixels, patch: patch, outChannels: groupOutC, op: "CONV_2D")
-        return Conv2DQuantizedGemmS16(
+        return Conv2DQ8GemmS16(
             signed: T.isSigned, input: input, bias: bias, output: output, geometry: g, groups: groups,
             groupInC: groupInC, groupOutC: groupOutC, patch: patch, paddedPatch: GemmS16Layout.paddedDepth(patch),
             tiles: tiles, packed: packed, packedPerGroup: perGroup, inputZeroPoint: params.inputZeroPoint,

@@ -11,12 +11,12 @@ extension BinaryElementwise {
                                       broadcast: operands.broadcast, clamp: clamp)
         }
         switch kind {
-        case .add: return make(AddI32.self)
-        case .sub: return make(SubI32.self)
-        case .mul: return make(MulI32.self)
-        case .squaredDifference: return make(SquaredDifferenceI32.self)
-        case .maximum: return make(MaximumI32.self)
-        case .minimum: return make(MinimumI32.self)
+        case .add: return make(AddS32.self)
+        case .sub: return make(SubS32.self)
+        case .mul: return make(MulS32.self)
+        case .squaredDifference: return make(SquaredDifferenceS32.self)
+        case .maximum: return make(MaximumS32.self)
+        case .minimum: return make(MinimumS32.self)
         case .div: return nil
         }
     }
@@ -36,29 +36,29 @@ extension BinaryElementwise {
 }
 
 /// `a + b`, wrapping.
-enum AddI32: BinaryElementOp {
+enum AddS32: BinaryElementOp {
     @inline(__always) static func apply(_ a: Int32, _ b: Int32) -> Int32 { a &+ b }
 }
 
 /// `a - b`, wrapping.
-enum SubI32: BinaryElementOp {
+enum SubS32: BinaryElementOp {
     @inline(__always) static func apply(_ a: Int32, _ b: Int32) -> Int32 { a &- b }
 }
 
 /// `a * b`, wrapping.
-enum MulI32: BinaryElementOp {
+enum MulS32: BinaryElementOp {
     @inline(__always) static func apply(_ a: Int32, _ b: Int32) -> Int32 { a &* b }
 }
 
 /// `(a - b)²`, wrapping.
-enum SquaredDifferenceI32: BinaryElementOp {
+enum SquaredDifferenceS32: BinaryElementOp {
     @inline(__always) static func apply(_ a: Int32, _ b: Int32) -> Int32 { let d = a &- b; return d &* d }
 }
 
-enum MaximumI32: BinaryElementOp {
+enum MaximumS32: BinaryElementOp {
     @inline(__always) static func apply(_ a: Int32, _ b: Int32) -> Int32 { a > b ? a : b }
 }
 
-enum MinimumI32: BinaryElementOp {
+enum MinimumS32: BinaryElementOp {
     @inline(__always) static func apply(_ a: Int32, _ b: Int32) -> Int32 { a < b ? a : b }
 }
