@@ -30,6 +30,7 @@ extension Schema {
         public static let splitV: UInt8 = 79
         public static let depthToSpace: UInt8 = 94
         public static let batchMatMul: UInt8 = 101
+        public static let gelu: UInt8 = 116
 
         /// Table names indexed by type id (index 0 is NONE).
         public static let names: [String] = [
