@@ -12,6 +12,7 @@ extension KernelRegistry {
             reductionKernels,
             resizeKernels,
             quantizationKernels,
+            mathKernels,
         ]
     }
 
