@@ -13,6 +13,7 @@ extension KernelRegistry {
             resizeKernels,
             quantizationKernels,
             mathKernels,
+            comparisonKernels,
         ]
     }
 
