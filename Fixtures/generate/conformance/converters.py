@@ -19,7 +19,7 @@ from common import Case
 tf.get_logger().setLevel("ERROR")
 
 _TF_DTYPES = {"float32": tf.float32, "int32": tf.int32, "int64": tf.int64,
-              "uint8": tf.uint8, "int8": tf.int8}
+              "uint8": tf.uint8, "int8": tf.int8, "bool": tf.bool}
 
 
 def _signature(case: Case):
@@ -210,7 +210,8 @@ def build_uint8(case: Case, rng) -> bytes:
                         lows[j] = min(lows[j], float(v.min()))
                         highs[j] = max(highs[j], float(v.max()))
                 ranges = [_nudged(lo, hi)[0] for lo, hi in zip(lows, highs)]
-            outs = [fq(o, lo, hi) for o, (lo, hi) in zip(outs, ranges)]
+            # Bool outputs (comparisons) are not quantized.
+            outs = [fq(o, lo, hi) if o.dtype == tf.float32 else o for o, (lo, hi) in zip(outs, ranges)]
             conv = tf.compat.v1.lite.TFLiteConverter.from_session(sess, phs, outs)
             conv.inference_type = tf.uint8
             conv.quantized_input_stats = stats

@@ -46,8 +46,9 @@ def all_cases():
     import cases_fp16
     import cases_detection
     import cases_hybrid
+    import cases_math
     cases = []
-    for mod in (cases_float, cases_int8, cases_uint8, cases_fp16, cases_detection, cases_hybrid):
+    for mod in (cases_float, cases_int8, cases_uint8, cases_fp16, cases_detection, cases_hybrid, cases_math):
         cases.extend(mod.cases())
     seen = set()
     for c in cases:
