@@ -60,7 +60,10 @@ public enum FuzzEntryPoints {
     }
 
     /// 2. Model bytes → `Model` → `Interpreter` (16 MB budget, 1 thread) →
-    /// `allocateTensors()` → zeroed inputs → `invoke()` → read every output.
+    /// `allocateTensors()` → zeroed inputs → `invoke()` → read every output; then inputs
+    /// filled with the fuzz input's own bytes (cycled from its middle) → `invoke()` again,
+    /// so data-dependent paths (NaN and infinite floats, zero or negative integer divisors
+    /// and exponents, out-of-range indices, bool bytes other than 0 and 1) are reached.
     @Sendable public static func modelInvoke(_ bytes: [UInt8]) -> String {
         let model: Model
         do {
@@ -84,9 +87,29 @@ public enum FuzzEntryPoints {
             for i in 0 ..< interpreter.outputTensorCount {
                 outputBytes += try interpreter.output(at: i).data.count
             }
-            return "invoked: \(outputBytes) output bytes"
+            return "invoked: \(outputBytes) output bytes; " + invokeWithPatternInputs(interpreter, bytes)
         } catch {
             return "rejected at run: \(error)"
+        }
+    }
+
+    /// Fills every input with `bytes` cycled from their middle and invokes once more.
+    static func invokeWithPatternInputs(_ interpreter: Interpreter, _ bytes: [UInt8]) -> String {
+        guard !bytes.isEmpty else { return "no pattern" }
+        do {
+            var next = bytes.count / 2
+            for i in 0 ..< interpreter.inputTensorCount {
+                var data = Data(count: try interpreter.input(at: i).data.count)
+                for k in data.indices {
+                    data[k] = bytes[next]
+                    next = next + 1 == bytes.count ? 0 : next + 1
+                }
+                try interpreter.copy(data, toInputAt: i)
+            }
+            try interpreter.invoke()
+            return "pattern invoked"
+        } catch {
+            return "pattern rejected at run: \(error)"
         }
     }
 
