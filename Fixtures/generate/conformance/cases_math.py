@@ -108,8 +108,9 @@ def int_cases():
 def logical_cases():
     out = []
     a = _values("LOGICAL/a", SH, "bool")
-    b = np.array([True, False, True, True])
-    for op, f in (("LOGICAL_AND", tf.logical_and), ("LOGICAL_OR", tf.logical_or)):
+    # The right operand is mostly the op's neutral value, so the left one shows through.
+    for op, f, b in (("LOGICAL_AND", tf.logical_and, np.array([True, False, True, True])),
+                     ("LOGICAL_OR", tf.logical_or, np.array([False, True, False, False]))):
         out.append(F(op, "bcast", dict(lhs=SH, rhs=(4,)), [In(SH, values=a, dtype="bool"), In((4,), values=b, dtype="bool")],
                      lambda r, x, y, f=f: f(x, y), op_input_dtype="bool", allow_constant_output=True,
                      validate=_both_values))
