@@ -99,10 +99,15 @@ public enum FuzzEntryPoints {
         do {
             var next = bytes.count / 2
             for i in 0 ..< interpreter.inputTensorCount {
+                // Copied in runs, not per byte: inputs may be megabytes, and a per-byte
+                // loop under the fuzzer's instrumentation timed out.
                 var data = Data(count: try interpreter.input(at: i).data.count)
-                for k in data.indices {
-                    data[k] = bytes[next]
-                    next = next + 1 == bytes.count ? 0 : next + 1
+                var filled = 0
+                while filled < data.count {
+                    let run = Swift.min(data.count - filled, bytes.count - next)
+                    data.replaceSubrange(filled ..< filled + run, with: bytes[next ..< next + run])
+                    filled += run
+                    next = next + run == bytes.count ? 0 : next + run
                 }
                 try interpreter.copy(data, toInputAt: i)
             }
