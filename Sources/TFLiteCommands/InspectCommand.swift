@@ -10,7 +10,7 @@ struct InspectCommand: ToolCommand {
         Shapes show -1 for dimensions the model marks dynamic (shape_signature). \
         With --json, prints one JSON object (sorted keys) describing subgraph 0. \
         Both end with what the runtime makes of the model: whether it can run it, and the \
-        size of the tensor arena it plans (or the operator it cannot run).
+        size of the tensor arena it plans, or why not (every operator it has no kernel for).
         """
     )
 

@@ -8,6 +8,8 @@ struct RuntimePlan {
     var arenaBytes: Int?
     var work: Int?
     var error: String?
+    /// Every builtin and custom op of the model without a kernel (once each).
+    var unsupportedOperators: [UnsupportedOperator] = []
 
     init(_ model: Model) {
         do {
@@ -17,6 +19,7 @@ struct RuntimePlan {
             work = engine.work
         } catch {
             self.error = error.description
+            unsupportedOperators = error.unsupportedOperators
         }
     }
 
@@ -26,6 +29,9 @@ struct RuntimePlan {
             "arena_bytes": arenaBytes.map { .int($0) } ?? .null,
             "work": work.map { .int($0) } ?? .null,
             "error": error.map { .string($0) } ?? .null,
+            "unsupported_operators": .array(unsupportedOperators.map {
+                .object(["index": .int($0.index), "op": .string($0.op)])
+            }),
         ])
     }
 

@@ -60,7 +60,10 @@ public enum FuzzEntryPoints {
     }
 
     /// 2. Model bytes → `Model` → `Interpreter` (16 MB budget, 1 thread) →
-    /// `allocateTensors()` → zeroed inputs → `invoke()` → read every output.
+    /// `allocateTensors()` → zeroed inputs → `invoke()` → read every output; then inputs
+    /// filled with the fuzz input's own bytes (cycled from its middle) → `invoke()` again,
+    /// so data-dependent paths (NaN and infinite floats, zero or negative integer divisors
+    /// and exponents, out-of-range indices, bool bytes other than 0 and 1) are reached.
     @Sendable public static func modelInvoke(_ bytes: [UInt8]) -> String {
         let model: Model
         do {
@@ -84,9 +87,34 @@ public enum FuzzEntryPoints {
             for i in 0 ..< interpreter.outputTensorCount {
                 outputBytes += try interpreter.output(at: i).data.count
             }
-            return "invoked: \(outputBytes) output bytes"
+            return "invoked: \(outputBytes) output bytes; " + invokeWithPatternInputs(interpreter, bytes)
         } catch {
             return "rejected at run: \(error)"
+        }
+    }
+
+    /// Fills every input with `bytes` cycled from their middle and invokes once more.
+    static func invokeWithPatternInputs(_ interpreter: Interpreter, _ bytes: [UInt8]) -> String {
+        guard !bytes.isEmpty else { return "no pattern" }
+        do {
+            var next = bytes.count / 2
+            for i in 0 ..< interpreter.inputTensorCount {
+                // Copied in runs, not per byte: inputs may be megabytes, and a per-byte
+                // loop under the fuzzer's instrumentation timed out.
+                var data = Data(count: try interpreter.input(at: i).data.count)
+                var filled = 0
+                while filled < data.count {
+                    let run = Swift.min(data.count - filled, bytes.count - next)
+                    data.replaceSubrange(filled ..< filled + run, with: bytes[next ..< next + run])
+                    filled += run
+                    next = next + run == bytes.count ? 0 : next + run
+                }
+                try interpreter.copy(data, toInputAt: i)
+            }
+            try interpreter.invoke()
+            return "pattern invoked"
+        } catch {
+            return "pattern rejected at run: \(error)"
         }
     }
 

@@ -87,6 +87,7 @@ extension BuiltinOptions {
             let o = try Small.cast(t)
             self = .cast(inType: ElementType(rawValue: o.inType), outType: ElementType(rawValue: o.outType))
         case ID.shape: self = .shape(outType: ElementType(rawValue: try Small.shapeOutType(t)))
+        case ID.gelu: self = .gelu(approximate: try Small.geluApproximate(t))
         default:
             self = Schema.BuiltinOptionsType.emptyTables.contains(typeID) ? .empty(typeID: typeID) : .other(typeID: typeID)
         }

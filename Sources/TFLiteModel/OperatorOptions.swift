@@ -177,6 +177,8 @@ public enum BuiltinOptions: Hashable, Sendable {
     case batchMatMul(BatchMatMulOptions)
     case cast(inType: ElementType, outType: ElementType)
     case shape(outType: ElementType)
+    /// GELU: the tanh approximation instead of the exact erf form.
+    case gelu(approximate: Bool)
     /// An options table with no fields (PadOptions, QuantizeOptions, HardSwishOptions...).
     case empty(typeID: UInt8)
     /// A table this library does not decode (`builtin_options_type` value kept).

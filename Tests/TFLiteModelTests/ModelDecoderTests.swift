@@ -43,7 +43,7 @@ struct ModelDecoderTests {
         #expect(try options["scale"]?.asFloat() == 0.5)
 
         #expect(graph.operators[2].code.builtin.rawValue == 150)
-        #expect(graph.operators[2].options == .other(typeID: 116))
+        #expect(graph.operators[2].options == .gelu(approximate: true))
 
         #expect(model.minRuntimeVersion == "1.5.0")
         #expect(model.metadata.map(\.name) == ["min_runtime_version"])

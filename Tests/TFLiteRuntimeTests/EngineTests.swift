@@ -33,6 +33,26 @@ import TFLiteModel
         #expect(throws: RuntimeError.unsupportedOperator(index: 0, op: "LSH_PROJECTION")) { try g.engine() }
     }
 
+    @Test func everyUnsupportedOperatorIsNamedAtCreation() {
+        var g = GraphBuilder()
+        let x = g.input([1], .float32)
+        let a = g.tensor([1], .float32), b = g.tensor([1], .float32), c = g.tensor([1], .float32)
+        let d = g.tensor([1], .float32), e = g.tensor([1], .float32)
+        g.op(.lshProjection, inputs: [x], outputs: [a])
+        g.op(.relu, inputs: [a], outputs: [b])
+        g.op(.skipGram, inputs: [b], outputs: [c])
+        g.op(.lshProjection, inputs: [c], outputs: [d])
+        _ = g.customOp("MyCustomOp", inputs: [d], outputs: [e], options: [])
+        g.output(e)
+        let expected = RuntimeError.unsupportedOperators([
+            UnsupportedOperator(index: 0, op: "LSH_PROJECTION"), UnsupportedOperator(index: 2, op: "SKIP_GRAM"),
+            UnsupportedOperator(index: 4, op: "CUSTOM:MyCustomOp"),
+        ])
+        #expect(throws: expected) { try g.engine() }
+        #expect(expected.description == "operators 0 (LSH_PROJECTION), 2 (SKIP_GRAM) and 4 (CUSTOM:MyCustomOp) are not supported by this runtime")
+        #expect(expected.unsupportedOperators.map(\.op) == ["LSH_PROJECTION", "SKIP_GRAM", "CUSTOM:MyCustomOp"])
+    }
+
     @Test func unsupportedTypesAreNamedAtCreation() throws {
         var g = GraphBuilder()
         let x = g.input([4], .int32)

@@ -30,6 +30,7 @@ extension Schema {
         package static let splitV: UInt8 = 79
         package static let depthToSpace: UInt8 = 94
         package static let batchMatMul: UInt8 = 101
+        package static let gelu: UInt8 = 116
 
         /// Table names indexed by type id (index 0 is NONE).
         package static let names: [String] = [

@@ -138,6 +138,8 @@ extension Schema {
         }
         /// LeakyReluOptions: alpha (f32, default 0).
         package static func leakyReluAlpha(_ t: FlatBufferTable) throws(FlatBufferError) -> Float { try t.float(0, "alpha") }
+        /// GeluOptions: approximate (false when absent).
+        package static func geluApproximate(_ t: FlatBufferTable) throws(FlatBufferError) -> Bool { try t.bool(0, "approximate") }
         /// PackOptions: values_count, axis.
         package static func pack(_ t: FlatBufferTable) throws(FlatBufferError) -> (valuesCount: Int32, axis: Int32) {
             (try t.scalar(0, "values_count", default: 0), try t.scalar(1, "axis", default: 0))

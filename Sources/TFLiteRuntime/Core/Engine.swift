@@ -83,9 +83,7 @@ public final class Engine {
         scratchTable = .allocate(capacity: 1)
         pointerTable.initialize(repeating: emptyStorage.pointer, count: count)
         scratchTable.initialize(to: emptyStorage.pointer)
-        for op in subgraph.operators where !KernelRegistry.supports(op.code) {
-            throw .unsupportedOperator(index: op.index, op: op.code.name)
-        }
+        if let missing = RuntimeError.missingKernels(subgraph.operators) { throw missing }
         tensors = try Self.initialTensors(subgraph)
         // Surface type and shape errors at creation; memory is only planned at allocate.
         pendingPrepared = try prepareSteps()

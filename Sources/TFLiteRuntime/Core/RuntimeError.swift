@@ -3,8 +3,11 @@ import TFLiteModel
 /// Why the runtime could not prepare or run a model. Messages name the operator
 /// (index and TFLite name) and what was expected versus found.
 public enum RuntimeError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// No kernel exists for this operator code.
+    /// No kernel exists for this operator code (the model's only missing one).
     case unsupportedOperator(index: Int, op: String)
+    /// No kernel exists for several operator codes: each missing builtin or custom op
+    /// once, at the first operator that uses it, in graph order.
+    case unsupportedOperators([UnsupportedOperator])
     /// A kernel exists for the op, but not for this combination of types.
     case unsupportedTypes(index: Int, op: String, types: String)
     /// The operator's inputs, outputs, shapes or options are invalid for it.
@@ -29,6 +32,10 @@ public enum RuntimeError: Error, Hashable, Sendable, CustomStringConvertible {
         switch self {
         case let .unsupportedOperator(index, op):
             return "operator \(index) (\(op)) is not supported by this runtime"
+        case let .unsupportedOperators(ops):
+            let names = ops.map { "\($0.index) (\($0.op))" }
+            let list = names.count > 1 ? names.dropLast().joined(separator: ", ") + " and " + (names.last ?? "") : names.joined()
+            return "operators \(list) are not supported by this runtime"
         case let .unsupportedTypes(index, op, types):
             return "operator \(index) (\(op)) does not support the types \(types)"
         case let .invalidOperator(index, op, reason):
@@ -49,6 +56,44 @@ public enum RuntimeError: Error, Hashable, Sendable, CustomStringConvertible {
         case .notAllocated:
             return "tensors are not allocated; call allocateTensors() first"
         }
+    }
+}
+
+/// An operator code the runtime has no kernel for, named at the first operator using it.
+public struct UnsupportedOperator: Hashable, Sendable {
+    /// Index of the first operator (in graph order) with this code.
+    public var index: Int
+    /// The TFLite name (`RFFT2D`), or `CUSTOM:<name>` for a custom op.
+    public var op: String
+
+    public init(index: Int, op: String) {
+        self.index = index
+        self.op = op
+    }
+}
+
+extension RuntimeError {
+    /// The operators a model needs that the runtime lacks, for either unsupported-operator
+    /// case; empty for every other error.
+    public var unsupportedOperators: [UnsupportedOperator] {
+        switch self {
+        case let .unsupportedOperator(index, op): return [UnsupportedOperator(index: index, op: op)]
+        case let .unsupportedOperators(ops): return ops
+        default: return []
+        }
+    }
+
+    /// The error for a subgraph's operators without a kernel, nil when every one has one:
+    /// ``unsupportedOperator(index:op:)`` for one missing code, else
+    /// ``unsupportedOperators(_:)`` listing each missing code once.
+    static func missingKernels(_ operators: [Operator]) -> RuntimeError? {
+        var seen = Set<String>()
+        var missing: [UnsupportedOperator] = []
+        for op in operators where !KernelRegistry.supports(op.code) && seen.insert(op.code.name).inserted {
+            missing.append(UnsupportedOperator(index: op.index, op: op.code.name))
+        }
+        guard let first = missing.first else { return nil }
+        return missing.count == 1 ? .unsupportedOperator(index: first.index, op: first.op) : .unsupportedOperators(missing)
     }
 }
 

@@ -12,6 +12,8 @@ extension KernelRegistry {
             reductionKernels,
             resizeKernels,
             quantizationKernels,
+            mathKernels,
+            comparisonKernels,
         ]
     }
 
