@@ -3,7 +3,7 @@ import Testing
 import TFLiteFuzzing
 
 /// The model-invoke fuzz target's seeds include a sample of every conformance operator
-/// (`Fuzz/run.sh`); this replays all cases of the math, comparison and selection
+/// (`scripts/fuzz/run.sh`); this replays all cases of the math, comparison and selection
 /// operators through the target's entry point, whose two invokes (zeroed inputs, then
 /// the model's own bytes as inputs) feed zero divisors and exponents, NaNs, huge values
 /// and bool bytes other than 0 and 1. Every one must come back as a result or a typed
