@@ -12,7 +12,8 @@ public final class ObjectDetectorOptions: NSObject, @unchecked Sendable {
     /// `[-1, 1]`, the convention of the SSD models AutoML exports (their input is
     /// `normalized_input_image_tensor`). Unreadable or unusable metadata is ignored.
     public var inputNormalization: InputNormalization?
-    /// Where completions run; `nil` (default) is the detector's private serial queue.
+    /// Where completions run. `nil` (default): the main queue when `process` is called on the main
+    /// thread (as in ML Kit), else the detector's private serial queue.
     public var completionQueue: DispatchQueue?
 
     let localModel: LocalModel
@@ -85,9 +86,9 @@ public final class ObjectDetector: NSObject, @unchecked Sendable {
     }
 
     /// Detects objects in `image`; `completion` gets them by decreasing score, or an error.
-    /// Runs on a private serial queue; `completion` runs on `completionQueue` (default:
-    /// that private queue — Linux never drains the main queue without `dispatchMain()`).
-    public func process(_ image: VisionImage, completion: @escaping @Sendable ([DetectedObject]?, (any Error)?) -> Void) {
+    /// Runs on a private serial queue; `completion` runs later on `completionQueue` (by
+    /// default the main queue when called on the main thread, else that private queue).
+    public func process(_ image: VisionImage, completion: @escaping ([DetectedObject]?, (any Error)?) -> Void) {
         delivery.deliver({ try self.results(in: image) }, completion: completion)
     }
 

@@ -5,8 +5,9 @@ public class CommonImageLabelerOptions: NSObject, @unchecked Sendable {
     /// Labels with a lower confidence are dropped. `nil` (default) means 0.0 (this
     /// runtime does not read a threshold from model metadata).
     public var confidenceThreshold: NSNumber?
-    /// Where completions run; `nil` (default) is the labeler's private serial queue. An
-    /// addition for Linux (ML Kit uses the main queue).
+    /// Where completions run (an addition). `nil` (default): the main queue when `process` is called on the main
+    /// thread (as in ML Kit), else the labeler's private serial queue.
+    /// Set a queue in a command-line program that never runs the main queue.
     public var completionQueue: DispatchQueue?
 
     override init() { super.init() }
@@ -94,9 +95,9 @@ public final class ImageLabeler: NSObject, @unchecked Sendable {
 
     /// Labels `image`; `completion` gets the labels at or above the threshold, most
     /// confident first (ties: lower index first), at most `maxResultCount` — or an error.
-    /// Runs on a private serial queue; `completion` runs on `completionQueue` (default:
-    /// that private queue; see ``VisionImageLabeler/process(_:completion:)`` for why).
-    public func process(_ image: VisionImage, completion: @escaping @Sendable ([ImageLabel]?, (any Error)?) -> Void) {
+    /// Runs on a private serial queue; `completion` runs later, on the options'
+    /// `completionQueue` (by default the main queue when called on the main thread).
+    public func process(_ image: VisionImage, completion: @escaping ([ImageLabel]?, (any Error)?) -> Void) {
         delivery.deliver({ try self.results(in: image) }, completion: completion)
     }
 

@@ -18,8 +18,9 @@ public final class VisionOnDeviceAutoMLImageLabelerOptions: NSObject, @unchecked
     /// Labels with a lower confidence are dropped; in `[0, 1]`, values outside (or NaN)
     /// mean the default 0.5. There is no cap on the number of labels.
     public var confidenceThreshold: Float = 0.5
-    /// Where completions run; `nil` (default) is the labeler's private serial queue (see
-    /// ``VisionImageLabeler/process(_:completion:)``). An addition for Linux.
+    /// Where completions run (an addition). `nil` (default): the main queue when `process` is called on the main
+    /// thread (as in ML Kit), else the labeler's private serial queue.
+    /// Set a queue in a command-line program that never runs the main queue.
     public var completionQueue: DispatchQueue?
     /// Float (and int8) models' input normalization (an addition; AutoML exports are
     /// uint8 models that take raw pixels). `nil` (default): the `NormalizationOptions`
@@ -102,10 +103,10 @@ public final class VisionImageLabeler: NSObject, @unchecked Sendable {
     /// threshold, most confident first, or with an error (unreadable bundle, model that is
     /// not an image classifier, remote model not downloaded…).
     ///
-    /// Runs on a private serial queue; `completion` runs on the options'
-    /// `completionQueue`, by default that private queue (Firebase uses the main queue,
-    /// which a Linux command-line program never drains unless it calls `dispatchMain()`).
-    public func process(_ image: VisionImage, completion: @escaping @Sendable ([VisionImageLabel]?, (any Error)?) -> Void) {
+    /// Runs on a private serial queue; `completion` runs later, on the options'
+    /// `completionQueue`: by default the main queue when called on the main thread, as
+    /// in Firebase, else the labeler's private queue (Completion.swift has the rules).
+    public func process(_ image: VisionImage, completion: @escaping ([VisionImageLabel]?, (any Error)?) -> Void) {
         delivery.deliver({ try self.results(in: image) }, completion: completion)
     }
 
