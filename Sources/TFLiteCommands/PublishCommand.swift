@@ -14,7 +14,7 @@ extension Subcommand {
         itself as the source. The version must be above the published one unless --replace.
         """,
         arguments: ArgumentSpec(
-            positionals: [.init("MODEL", help: "Path of a .tflite file")],
+            positionals: [.init("MODEL", help: "Path of a .tflite file, or of a bundle directory (manifest.json, dict.txt, model.tflite)")],
             options: [
                 .init("name", valueName: "NAME", help: "Model name (letters, digits, '.', '_', '-')"),
                 .init("version", valueName: "N", help: "Version, a non-negative integer"),

@@ -26,7 +26,12 @@ public final class CustomImageLabelerOptions: CommonImageLabelerOptions, @unchec
     /// default `false`).
     public var centerCrop = false
 
-    let localModel: LocalModel
+    /// The manager whose cache a remote model is read from (an addition); `nil` (default)
+    /// is ``ModelManager/modelManager()``.
+    public var modelManager: ModelManager?
+
+    let localModel: LocalModel?
+    let remoteModel: CustomRemoteModel?
 
     /// Options for `localModel`: from ``LocalModel/init(manifestPath:)`` (labels from the
     /// manifest's labels file) or ``LocalModel/init(path:)`` (labels from a `dict.txt`
@@ -34,6 +39,16 @@ public final class CustomImageLabelerOptions: CommonImageLabelerOptions, @unchec
     /// ``ImageLabel/index`` identifies the class).
     public init(localModel: LocalModel) {
         self.localModel = localModel
+        self.remoteModel = nil
+        super.init()
+    }
+
+    /// Options for a remote model ``ModelManager`` downloads: a bundle published from an
+    /// AutoML export (labels from its manifest), or a single model file. Until it is
+    /// downloaded, labeling fails with ``VisionError/modelNotDownloaded(name:)``.
+    public init(remoteModel: CustomRemoteModel) {
+        self.localModel = nil
+        self.remoteModel = remoteModel
         super.init()
     }
 
@@ -77,10 +92,18 @@ public final class ImageLabeler: NSObject, @unchecked Sendable {
         delivery = CompletionDelivery(label: "image-labeler", completionQueue: options.completionQueue)
         let custom = options as? CustomImageLabelerOptions
         maxCount = custom?.effectiveMaxCount ?? 10
-        let model = custom?.localModel, normalization = custom?.inputNormalization
+        let remote = custom?.remoteModel, manager = custom?.modelManager
+        let local = custom?.localModel, normalization = custom?.inputNormalization
         let fit: ImageFit = custom?.centerCrop == true ? .centerCrop : .stretch
         classifier = LazyModel {
-            guard let model else { throw VisionError.invalidModel("no base model; use CustomImageLabelerOptions") }
+            let model: LocalModel
+            if let remote {
+                model = try LocalModel.downloaded(remote, by: manager ?? .modelManager())
+            } else if let local {
+                model = local
+            } else {
+                throw VisionError.invalidModel("no base model; use CustomImageLabelerOptions")
+            }
             let labelsPath: String?
             if let manifest = try model.manifest()?.requireImageLabeling() {
                 labelsPath = manifest.labelsPath

@@ -28,6 +28,10 @@ public final class VisionOnDeviceAutoMLImageLabelerOptions: NSObject, @unchecked
     /// unusable metadata is ignored.
     public var inputNormalization: InputNormalization?
 
+    /// The manager whose cache a remote model is read from (an addition); `nil` (default)
+    /// is ``ModelManager/modelManager()``.
+    public var modelManager: ModelManager?
+
     let localModel: AutoMLLocalModel?
     let remoteModel: AutoMLRemoteModel?
 
@@ -84,12 +88,14 @@ public final class VisionImageLabeler: NSObject, @unchecked Sendable {
         threshold = options.effectiveThreshold
         delivery = CompletionDelivery(label: "automl-labeler", completionQueue: options.completionQueue)
         let local = options.localModel, remote = options.remoteModel, normalization = options.inputNormalization
+        let manager = options.modelManager
         classifier = LazyModel {
             let manifest: AutoMLManifest
             if let local {
                 manifest = try local.parsedManifest.get().requireImageLabeling()
             } else if let remote {
-                guard let path = remote.downloadedManifestPath else { throw VisionError.modelNotDownloaded(name: remote.name) }
+                let path = try remote.downloadedManifestPath
+                    ?? (manager ?? .modelManager()).installedFiles(remote).directory + "/manifest.json"
                 manifest = try AutoMLManifest(contentsOfFile: path).requireImageLabeling()
             } else {
                 throw VisionError.invalidModel("no model")

@@ -158,7 +158,9 @@ public final class ModelManager: NSObject, @unchecked Sendable {
     /// Starts downloading the current version of `remoteModel` unless it is already
     /// installed, and returns the download's progress in bytes (`totalUnitCount` is the
     /// model's size once the descriptor is read). The outcome is posted as
-    /// `.firebaseMLModelDownloadDidSucceed` or `.firebaseMLModelDownloadDidFail`.
+    /// `.firebaseMLModelDownloadDidSucceed` or `.firebaseMLModelDownloadDidFail`, and again
+    /// as ML Kit's `.mlkitModelDownloadDidSucceed` or `.mlkitModelDownloadDidFail`. A bundle
+    /// (published from a directory) is downloaded, verified and installed as a unit.
     ///
     /// A download of a model that is already being downloaded into the same cache joins
     /// it: it returns the same progress, and the outcome is posted for each caller.
@@ -198,15 +200,17 @@ public final class ModelManager: NSObject, @unchecked Sendable {
         return progress
     }
 
+    /// Posts the outcome under Firebase's name and then under ML Kit's, with one `userInfo`.
     private func post(_ result: Result<String, NSError>, for remoteModel: RemoteModel) {
+        var userInfo: [String: Any] = [ModelDownloadUserInfoKey.remoteModel.rawValue: remoteModel]
+        let names: [Notification.Name]
         switch result {
         case .success:
-            NotificationCenter.default.post(name: .firebaseMLModelDownloadDidSucceed, object: self,
-                                            userInfo: [ModelDownloadUserInfoKey.remoteModel.rawValue: remoteModel])
+            names = [.firebaseMLModelDownloadDidSucceed, .mlkitModelDownloadDidSucceed]
         case let .failure(error):
-            NotificationCenter.default.post(name: .firebaseMLModelDownloadDidFail, object: self,
-                                            userInfo: [ModelDownloadUserInfoKey.remoteModel.rawValue: remoteModel,
-                                                       ModelDownloadUserInfoKey.error.rawValue: error])
+            userInfo[ModelDownloadUserInfoKey.error.rawValue] = error
+            names = [.firebaseMLModelDownloadDidFail, .mlkitModelDownloadDidFail]
         }
+        for name in names { NotificationCenter.default.post(name: name, object: self, userInfo: userInfo) }
     }
 }
