@@ -27,8 +27,10 @@ extension Subcommand {
         let threshold = try args.floatValue("threshold", in: 0 ... 1) ?? 0.5
         let bundle = try VisionCommandSupport.locate(args.value("model"), default: "Fixtures/bundles/shapes", what: "demo bundle", option: "--model")
         let image = try VisionCommandSupport.loadImage(imagePath)
-        let options = ObjectDetectorOptions(localModel: LocalModel(path: bundle))
-        options.scoreThreshold = threshold
+        let options = CustomObjectDetectorOptions(localModel: LocalModel(path: bundle))
+        options.shouldEnableClassification = true
+        options.shouldEnableMultipleObjects = true
+        options.detectionScoreThreshold = threshold
         let objects = try ObjectDetector.objectDetector(options: options).results(in: image)
         if args.flag("json") {
             let items: [JSONValue] = objects.map { o in

@@ -104,4 +104,31 @@ import Testing
         #expect(!manager.isModelDownloaded(remote))
         #expect(!FileManager.default.fileExists(atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path))
     }
+
+    /// An AutoML detection bundle (tflite_metadata.json, no manifest) published and
+    /// downloaded detects as the local bundle does, through ML Kit's custom detector.
+    @Test func remoteDetectionBundleDetectsAsTheLocalOne() async throws {
+        let dirs = try ServerDirectories()
+        defer { dirs.remove() }
+        let shapes = MLKitFixtures.root.appendingPathComponent("Fixtures/bundles/shapes")
+        try ModelPublisher.publish(modelAt: shapes.path, name: "shapes", version: 1, to: dirs.server)
+        let manager = ModelManager.modelManager(source: dirs.server, cacheDirectory: dirs.cache)
+        let remote = CustomRemoteModel(remoteModelSource: FirebaseModelSource(name: "shapes"))
+        let (outcome, _) = try await download(manager, remote)
+        #expect(outcome.succeeded, "\(String(describing: outcome.error))")
+
+        let image = try VisionImage(contentsOfFile: MLKitFixtures.root.appendingPathComponent("Fixtures/images/shapes/scene_5.png").path)
+        func detect(_ options: CustomObjectDetectorOptions) throws -> [Object] {
+            options.shouldEnableClassification = true
+            options.shouldEnableMultipleObjects = true
+            return try ObjectDetector.objectDetector(options: options).results(in: image)
+        }
+        let remoteOptions = CustomObjectDetectorOptions(remoteModel: remote)
+        remoteOptions.modelManager = manager
+        let got = try detect(remoteOptions)
+        let want = try detect(CustomObjectDetectorOptions(localModel: LocalModel(path: shapes.path)))
+        #expect(!got.isEmpty)
+        #expect(got.map(\.frame) == want.map(\.frame))
+        #expect(got.map { $0.labels.map(\.text) } == want.map { $0.labels.map(\.text) })
+    }
 }
