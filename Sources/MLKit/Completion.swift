@@ -21,7 +21,8 @@ import Foundation
 //    `ModelInterpreter.inputIndex` / `outputIndex` once the model has been read, and any
 //    error found in the arguments alone.
 // 2. Otherwise once, later, on one queue chosen when the method is called:
-//    - the object's `completionQueue` (or `ModelInterpreter.defaultCompletionQueue`) when
+//    - the object's (or its options') `completionQueue`, else
+//      `ModelInterpreter.defaultCompletionQueue` (read when the object is created), when
 //      one is set;
 //    - else the main queue when the caller is on the main thread, as Firebase does, so
 //      `@MainActor` code (a view controller, a Swift 6 `main.swift`) gets its callbacks

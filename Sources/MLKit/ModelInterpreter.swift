@@ -65,9 +65,9 @@ public final class ModelInterpreter: NSObject, @unchecked Sendable {
 
     private static let defaultQueue = ModelLocked<DispatchQueue?>(nil)
 
-    /// The queue new interpreters and model managers call later completions on (an
-    /// addition). `nil` (the default): the main queue when the call is made on the main
-    /// thread, else the object's private serial queue.
+    /// The queue new interpreters, model managers, labelers and detectors call later
+    /// completions on (an addition). `nil` (the default): the main queue when the call is
+    /// made on the main thread, else the object's private serial queue.
     public static var defaultCompletionQueue: DispatchQueue? {
         get { defaultQueue.withLock { $0 } }
         set { defaultQueue.withLock { $0 = newValue } }

@@ -21,7 +21,8 @@ public class CommonObjectDetectorOptions: NSObject, @unchecked Sendable {
     /// Whether every object is reported (default `false`, as in ML Kit: only the most
     /// confident one).
     public var shouldEnableMultipleObjects = false
-    /// Where completions run (an addition). `nil` (default): the main queue when
+    /// Where completions run (an addition). `nil` (default):
+    /// ``ModelInterpreter/defaultCompletionQueue`` if set, else the main queue when
     /// `process` is called on the main thread (as in ML Kit), else the detector's private
     /// serial queue. Set a queue in a command-line program that never runs the main queue.
     public var completionQueue: DispatchQueue?

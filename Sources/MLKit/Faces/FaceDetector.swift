@@ -9,8 +9,10 @@ public final class FaceDetectorOptions: NSObject, @unchecked Sendable {
     public var scoreThreshold: Float = 0.5
     /// IoU above which detections are merged; default 0.3 (MediaPipe's).
     public var iouThreshold: Float = 0.3
-    /// Where completions run. `nil` (default): the main queue when `process` is called on the main
-    /// thread (as in ML Kit), else the detector's private serial queue.
+    /// Where completions run. `nil` (default):
+    /// ``ModelInterpreter/defaultCompletionQueue`` if set, else the main queue when
+    /// `process` is called on the main thread (as in ML Kit), else the detector's private
+    /// serial queue.
     public var completionQueue: DispatchQueue?
     /// The model input's normalization (an addition). `nil` (default): the
     /// `NormalizationOptions` input 0 declares in the model's TFLite metadata, else

@@ -5,8 +5,10 @@ public class CommonImageLabelerOptions: NSObject, @unchecked Sendable {
     /// Labels with a lower confidence are dropped. `nil` (default) means 0.0 (this
     /// runtime does not read a threshold from model metadata).
     public var confidenceThreshold: NSNumber?
-    /// Where completions run (an addition). `nil` (default): the main queue when `process` is called on the main
-    /// thread (as in ML Kit), else the labeler's private serial queue.
+    /// Where completions run (an addition). `nil` (default):
+    /// ``ModelInterpreter/defaultCompletionQueue`` if set, else the main queue when
+    /// `process` is called on the main thread (as in ML Kit), else the labeler's private
+    /// serial queue.
     /// Set a queue in a command-line program that never runs the main queue.
     public var completionQueue: DispatchQueue?
 

@@ -18,8 +18,10 @@ public final class VisionOnDeviceAutoMLImageLabelerOptions: NSObject, @unchecked
     /// Labels with a lower confidence are dropped; in `[0, 1]`, values outside (or NaN)
     /// mean the default 0.5. There is no cap on the number of labels.
     public var confidenceThreshold: Float = 0.5
-    /// Where completions run (an addition). `nil` (default): the main queue when `process` is called on the main
-    /// thread (as in ML Kit), else the labeler's private serial queue.
+    /// Where completions run (an addition). `nil` (default):
+    /// ``ModelInterpreter/defaultCompletionQueue`` if set, else the main queue when
+    /// `process` is called on the main thread (as in ML Kit), else the labeler's private
+    /// serial queue.
     /// Set a queue in a command-line program that never runs the main queue.
     public var completionQueue: DispatchQueue?
     /// Float (and int8) models' input normalization (an addition; AutoML exports are

@@ -56,15 +56,15 @@ final class VisionModelRunner: @unchecked Sendable {
 ///
 /// `process(_:completion:)` runs the model on the detector's private serial queue and
 /// calls the completion as Completion.swift describes: on the options' `completionQueue`
-/// when set, else on the main queue when called from the main thread, else on that
-/// private queue.
+/// (else ``ModelInterpreter/defaultCompletionQueue``) when set, else on the main queue
+/// when called from the main thread, else on that private queue.
 struct CompletionDelivery: Sendable {
     let workQueue: DispatchQueue
     let completionQueue: DispatchQueue?
 
     init(label: String, completionQueue: DispatchQueue?) {
         workQueue = DispatchQueue(label: "swift-tflite.mlkit.\(label)")
-        self.completionQueue = completionQueue
+        self.completionQueue = completionQueue ?? ModelInterpreter.defaultCompletionQueue
     }
 
     func deliver<T: Sendable>(_ body: @escaping @Sendable () throws -> T, completion: @escaping (T?, (any Error)?) -> Void) {
