@@ -33,6 +33,7 @@ public class CommonObjectDetectorOptions: NSObject, @unchecked Sendable {
 /// ML Kit's options for its base detection model, which does not exist here: a detector
 /// made with them fails every call. Use ``CustomObjectDetectorOptions``.
 public final class ObjectDetectorOptions: CommonObjectDetectorOptions, @unchecked Sendable {
+    /// ML Kit's defaults; a detector made with them reports that there is no base model.
     public override init() { super.init() }
 }
 

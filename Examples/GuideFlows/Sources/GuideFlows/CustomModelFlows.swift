@@ -45,6 +45,8 @@ extension GuideViewController {
         }
 
         interpreter.run(inputs: inputs, options: ioOptions) { outputs, error in
+            // Called from the main thread, so called back on it, as Firebase does.
+            self.check(Thread.isMainThread, "the completion runs on the main thread")
             guard error == nil, let outputs = outputs else {
                 self.check(false, "run failed: \(String(describing: error))")
                 return self.next()

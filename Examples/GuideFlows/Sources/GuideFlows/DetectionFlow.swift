@@ -18,6 +18,7 @@ extension GuideViewController {
             return next()
         }
         objectDetector.process(image) { objects, error in
+            self.check(Thread.isMainThread, "the completion runs on the main thread")
             guard error == nil, let objects = objects, !objects.isEmpty else {
                 self.check(false, "detection: \(String(describing: error))")
                 return self.next()

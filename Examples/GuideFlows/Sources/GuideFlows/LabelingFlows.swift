@@ -21,6 +21,7 @@ extension GuideViewController {
         let imageLabeler = ImageLabeler.imageLabeler(options: options)
         guard let image = digitImage else { return next() }
         imageLabeler.process(image) { labels, error in
+            self.check(Thread.isMainThread, "the completion runs on the main thread")
             guard error == nil, let labels = labels else {
                 self.check(false, "labeling failed: \(String(describing: error))")
                 return self.next()
