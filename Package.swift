@@ -11,7 +11,13 @@
 //   → TFLiteCommands → tflite (CLI)
 //
 // The library products depend on no Swift package; the only external
-// dependencies are the system libraries OpenBLAS (CBLAS) and libpng.
+// dependencies are the system libraries OpenBLAS (CBLAS) and libpng. The CLI alone
+// uses swift-argument-parser, and the CLI is no declared product: SwiftPM resolves, for
+// a package used as a dependency, the packages its declared products need (all of them,
+// not just those the consumer uses), so a declared `tflite` product would make every
+// consumer fetch argument-parser. In this repository (the root package) SwiftPM makes
+// the executable target a product of its own, so `swift run tflite` and
+// `swift build --product tflite` work here.
 //
 // Kernels per instruction-set level: `Microkernels` is compiled for the architecture's
 // baseline and runs everywhere; `MicrokernelsAVX2` is compiled with AVX2 + FMA (x86-64-v3)
@@ -52,10 +58,15 @@ let package = Package(
         .library(name: "TFLiteModel", targets: ["TFLiteModel"]),
         // The engine itself, for Benchmarks/ (kernels driven through in-memory models).
         .library(name: "TFLiteRuntime", targets: ["TFLiteRuntime"]),
-        .executable(name: "tflite", targets: ["tflite"]),
+        // No `tflite` executable product: it would bring argument-parser to every consumer
+        // (see the header); the root package gets one from the executable target.
         // The fuzz entry points, for the separate fuzzing package in `Fuzz/` (which can
         // only depend on products) and the regression replay in ReliabilityTests.
         .library(name: "TFLiteFuzzing", targets: ["TFLiteFuzzing"]),
+    ],
+    dependencies: [
+        // Only for TFLiteCommands (the `tflite` tool): its arguments, help and completions.
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
         // MARK: - System libraries
@@ -95,7 +106,8 @@ let package = Package(
         .target(name: "NumPy"),
         // Runs the conformance corpus through the public API (tests and `tflite conformance`).
         .target(name: "TFLiteConformance", dependencies: ["TensorFlowLite", "NumPy"]),
-        .target(name: "TFLiteCommands", dependencies: ["TensorFlowLite", "MLKit", "TFLiteModel", "TFLiteFormat", "TFLiteRuntime", "Microkernels", "NumPy", "TFLiteConformance"]),
+        .target(name: "TFLiteCommands", dependencies: ["TensorFlowLite", "MLKit", "TFLiteModel", "TFLiteFormat", "TFLiteRuntime", "Microkernels", "NumPy", "TFLiteConformance",
+                                                     .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "tflite", dependencies: ["TFLiteCommands"]),
         // Entry points shared by the libFuzzer targets (Fuzz/) and the regression replay.
         .target(name: "TFLiteFuzzing", dependencies: ["TensorFlowLite", "MLKit", "TFLiteModel", "TFLiteFormat", "NumPy"]),

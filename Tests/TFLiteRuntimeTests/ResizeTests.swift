@@ -59,6 +59,36 @@ import TFLiteModel
         #expect(one.values == two.values)
     }
 
+    /// Channels of 8 and more take an eight-lane path (with a scalar tail); each channel
+    /// must still equal that channel resized on its own (one channel: the scalar path,
+    /// which the LiteRT goldens above check).
+    @Test(arguments: [false, true])
+    func wideChannelsMatchChannelByChannel(halfPixelCenters: Bool) throws {
+        let depth = 11, size: [Int32] = [5, 9]
+        let options = BuiltinOptions.resizeBilinear(ResizeOptions(alignCorners: false, halfPixelCenters: halfPixelCenters))
+        func resize(_ values: [Float], depth: Int) throws -> [Float] {
+            var g = GraphBuilder()
+            let x = g.input([1, 3, 4, depth], .float32)
+            let s = g.constant(size, shape: [2])
+            let y = g.tensor([1, 1, 1, depth], .float32)
+            g.op(.resizeBilinear, inputs: [x, s], outputs: [y], options: options)
+            g.output(y)
+            let engine = try g.engine()
+            try engine.allocate()
+            try engine.setInput(0, values)
+            try engine.invoke()
+            return try engine.output(0, as: Float.self)
+        }
+        let input = (0 ..< 12 * depth).map { Float(($0 * 37) % 101) / 7 - 5 }
+        let wide = try resize(input, depth: depth)
+        #expect(wide.count == 45 * depth)
+        for c in 0 ..< depth {
+            let alone = try resize(stride(from: c, to: input.count, by: depth).map { input[$0] }, depth: 1)
+            let column = stride(from: c, to: wide.count, by: depth).map { wide[$0] }
+            #expect(column == alone, "channel \(c)")
+        }
+    }
+
     @Test func nearestWithBothFlagsFollowsTFLitesFormula() {
         // TF itself rejects this combination, TFLite's kernel accepts it: round((o + 0.5) * scale)
         // with scale = (in - 1) / (out - 1), clamped to [0, in - 1].

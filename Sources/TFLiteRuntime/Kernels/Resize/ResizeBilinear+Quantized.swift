@@ -13,11 +13,14 @@ struct ResizeBilinearU8: PreparedKernel {
 
     func eval(_ context: EvalContext) throws(KernelError) {
         let (rows, columns) = BilinearAxis.tables(context, tables, geometry, options)
-        forEachBilinearSample(context, x: context.pointer(input, as: UInt8.self), y: context.pointer(output, as: UInt8.self),
-                              geometry: geometry, rows: rows, columns: columns) { topLeft, bottomLeft, topRight, bottomRight, ty, uy, tx, ux in
-            let v = Float(topLeft) * uy * ux + Float(bottomLeft) * ty * ux + Float(topRight) * uy * tx
-                + Float(bottomRight) * ty * tx + 0.5
-            return UInt8(Swift.min(Swift.max(v, 0), 255))
+        let depth = geometry.depth
+        forEachBilinearPixel(context, x: context.pointer(input, as: UInt8.self), y: context.pointer(output, as: UInt8.self),
+                             geometry: geometry, rows: rows, columns: columns) { top, bottom, ty, uy, tx, ux, out in
+            for c in 0 ..< depth {
+                let v = Float(top.left[c]) * uy * ux + Float(bottom.left[c]) * ty * ux + Float(top.right[c]) * uy * tx
+                    + Float(bottom.right[c]) * ty * tx + 0.5
+                out[c] = UInt8(Swift.min(Swift.max(v, 0), 255))
+            }
         }
     }
 }
