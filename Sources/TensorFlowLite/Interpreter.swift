@@ -5,10 +5,10 @@ import TFLiteRuntime
 /// A TensorFlow Lite model, decoded and validated once, shareable by many interpreters
 /// on many threads (an addition to TensorFlowLiteSwift, where `Model` is internal).
 public typealias Model = TFLiteModel.Model
-/// A model's TFLite metadata (``Model/tfliteMetadata``): names, descriptions and the
+/// A model's TFLite metadata (`Model.tfliteMetadata`): names, descriptions and the
 /// pre-/post-processing its inputs and outputs declare.
 public typealias ModelMetadata = TFLiteModel.ModelMetadata
-/// Why ``Model/tfliteMetadata`` could not be read (the model itself still loads).
+/// Why `Model.tfliteMetadata` could not be read (the model itself still loads).
 public typealias ModelMetadataError = TFLiteModel.ModelMetadataError
 
 /// Runs a TensorFlow Lite model: the `Interpreter` of TensorFlowLiteSwift.
@@ -49,8 +49,9 @@ public final class Interpreter {
     ///   not a valid model; ``InterpreterError/tensorFlowLiteError(_:)`` if the model uses
     ///   an operator or type combination this runtime does not support. Its message starts
     ///   as TensorFlowLiteSwift's `failedToCreateInterpreter` does and goes on with
-    ///   TensorFlow Lite's log line and the operator's index (see
-    ///   ``creationFailureMessage(_:model:)``).
+    ///   TensorFlow Lite's log line and the operator's index: `Failed to create the
+    ///   interpreter. Didn't find op for builtin opcode 'LSH_PROJECTION' version '1':
+    ///   operator 0 (LSH_PROJECTION) is not supported by this runtime`.
     public convenience init(modelPath: String, options: Options? = nil, delegates: [Delegate]? = nil) throws {
         let model: Model
         do {

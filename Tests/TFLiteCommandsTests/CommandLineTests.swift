@@ -3,7 +3,7 @@ import TFLiteRuntime
 @testable import TFLiteCommands
 
 /// The command lines the documents and scripts use (README, BENCHMARKS.md, .ci/run,
-/// Benchmarks/scripts, Fixtures/generate) parse to the values they mean; bad flags,
+/// scripts/bench, scripts/fixtures) parse to the values they mean; bad flags,
 /// `--help` and shell completions come from ArgumentParser.
 @Suite struct CommandLineTests {
     func parse<C: ToolCommand>(_ arguments: String..., as: C.Type) throws -> C {

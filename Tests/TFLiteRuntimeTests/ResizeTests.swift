@@ -3,7 +3,7 @@ import TFLiteModel
 @testable import TFLiteRuntime
 
 /// Goldens from LiteRT's reference kernels (BUILTIN_REF), produced by
-/// `Fixtures/generate/goldens_resize.py` for a [1, 3, 5, 2] input: upscaling,
+/// `scripts/fixtures/goldens_resize.py` for a [1, 3, 5, 2] input: upscaling,
 /// downscaling, odd sizes and 1×1, for every align_corners / half_pixel_centers mode.
 @Suite struct ResizeTests {
     struct Case: CustomStringConvertible {

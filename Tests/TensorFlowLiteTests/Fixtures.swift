@@ -9,7 +9,7 @@ enum Fixtures {
     }
 
     /// A model TensorFlowLiteSwift's unit tests load, rebuilt by
-    /// Fixtures/generate/tensorflowliteswift_models.py (`add`, `add_quantized`,
+    /// scripts/fixtures/tensorflowliteswift_models.py (`add`, `add_quantized`,
     /// `mul_quantized`, `multi_add`, `multi_signatures`).
     static func google(_ name: String) -> String {
         root.appendingPathComponent("Fixtures/tensorflowliteswift/\(name).bin").path

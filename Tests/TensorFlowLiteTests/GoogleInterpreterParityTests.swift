@@ -4,7 +4,7 @@ import Testing
 
 // The behaviours TensorFlowLiteSwift's own unit tests (tensorflow/tensorflow,
 // tensorflow/lite/swift/Tests) assert, checked against this package on the same models,
-// rebuilt from TensorFlow's JSON dumps (Fixtures/generate/tensorflowliteswift_models.py).
+// rebuilt from TensorFlow's JSON dumps (scripts/fixtures/tensorflowliteswift_models.py).
 // Expected values are LiteRT's: the fixture script checks each against LiteRT's reference
 // kernels before writing the models.
 //

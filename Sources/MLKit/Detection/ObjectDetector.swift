@@ -50,7 +50,7 @@ public final class CustomObjectDetectorOptions: CommonObjectDetectorOptions, @un
     public var maxPerObjectLabelCount = 10
     /// Detections with a lower score are not reported as objects (an addition; default 0.5).
     public var detectionScoreThreshold: Float = 0.5
-    /// At most this many objects with ``shouldEnableMultipleObjects`` (an addition);
+    /// At most this many objects with `shouldEnableMultipleObjects` (an addition);
     /// `nil` (default) or ≤ 0 means the bundle's `maxDetections`.
     public var maxObjectCount: Int?
     /// Float (and int8) models' input normalization (an addition). `nil` (default): the

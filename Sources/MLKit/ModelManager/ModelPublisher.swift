@@ -5,13 +5,18 @@ import TensorFlowLite
 /// file server (or ``ModelManager`` directly, as a directory URL) can then serve.
 public enum ModelPublisher {
     /// Publishes the model file (or bundle directory, see
-    /// ``publishBundle(at:name:version:to:replace:)``) at `modelPath` as version `version` of model `name` in the
+    /// `publishBundle(at:name:version:to:replace:)`) at `modelPath` as version `version` of model `name` in the
     /// server directory `directory`: copies it to `<directory>/<name>/model-v<version>.tflite`
     /// and then atomically replaces `<directory>/<name>/model.json`, so a server never
     /// serves a descriptor whose file is missing. Files of earlier versions are kept, so
     /// clients in the middle of downloading them can finish.
     ///
-    /// - Parameter replace: allow a version not above the currently published one.
+    /// - Parameters:
+    ///   - modelPath: the `.tflite` file to publish.
+    ///   - name: the model's name on the server.
+    ///   - version: the version to publish it as.
+    ///   - directory: the server directory.
+    ///   - replace: allow a version not above the currently published one.
     /// - Returns: the descriptor written.
     /// - Throws: an `NSError` with ``MachineLearningErrorCode/invalidArgument`` for an
     ///   invalid name or version, a file that is not a valid model, or a version not above

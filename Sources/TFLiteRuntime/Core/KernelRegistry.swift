@@ -4,7 +4,7 @@ import TFLiteModel
 ///
 /// Each kernel family registers itself in its own `Kernels/<Family>/Registry+<Family>.swift`
 /// file; this table only concatenates them, so adding a kernel touches one family file.
-public enum KernelRegistry {
+package enum KernelRegistry {
     static let builtins: [BuiltinOperator: KernelPrepare] = {
         var table: [BuiltinOperator: KernelPrepare] = [:]
         for group in builtinGroups {
@@ -22,7 +22,7 @@ public enum KernelRegistry {
     }()
 
     /// The prepare function for `code`, or nil if the runtime has no kernel for it.
-    public static func prepare(for code: OperatorCode) -> KernelPrepare? {
+    package static func prepare(for code: OperatorCode) -> KernelPrepare? {
         if code.builtin == .custom {
             guard let name = code.customName else { return nil }
             return customs[name]
@@ -31,12 +31,12 @@ public enum KernelRegistry {
     }
 
     /// True if the runtime has a kernel for `code` (types are checked at prepare).
-    public static func supports(_ code: OperatorCode) -> Bool { prepare(for: code) != nil }
+    package static func supports(_ code: OperatorCode) -> Bool { prepare(for: code) != nil }
 
     /// Every builtin operator with a kernel, for documentation and `inspect`.
-    public static var supportedBuiltins: [BuiltinOperator] {
+    package static var supportedBuiltins: [BuiltinOperator] {
         builtins.keys.sorted { $0.rawValue < $1.rawValue }
     }
 
-    public static var supportedCustomOps: [String] { customs.keys.sorted() }
+    package static var supportedCustomOps: [String] { customs.keys.sorted() }
 }

@@ -1,6 +1,6 @@
 import TFLiteModel
 
-/// RESIZE_BILINEAR, float32 (uint8 and int8 in `+Quantized`).
+/// RESIZE_BILINEAR, float32 (uint8 and int8 in `+Q8`).
 ///
 /// Per axis, output position `o` maps to the source coordinate
 /// `v = halfPixelCenters ? (o + 0.5) * scale - 0.5 : o * scale` (Float), whose neighbours are
@@ -30,7 +30,7 @@ enum ResizeBilinear {
         case .uint8:
             return ResizeBilinearU8(input: input.index, output: output, geometry: geometry, options: options, tables: tables)
         case .int8:
-            return ResizeBilinearI8(input: input.index, output: output, geometry: geometry, options: options, tables: tables)
+            return ResizeBilinearS8(input: input.index, output: output, geometry: geometry, options: options, tables: tables)
         default:
             throw context.unsupportedTypes()
         }
