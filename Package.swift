@@ -55,6 +55,8 @@ let package = Package(
     products: [
         .library(name: "TensorFlowLite", targets: ["TensorFlowLite"]),
         .library(name: "MLKit", targets: ["MLKit"]),
+        // `import Firebase`: the Firebase-era ML API of MLKit under Firebase's module name.
+        .library(name: "Firebase", targets: ["Firebase"]),
         .library(name: "TFLiteModel", targets: ["TFLiteModel"]),
         // The engine itself, for Benchmarks/ (kernels driven through in-memory models).
         .library(name: "TFLiteRuntime", targets: ["TFLiteRuntime"]),
@@ -103,6 +105,7 @@ let package = Package(
         ),
         .target(name: "TensorFlowLite", dependencies: ["TFLiteRuntime", "TFLiteModel", "Microkernels"]),
         .target(name: "MLKit", dependencies: ["TensorFlowLite", "CPNG"]),
+        .target(name: "Firebase", dependencies: ["MLKit"]),
         // Reader/writer of NumPy `.npy` arrays (CLI inputs, outputs and test data); no dependencies.
         .target(name: "NumPy"),
         // Runs the conformance corpus through the public API (tests and `tflite conformance`).

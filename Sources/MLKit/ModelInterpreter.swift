@@ -14,10 +14,13 @@ import TensorFlowLite
 /// takes its own TensorFlow Lite `Interpreter` from a pool, so runs proceed in parallel and
 /// each gets its own outputs.
 ///
-/// Completions run on ``completionQueue``, by default ``defaultCompletionQueue``: a
-/// private serial queue. Firebase calls back on the main queue, which a Linux
-/// command-line program never services unless it calls `dispatchMain()`; set
-/// `completionQueue = .main` to get Firebase's behaviour in an app with a main loop.
+/// Completions are plain closures (they may capture and change local state in Swift 6
+/// mode). ``inputIndex(opName:completion:)`` and ``outputIndex(opName:completion:)`` call
+/// theirs before returning once the model has been read; ``run(inputs:options:completion:)``
+/// calls back later on ``completionQueue`` if set, else on the main queue when called on
+/// the main thread (as Firebase does), else on a private serial queue. A command-line
+/// program that calls from the main thread without running the main queue sets
+/// ``defaultCompletionQueue`` or uses the `async` variants. Completion.swift states the rules.
 public final class ModelInterpreter: NSObject, @unchecked Sendable {
     enum Source: Sendable {
         case local(CustomLocalModel)
@@ -28,6 +31,7 @@ public final class ModelInterpreter: NSObject, @unchecked Sendable {
     private let state = ModelLocked(State())
     private struct State {
         var completionQueue = ModelInterpreter.defaultCompletionQueue
+        let privateQueue = DispatchQueue(label: "swift-tflite.mlkit.model-interpreter")
         var isStatsCollectionEnabled = true
         var loaded: LoadedModel?
         var idle: [PooledInterpreter] = []
@@ -59,18 +63,19 @@ public final class ModelInterpreter: NSObject, @unchecked Sendable {
 
     // MARK: - Settings
 
-    private static let defaultQueue = ModelLocked(DispatchQueue(label: "swift-tflite.mlkit.completion"))
+    private static let defaultQueue = ModelLocked<DispatchQueue?>(nil)
 
-    /// The queue new interpreters and model managers call completions on: by default a
-    /// private serial queue, so completions run in command-line programs too.
-    public static var defaultCompletionQueue: DispatchQueue {
+    /// The queue new interpreters, model managers, labelers and detectors call later
+    /// completions on (an addition). `nil` (the default): the main queue when the call is
+    /// made on the main thread, else the object's private serial queue.
+    public static var defaultCompletionQueue: DispatchQueue? {
         get { defaultQueue.withLock { $0 } }
         set { defaultQueue.withLock { $0 = newValue } }
     }
 
-    /// The queue this interpreter calls completions on (``defaultCompletionQueue`` when it
-    /// was created).
-    public var completionQueue: DispatchQueue {
+    /// The queue this interpreter calls later completions on (``defaultCompletionQueue``
+    /// when it was created); `nil` routes them as ``defaultCompletionQueue`` describes.
+    public var completionQueue: DispatchQueue? {
         get { state.withLock { $0.completionQueue } }
         set { state.withLock { $0.completionQueue = newValue } }
     }
@@ -84,21 +89,24 @@ public final class ModelInterpreter: NSObject, @unchecked Sendable {
 
     // MARK: - Running
 
-    /// Runs the model on `inputs`, checked against `options`, and calls `completion` on
-    /// ``completionQueue`` with the outputs, or with an `NSError` in
-    /// ``MachineLearningErrorDomain`` whose message says what was expected and what was
-    /// found (see ``MachineLearningErrorCode``). `inputs` and `options` are read when the
-    /// run starts.
-    public func run(inputs: ModelInputs, options: ModelInputOutputOptions, completion: @escaping @Sendable (ModelOutputs?, (any Error)?) -> Void) {
-        let queue = completionQueue
+    /// Runs the model on `inputs`, checked against `options`, and calls `completion`
+    /// later (on ``completionQueue``, or the main queue when called on the main thread)
+    /// with the outputs, or with an `NSError` in ``MachineLearningErrorDomain`` whose
+    /// message says what was expected and what was found (see
+    /// ``MachineLearningErrorCode``). `inputs` and `options` are read when the run starts.
+    public func run(inputs: ModelInputs, options: ModelInputOutputOptions, completion: @escaping (ModelOutputs?, (any Error)?) -> Void) {
+        let queue = completionTarget()
+        let completion = Completion(completion)
         DispatchQueue.global(qos: .userInitiated).async { [self] in
-            do {
-                let outputs = try runNow(inputs: inputs, options: options)
-                queue.async { completion(outputs, nil) }
-            } catch {
-                queue.async { completion(nil, error) }
-            }
+            let result = Result { try runNow(inputs: inputs, options: options) }
+            queue.async { completion(result) }
         }
+    }
+
+    /// Where a later completion of a call made now runs (Completion.swift, rule 2).
+    private func completionTarget() -> DispatchQueue {
+        let (explicit, fallback) = state.withLock { ($0.completionQueue, $0.privateQueue) }
+        return CompletionRoute.queue(explicit, fallback: fallback)
     }
 
     /// Runs the model on `inputs`; errors as in ``run(inputs:options:completion:)``.
@@ -123,31 +131,40 @@ public final class ModelInterpreter: NSObject, @unchecked Sendable {
     }
 
     /// The index of the model input whose tensor is named `opName`; or an error
-    /// (``MachineLearningErrorCode/invalidArgument``) listing the input names.
-    public func inputIndex(opName: String, completion: @escaping @Sendable (NSNumber?, (any Error)?) -> Void) {
+    /// (``MachineLearningErrorCode/invalidArgument``) listing the input names. Calls
+    /// `completion` before returning once the model has been read (by an earlier call or
+    /// run), else later, as ``run(inputs:options:completion:)`` does.
+    public func inputIndex(opName: String, completion: @escaping (NSNumber?, (any Error)?) -> Void) {
         index(of: opName, role: "input", in: { $0.inputs }, completion: completion)
     }
 
     /// The index of the model output whose tensor is named `opName`; or an error
-    /// (``MachineLearningErrorCode/invalidArgument``) listing the output names.
-    public func outputIndex(opName: String, completion: @escaping @Sendable (NSNumber?, (any Error)?) -> Void) {
+    /// (``MachineLearningErrorCode/invalidArgument``) listing the output names. Timing as
+    /// for ``inputIndex(opName:completion:)``.
+    public func outputIndex(opName: String, completion: @escaping (NSNumber?, (any Error)?) -> Void) {
         index(of: opName, role: "output", in: { $0.outputs }, completion: completion)
     }
 
     private func index(of name: String, role: String, in tensors: @escaping @Sendable (LoadedModel) -> [LoadedModel.TensorInfo],
-                       completion: @escaping @Sendable (NSNumber?, (any Error)?) -> Void) {
-        let queue = completionQueue
-        DispatchQueue.global(qos: .userInitiated).async { [self] in
-            do {
-                let list = tensors(try load())
-                guard let i = list.firstIndex(where: { $0.name == name }) else {
-                    let names = list.map { "'\($0.name)'" }.joined(separator: ", ")
-                    throw MachineLearningErrorCode.invalidArgument.error("The model has no \(role) named '\(name)'; its \(role)s are [\(names)].")
-                }
-                queue.async { completion(NSNumber(value: i), nil) }
-            } catch {
-                queue.async { completion(nil, error) }
+                       completion: @escaping (NSNumber?, (any Error)?) -> Void) {
+        let completion = Completion(completion)
+        let find: @Sendable (LoadedModel) -> Result<NSNumber, any Error> = { model in
+            let list = tensors(model)
+            guard let i = list.firstIndex(where: { $0.name == name }) else {
+                let names = list.map { "'\($0.name)'" }.joined(separator: ", ")
+                return .failure(MachineLearningErrorCode.invalidArgument.error("The model has no \(role) named '\(name)'; its \(role)s are [\(names)]."))
             }
+            return .success(NSNumber(value: i))
+        }
+        // Known without reading a file: answer before returning (Completion.swift, rule 1).
+        if let loaded = state.withLock({ $0.loaded }) {
+            completion(find(loaded))
+            return
+        }
+        let queue = completionTarget()
+        DispatchQueue.global(qos: .userInitiated).async { [self] in
+            let result = Result { try load() }.flatMap(find)
+            queue.async { completion(result) }
         }
     }
 

@@ -71,7 +71,10 @@ struct DemoCommand: ToolCommand {
     }
 
     static func demoShapes(_ outputDirectory: String, _ console: Console) throws {
-        let detector = ObjectDetector.objectDetector(options: ObjectDetectorOptions(localModel: LocalModel(path: "Fixtures/bundles/shapes")))
+        let options = CustomObjectDetectorOptions(localModel: LocalModel(path: "Fixtures/bundles/shapes"))
+        options.shouldEnableClassification = true
+        options.shouldEnableMultipleObjects = true
+        let detector = ObjectDetector.objectDetector(options: options)
         for path in try pngFiles(in: "Fixtures/images/shapes") {
             let image = try VisionCommandSupport.loadImage(path)
             let objects = try detector.results(in: image)

@@ -30,8 +30,10 @@ struct DetectCommand: ToolCommand {
     func run(console: Console) async throws -> Int32 {
         let bundle = try VisionCommandSupport.locate(model, default: "Fixtures/bundles/shapes", what: "demo bundle", option: "--model")
         let image = try VisionCommandSupport.loadImage(imagePath)
-        let options = ObjectDetectorOptions(localModel: LocalModel(path: bundle))
-        options.scoreThreshold = threshold
+        let options = CustomObjectDetectorOptions(localModel: LocalModel(path: bundle))
+        options.shouldEnableClassification = true
+        options.shouldEnableMultipleObjects = true
+        options.detectionScoreThreshold = threshold
         let objects = try ObjectDetector.objectDetector(options: options).results(in: image)
         if json {
             let items: [JSONValue] = objects.map { o in

@@ -16,7 +16,8 @@ struct PublishCommand: ToolCommand {
         """
     )
 
-    @Argument(help: ArgumentHelp("Path of a .tflite file", valueName: "model"), completion: .file(extensions: ["tflite"]))
+    @Argument(help: ArgumentHelp("Path of a .tflite file, or of a bundle directory (manifest.json, dict.txt, model.tflite)",
+                                 valueName: "model"), completion: .file())
     var path: String
     @Option(help: ArgumentHelp("Model name (letters, digits, '.', '_', '-')", valueName: "name"))
     var name: String

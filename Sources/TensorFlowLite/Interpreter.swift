@@ -46,9 +46,12 @@ public final class Interpreter {
     /// Creates an interpreter for the model file at `modelPath` (memory-mapped).
     ///
     /// - Throws: ``InterpreterError/failedToLoadModel`` if the file cannot be read or is
-    ///   not a valid model; ``InterpreterError/tensorFlowLiteError(_:)`` naming the
-    ///   operator if the model uses an operator or type combination this runtime does
-    ///   not support (TensorFlowLiteSwift reports `failedToCreateInterpreter` there).
+    ///   not a valid model; ``InterpreterError/tensorFlowLiteError(_:)`` if the model uses
+    ///   an operator or type combination this runtime does not support. Its message starts
+    ///   as TensorFlowLiteSwift's `failedToCreateInterpreter` does and goes on with
+    ///   TensorFlow Lite's log line and the operator's index: `Failed to create the
+    ///   interpreter. Didn't find op for builtin opcode 'LSH_PROJECTION' version '1':
+    ///   operator 0 (LSH_PROJECTION) is not supported by this runtime`.
     public convenience init(modelPath: String, options: Options? = nil, delegates: [Delegate]? = nil) throws {
         let model: Model
         do {
@@ -87,9 +90,29 @@ public final class Interpreter {
         do {
             engine = try Engine(model: model, subgraphIndex: 0, options: engineOptions)
         } catch {
-            Self.report(error.description, options: options)
-            throw InterpreterError.tensorFlowLiteError(error.description)
+            let message = Self.creationFailureMessage(error, model: model)
+            Self.report(message, options: options)
+            throw InterpreterError.tensorFlowLiteError(message)
         }
+    }
+
+    /// Why an interpreter could not be created, worded as TensorFlowLiteSwift and
+    /// TensorFlow Lite word it, then our detail: for an operator without a kernel,
+    /// `Failed to create the interpreter. Didn't find op for builtin opcode 'LSH_PROJECTION'
+    /// version '1': operator 0 (LSH_PROJECTION) is not supported by this runtime` (custom
+    /// operators: `Encountered unresolved custom op: <name>`); for other failures,
+    /// `Failed to create the interpreter. ` followed by the runtime's message.
+    static func creationFailureMessage(_ error: RuntimeError, model: Model) -> String {
+        let lead = InterpreterError.failedToCreateInterpreter.description
+        guard case let .unsupportedOperator(index, _) = error,
+              let subgraph = model.subgraphs.first, index >= 0, index < subgraph.operators.count else {
+            return "\(lead) \(error.description)"
+        }
+        let code = subgraph.operators[index].code
+        let tflite = code.builtin == .custom
+            ? "Encountered unresolved custom op: \(code.customName ?? "")"
+            : "Didn't find op for builtin opcode '\(code.builtin.name)' version '\(code.version)'"
+        return "\(lead) \(tflite): \(error.description)"
     }
 
     /// Prints `TensorFlow Lite Error: <message>` when options were given, as

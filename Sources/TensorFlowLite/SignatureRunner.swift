@@ -51,9 +51,12 @@ public final class SignatureRunner {
     }
 
     /// Resizes the named input; call ``allocateTensors()`` (or ``invoke(with:)``) afterwards.
+    ///
+    /// - Throws: ``SignatureRunnerError/failedToResizeInputTensor(inputName:)`` if the
+    ///   signature has no input `name` or the shape is invalid.
     public func resizeInput(named name: String, toShape shape: Tensor.Shape) throws {
-        let t = try tensorIndex(input: name)
-        guard let position = engine.inputs.firstIndex(of: t) else {
+        guard let t = signature.inputs.first(where: { $0.name == name })?.tensorIndex,
+              let position = engine.inputs.firstIndex(of: t) else {
             throw SignatureRunnerError.failedToResizeInputTensor(inputName: name)
         }
         do {
@@ -64,9 +67,20 @@ public final class SignatureRunner {
     }
 
     /// Copies raw bytes into the named input.
+    ///
+    /// - Throws: ``SignatureRunnerError/failedToGetTensor(tensorType:nameInSignature:)``
+    ///   for an unknown name, ``SignatureRunnerError/invalidTensorDataCount(provided:required:)``
+    ///   if the byte count differs from the input's current shape, and
+    ///   ``SignatureRunnerError/allocateTensorsRequired`` after a resize that was not
+    ///   followed by ``allocateTensors()``.
     public func copy(_ data: Data, toInputNamed name: String) throws {
         let t = try tensorIndex(input: name)
-        guard let buffer = engine.buffer(forTensor: t) else { throw SignatureRunnerError.allocateTensorsRequired }
+        guard let buffer = engine.buffer(forTensor: t) else {
+            if let required = engine.tensors[t].byteCount, data.count != required {
+                throw SignatureRunnerError.invalidTensorDataCount(provided: data.count, required: required)
+            }
+            throw SignatureRunnerError.allocateTensorsRequired
+        }
         guard data.count == buffer.count else {
             throw SignatureRunnerError.invalidTensorDataCount(provided: data.count, required: buffer.count)
         }

@@ -3,7 +3,7 @@ import TFLiteModel
 
 /// An input or output tensor of an ``Interpreter``: a snapshot of its name, type, shape,
 /// bytes and quantization at the moment it was read.
-public struct Tensor: Equatable, Hashable {
+public struct Tensor: Equatable, Hashable, Sendable {
     /// The name of the tensor.
     public let name: String
     /// The data type of the tensor.
@@ -29,7 +29,7 @@ extension Tensor {
     ///
     /// `int8` is an addition to TensorFlowLiteSwift's cases (whose absence makes fully
     /// int8-quantized models unusable there).
-    public enum DataType: Equatable, Hashable {
+    public enum DataType: Equatable, Hashable, Sendable {
         case bool
         case uInt8
         case int8
@@ -67,7 +67,7 @@ extension Tensor {
     }
 
     /// The shape of a tensor.
-    public struct Shape: Equatable, Hashable {
+    public struct Shape: Equatable, Hashable, Sendable {
         /// The number of dimensions.
         public let rank: Int
         /// The dimensions.
@@ -94,7 +94,7 @@ extension Tensor.Shape: ExpressibleByArrayLiteral {
 ///
 /// `scales`, `zeroPoints` and `quantizedDimension` are additions that describe per-axis
 /// quantization; for per-tensor quantization they hold the single `scale`/`zeroPoint`.
-public struct QuantizationParameters: Equatable, Hashable {
+public struct QuantizationParameters: Equatable, Hashable, Sendable {
     /// The (first) scale.
     public let scale: Float
     /// The (first) zero point.

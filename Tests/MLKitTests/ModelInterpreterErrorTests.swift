@@ -122,7 +122,7 @@ import Testing
         let path = try CastModel.write(input: .string, output: .float32, shape: [1, 4], to: dir)
         let interpreter = ModelInterpreter.modelInterpreter(localModel: CustomLocalModel(modelPath: path))
         expectError(try await T.runError(interpreter, T.floatInputs(), T.floatOptions()), .invalidArgument,
-                    containing: ["The custom model at \(path) cannot run: TensorFlow Lite Error: operator 0 (CAST)"])
+                    containing: ["The custom model at \(path) cannot run: TensorFlow Lite Error: Failed to create the interpreter. operator 0 (CAST)"])
     }
 
     @Test func wrongNumberOfInputs() async throws {

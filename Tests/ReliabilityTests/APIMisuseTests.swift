@@ -58,10 +58,13 @@ struct APIMisuseTests {
         let interpreter = try Interpreter(modelPath: Fixtures.model("mobilenet_float"))
         let runner = try interpreter.signatureRunner(with: "serving_default")   // allocates
         try runner.copy(Self.image(), toInputNamed: "image")
-        // The interpreter resizes behind the runner's back: the runner sees unallocated
-        // buffers, not the old ones.
+        // The interpreter resizes behind the runner's back: the runner checks bytes against
+        // the new shape (as TensorFlow Lite does) and sees unallocated buffers, not the old ones.
         try interpreter.resizeInput(at: 0, to: [2, 32, 32, 3])
-        #expect(throws: SignatureRunnerError.allocateTensorsRequired) { try runner.copy(Self.image(), toInputNamed: "image") }
+        #expect(throws: SignatureRunnerError.invalidTensorDataCount(provided: 12288, required: 24576)) {
+            try runner.copy(Self.image(), toInputNamed: "image")
+        }
+        #expect(throws: SignatureRunnerError.allocateTensorsRequired) { try runner.copy(Self.image() + Self.image(), toInputNamed: "image") }
         #expect(throws: SignatureRunnerError.failedToGetTensor(tensorType: "input", nameInSignature: "nope")) {
             try runner.copy(Self.image(), toInputNamed: "nope")
         }

@@ -206,7 +206,9 @@ struct ResourceLimitTests {
         var interpreterOptions = Interpreter.Options()
         interpreterOptions.workBudget = 1 << 30
         interpreterOptions.isErrorLoggingEnabled = false
-        #expect(throws: InterpreterError.tensorFlowLiteError(expected.description)) {
+        // Prepared while the interpreter is created, so the message starts as
+        // TensorFlowLiteSwift's creation failure does.
+        #expect(throws: InterpreterError.tensorFlowLiteError("Failed to create the interpreter. " + expected.description)) {
             try Interpreter(model: model, options: interpreterOptions).allocateTensors()
         }
         // The fuzz harness sets a work budget, so such an input is rejected, not run.

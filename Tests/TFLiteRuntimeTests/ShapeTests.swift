@@ -32,13 +32,24 @@ import TFLiteModel
         #expect(try engine.output(0, as: Int32.self) == [3, 7, 2])
     }
 
-    @Test func outTypeMustMatchOutput() {
+    /// As in TFLite, `out_type` decides the output's type, whatever the file says; it must
+    /// be INT32 or INT64. Without options the file's type decides.
+    @Test func outTypeDecidesTheOutputType() throws {
         var g = GraphBuilder()
         let x = g.input([2], .float32)
         let y = g.tensor([], .int32)
         g.op(.shape, inputs: [x], outputs: [y], options: .shape(outType: .int64))
         g.output(y)
-        ShapeTest.expectPrepareError(g, "out_type INT64 does not match the output tensor's type INT32")
+        let engine = try g.engine()
+        try engine.allocate()
+        try engine.invoke()
+        #expect(try engine.output(0, as: Int64.self) == [2])
+        var f = GraphBuilder()
+        let u = f.input([2], .float32)
+        let v = f.tensor([], .float32)
+        f.op(.shape, inputs: [u], outputs: [v], options: .shape(outType: .float32))
+        f.output(v)
+        ShapeTest.expectPrepareError(f, "out_type FLOAT32 is not INT32 or INT64")
         var h = GraphBuilder()
         let a = h.input([2], .float32)
         let b = h.tensor([], .float32)

@@ -153,13 +153,17 @@ import TFLiteModel
     }
 
     @Test func unsupportedOperatorIsNamed() {
-        #expect(throws: InterpreterError.tensorFlowLiteError("operator 0 (LSH_PROJECTION) is not supported by this runtime")) {
+        let message = "Failed to create the interpreter. Didn't find op for builtin opcode 'LSH_PROJECTION' version '1': "
+            + "operator 0 (LSH_PROJECTION) is not supported by this runtime"
+        #expect(throws: InterpreterError.tensorFlowLiteError(message)) {
             try Interpreter(model: Self.model(op: .lshProjection, type: .float32))
         }
+        #expect(InterpreterError.tensorFlowLiteError(message).description == "TensorFlow Lite Error: " + message)
     }
 
     @Test func unsupportedTypesAreNamed() {
-        #expect(throws: InterpreterError.tensorFlowLiteError("operator 0 (RELU6) does not support the types inputs (STRING) -> outputs (STRING)")) {
+        #expect(throws: InterpreterError.tensorFlowLiteError(
+            "Failed to create the interpreter. operator 0 (RELU6) does not support the types inputs (STRING) -> outputs (STRING)")) {
             try Interpreter(model: Self.model(op: .relu6, type: .string))
         }
     }

@@ -142,8 +142,8 @@ import Testing
         let count = Int(try [Float](interpreter.output(at: 0))[0])
         let boxes = try [Float](interpreter.output(at: 1)), classes = try [Float](interpreter.output(at: 2)), scores = try [Float](interpreter.output(at: 3))
 
-        let options = ObjectDetectorOptions(localModel: LocalModel(path: dir.path))
-        options.scoreThreshold = 0
+        let options = VisionFixtures.everyDetection(dir.path)
+        options.detectionScoreThreshold = 0
         let objects = try ObjectDetector.objectDetector(options: options).results(in: image)
         #expect(objects.count == count && count > 0)
         for (i, o) in objects.enumerated() {
@@ -156,8 +156,8 @@ import Testing
             let got = [o.frame.minY, o.frame.minX, o.frame.maxY, o.frame.maxX].map { Float($0) }
             #expect(zip(got, expected).allSatisfy { abs($0 - $1) < 1e-3 }, "\(got) vs \(expected)")
         }
-        options.scoreThreshold = scores[0] // keeps the detections tied with or above the best
-        options.maxResultCount = 1
+        options.detectionScoreThreshold = scores[0] // keeps the detections tied with or above the best
+        options.maxObjectCount = 1
         #expect(try ObjectDetector.objectDetector(options: options).results(in: image).count == 1)
     }
 
@@ -166,7 +166,7 @@ import Testing
         defer { dir.remove() }
         try Self.bundle(dir)
         let image = try LabelerTests.testImage()
-        func detect() throws { _ = try ObjectDetector.objectDetector(options: ObjectDetectorOptions(localModel: LocalModel(path: dir.path))).results(in: image) }
+        func detect() throws { _ = try ObjectDetector.objectDetector(options: VisionFixtures.everyDetection(dir.path)).results(in: image) }
         try dir.write("tflite_metadata.json", #"{"inputShape": [1, 320, 320, 3]}"#)
         #expect(throws: VisionError.self) { try detect() }
         try dir.write("tflite_metadata.json", #"{"inputShape": [1, 32, 32, 3], "outputTensors": ["a", "b", "c", "d"]}"#)
@@ -177,7 +177,7 @@ import Testing
         try dir.write("tflite_metadata.json", #"{"inputShape": [1, 32, 32, 3]}"#)
         #expect(throws: ModelBundleError.self) { try detect() }
         #expect(throws: ModelBundleError.self) {
-            _ = try ObjectDetector.objectDetector(options: ObjectDetectorOptions(localModel: LocalModel(path: dir.file("nowhere")))).results(in: image)
+            _ = try ObjectDetector.objectDetector(options: VisionFixtures.everyDetection(dir.file("nowhere"))).results(in: image)
         }
     }
 }

@@ -18,9 +18,9 @@ import Testing
 
     @Test func detectionsEqualLiteRT() throws {
         let report = try JSONDecoder().decode(Report.self, from: Data(contentsOf: Self.bundle.appendingPathComponent("REPORT.json")))
-        let options = ObjectDetectorOptions(localModel: LocalModel(path: Self.bundle.path))
+        let options = VisionFixtures.everyDetection(Self.bundle.path)
         // REPORT.json lists every detection the op emits (score above its NMS threshold).
-        options.scoreThreshold = report.postprocess_options.nms_score_threshold
+        options.detectionScoreThreshold = report.postprocess_options.nms_score_threshold
         let detector = ObjectDetector.objectDetector(options: options)
         var checked = 0
         for entry in report.per_image {

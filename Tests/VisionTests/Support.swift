@@ -2,6 +2,14 @@ import Foundation
 @testable import MLKit
 
 enum VisionFixtures {
+    /// ML Kit custom-detector options that report every object with its label.
+    static func everyDetection(_ bundlePath: String) -> CustomObjectDetectorOptions {
+        let options = CustomObjectDetectorOptions(localModel: LocalModel(path: bundlePath))
+        options.shouldEnableClassification = true
+        options.shouldEnableMultipleObjects = true
+        return options
+    }
+
     static let repoRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let resources = repoRoot.appendingPathComponent("Fixtures/vision")
 

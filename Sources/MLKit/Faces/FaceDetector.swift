@@ -9,7 +9,10 @@ public final class FaceDetectorOptions: NSObject, @unchecked Sendable {
     public var scoreThreshold: Float = 0.5
     /// IoU above which detections are merged; default 0.3 (MediaPipe's).
     public var iouThreshold: Float = 0.3
-    /// Where completions run; `nil` (default) is the detector's private serial queue.
+    /// Where completions run. `nil` (default):
+    /// ``ModelInterpreter/defaultCompletionQueue`` if set, else the main queue when
+    /// `process` is called on the main thread (as in ML Kit), else the detector's private
+    /// serial queue.
     public var completionQueue: DispatchQueue?
     /// The model input's normalization (an addition). `nil` (default): the
     /// `NormalizationOptions` input 0 declares in the model's TFLite metadata, else
@@ -81,9 +84,9 @@ public final class FaceDetector: NSObject, @unchecked Sendable {
     }
 
     /// Detects faces; `completion` gets them by decreasing confidence, or an error. Runs on
-    /// a private serial queue; `completion` runs on `completionQueue` (default: that
-    /// private queue — Linux never drains the main queue without `dispatchMain()`).
-    public func process(_ image: VisionImage, completion: @escaping @Sendable ([Face]?, (any Error)?) -> Void) {
+    /// a private serial queue; `completion` runs later on `completionQueue` (by
+    /// default the main queue when called on the main thread, else that private queue).
+    public func process(_ image: VisionImage, completion: @escaping ([Face]?, (any Error)?) -> Void) {
         delivery.deliver({ try self.results(in: image) }, completion: completion)
     }
 

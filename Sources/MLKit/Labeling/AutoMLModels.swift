@@ -30,11 +30,10 @@ public final class AutoMLLocalModel: LocalModel, @unchecked Sendable {
 
 /// An AutoML Vision Edge model published on a model server (Firebase's `AutoMLRemoteModel`).
 ///
-/// Downloading is the job of the `ModelManager` (the custom-model API). Until a manager
-/// has stored the bundle, detectors using this model report
-/// ``VisionError/modelNotDownloaded(name:)``. The hook: set ``downloadedManifestPath``
-/// once the bundle's `manifest.json` is on disk. (`ModelManager` delivers single `.tflite`
-/// files today; bundle delivery is not implemented yet.)
+/// ``ModelManager/modelManager()`` downloads it (`download(_:conditions:)`): a bundle
+/// published with `tflite publish DIR`, installed as a unit. Until then, labelers using
+/// this model report ``VisionError/modelNotDownloaded(name:)``. Setting
+/// ``downloadedManifestPath`` points them at a bundle elsewhere on disk instead.
 public final class AutoMLRemoteModel: RemoteModel, @unchecked Sendable {
     private let lock = NSLock()
     private var _downloadedManifestPath: String?
@@ -44,7 +43,8 @@ public final class AutoMLRemoteModel: RemoteModel, @unchecked Sendable {
         super.init(name: name)
     }
 
-    /// Path of the downloaded bundle's `manifest.json`, or `nil` while not downloaded.
+    /// Path of a bundle's `manifest.json` to use instead of the one
+    /// ``ModelManager/modelManager()`` downloaded; `nil` (default) uses the download.
     public var downloadedManifestPath: String? {
         get { lock.withLock { _downloadedManifestPath } }
         set { lock.withLock { _downloadedManifestPath = newValue } }

@@ -5,8 +5,11 @@ public class CommonImageLabelerOptions: NSObject, @unchecked Sendable {
     /// Labels with a lower confidence are dropped. `nil` (default) means 0.0 (this
     /// runtime does not read a threshold from model metadata).
     public var confidenceThreshold: NSNumber?
-    /// Where completions run; `nil` (default) is the labeler's private serial queue. An
-    /// addition for Linux (ML Kit uses the main queue).
+    /// Where completions run (an addition). `nil` (default):
+    /// ``ModelInterpreter/defaultCompletionQueue`` if set, else the main queue when
+    /// `process` is called on the main thread (as in ML Kit), else the labeler's private
+    /// serial queue.
+    /// Set a queue in a command-line program that never runs the main queue.
     public var completionQueue: DispatchQueue?
 
     override init() { super.init() }
@@ -25,7 +28,12 @@ public final class CustomImageLabelerOptions: CommonImageLabelerOptions, @unchec
     /// default `false`).
     public var centerCrop = false
 
-    let localModel: LocalModel
+    /// The manager whose cache a remote model is read from (an addition); `nil` (default)
+    /// is ``ModelManager/modelManager()``.
+    public var modelManager: ModelManager?
+
+    let localModel: LocalModel?
+    let remoteModel: CustomRemoteModel?
 
     /// Options for `localModel`: from ``LocalModel/init(manifestPath:)`` (labels from the
     /// manifest's labels file) or ``LocalModel/init(path:)`` (labels from a `dict.txt`
@@ -33,6 +41,16 @@ public final class CustomImageLabelerOptions: CommonImageLabelerOptions, @unchec
     /// ``ImageLabel/index`` identifies the class).
     public init(localModel: LocalModel) {
         self.localModel = localModel
+        self.remoteModel = nil
+        super.init()
+    }
+
+    /// Options for a remote model ``ModelManager`` downloads: a bundle published from an
+    /// AutoML export (labels from its manifest), or a single model file. Until it is
+    /// downloaded, labeling fails with ``VisionError/modelNotDownloaded(name:)``.
+    public init(remoteModel: CustomRemoteModel) {
+        self.localModel = nil
+        self.remoteModel = remoteModel
         super.init()
     }
 
@@ -76,10 +94,18 @@ public final class ImageLabeler: NSObject, @unchecked Sendable {
         delivery = CompletionDelivery(label: "image-labeler", completionQueue: options.completionQueue)
         let custom = options as? CustomImageLabelerOptions
         maxCount = custom?.effectiveMaxCount ?? 10
-        let model = custom?.localModel, normalization = custom?.inputNormalization
+        let remote = custom?.remoteModel, manager = custom?.modelManager
+        let local = custom?.localModel, normalization = custom?.inputNormalization
         let fit: ImageFit = custom?.centerCrop == true ? .centerCrop : .stretch
         classifier = LazyModel {
-            guard let model else { throw VisionError.invalidModel("no base model; use CustomImageLabelerOptions") }
+            let model: LocalModel
+            if let remote {
+                model = try LocalModel.downloaded(remote, by: manager ?? .modelManager())
+            } else if let local {
+                model = local
+            } else {
+                throw VisionError.invalidModel("no base model; use CustomImageLabelerOptions")
+            }
             let labelsPath: String?
             if let manifest = try model.manifest()?.requireImageLabeling() {
                 labelsPath = manifest.labelsPath
@@ -94,9 +120,9 @@ public final class ImageLabeler: NSObject, @unchecked Sendable {
 
     /// Labels `image`; `completion` gets the labels at or above the threshold, most
     /// confident first (ties: lower index first), at most `maxResultCount` — or an error.
-    /// Runs on a private serial queue; `completion` runs on `completionQueue` (default:
-    /// that private queue; see ``VisionImageLabeler/process(_:completion:)`` for why).
-    public func process(_ image: VisionImage, completion: @escaping @Sendable ([ImageLabel]?, (any Error)?) -> Void) {
+    /// Runs on a private serial queue; `completion` runs later, on the options'
+    /// `completionQueue` (by default the main queue when called on the main thread).
+    public func process(_ image: VisionImage, completion: @escaping ([ImageLabel]?, (any Error)?) -> Void) {
         delivery.deliver({ try self.results(in: image) }, completion: completion)
     }
 

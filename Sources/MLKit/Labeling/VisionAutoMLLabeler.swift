@@ -18,14 +18,21 @@ public final class VisionOnDeviceAutoMLImageLabelerOptions: NSObject, @unchecked
     /// Labels with a lower confidence are dropped; in `[0, 1]`, values outside (or NaN)
     /// mean the default 0.5. There is no cap on the number of labels.
     public var confidenceThreshold: Float = 0.5
-    /// Where completions run; `nil` (default) is the labeler's private serial queue (see
-    /// ``VisionImageLabeler/process(_:completion:)``). An addition for Linux.
+    /// Where completions run (an addition). `nil` (default):
+    /// ``ModelInterpreter/defaultCompletionQueue`` if set, else the main queue when
+    /// `process` is called on the main thread (as in ML Kit), else the labeler's private
+    /// serial queue.
+    /// Set a queue in a command-line program that never runs the main queue.
     public var completionQueue: DispatchQueue?
     /// Float (and int8) models' input normalization (an addition; AutoML exports are
     /// uint8 models that take raw pixels). `nil` (default): the `NormalizationOptions`
     /// input 0 declares in the model's TFLite metadata, else `[0, 1]`; unreadable or
     /// unusable metadata is ignored.
     public var inputNormalization: InputNormalization?
+
+    /// The manager whose cache a remote model is read from (an addition); `nil` (default)
+    /// is ``ModelManager/modelManager()``.
+    public var modelManager: ModelManager?
 
     let localModel: AutoMLLocalModel?
     let remoteModel: AutoMLRemoteModel?
@@ -83,12 +90,14 @@ public final class VisionImageLabeler: NSObject, @unchecked Sendable {
         threshold = options.effectiveThreshold
         delivery = CompletionDelivery(label: "automl-labeler", completionQueue: options.completionQueue)
         let local = options.localModel, remote = options.remoteModel, normalization = options.inputNormalization
+        let manager = options.modelManager
         classifier = LazyModel {
             let manifest: AutoMLManifest
             if let local {
                 manifest = try local.parsedManifest.get().requireImageLabeling()
             } else if let remote {
-                guard let path = remote.downloadedManifestPath else { throw VisionError.modelNotDownloaded(name: remote.name) }
+                let path = try remote.downloadedManifestPath
+                    ?? (manager ?? .modelManager()).installedFiles(remote).directory + "/manifest.json"
                 manifest = try AutoMLManifest(contentsOfFile: path).requireImageLabeling()
             } else {
                 throw VisionError.invalidModel("no model")
@@ -102,10 +111,10 @@ public final class VisionImageLabeler: NSObject, @unchecked Sendable {
     /// threshold, most confident first, or with an error (unreadable bundle, model that is
     /// not an image classifier, remote model not downloaded…).
     ///
-    /// Runs on a private serial queue; `completion` runs on the options'
-    /// `completionQueue`, by default that private queue (Firebase uses the main queue,
-    /// which a Linux command-line program never drains unless it calls `dispatchMain()`).
-    public func process(_ image: VisionImage, completion: @escaping @Sendable ([VisionImageLabel]?, (any Error)?) -> Void) {
+    /// Runs on a private serial queue; `completion` runs later, on the options'
+    /// `completionQueue`: by default the main queue when called on the main thread, as
+    /// in Firebase, else the labeler's private queue (Completion.swift has the rules).
+    public func process(_ image: VisionImage, completion: @escaping ([VisionImageLabel]?, (any Error)?) -> Void) {
         delivery.deliver({ try self.results(in: image) }, completion: completion)
     }
 

@@ -55,30 +55,24 @@ final class VisionModelRunner: @unchecked Sendable {
 /// Where a detector runs its work and delivers completions.
 ///
 /// `process(_:completion:)` runs the model on the detector's private serial queue and
-/// calls the completion on ``completionQueue`` — by default that same private queue, not
-/// the main queue: on Linux `DispatchQueue.main` only runs blocks once the program calls
-/// `dispatchMain()` (or runs the main run loop), so a command-line program waiting on a
-/// semaphore would never see a main-queue completion.
+/// calls the completion as Completion.swift describes: on the options' `completionQueue`
+/// (else ``ModelInterpreter/defaultCompletionQueue``) when set, else on the main queue
+/// when called from the main thread, else on that private queue.
 struct CompletionDelivery: Sendable {
     let workQueue: DispatchQueue
-    let completionQueue: DispatchQueue
+    let completionQueue: DispatchQueue?
 
     init(label: String, completionQueue: DispatchQueue?) {
-        let work = DispatchQueue(label: "swift-tflite.mlkit.\(label)")
-        workQueue = work
-        self.completionQueue = completionQueue ?? work
+        workQueue = DispatchQueue(label: "swift-tflite.mlkit.\(label)")
+        self.completionQueue = completionQueue ?? ModelInterpreter.defaultCompletionQueue
     }
 
-    func deliver<T: Sendable>(_ body: @escaping @Sendable () throws -> T, completion: @escaping @Sendable (T?, (any Error)?) -> Void) {
-        let completionQueue = self.completionQueue
+    func deliver<T: Sendable>(_ body: @escaping @Sendable () throws -> T, completion: @escaping (T?, (any Error)?) -> Void) {
+        let target = CompletionRoute.queue(completionQueue, fallback: workQueue)
+        let completion = Completion(completion)
         workQueue.async {
             let result = Result { try body() }
-            completionQueue.async {
-                switch result {
-                case let .success(value): completion(value, nil)
-                case let .failure(error): completion(nil, error)
-                }
-            }
+            if target === self.workQueue { completion(result) } else { target.async { completion(result) } }
         }
     }
 }

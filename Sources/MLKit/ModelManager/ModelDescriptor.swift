@@ -16,9 +16,38 @@ public struct ModelDescriptor: Codable, Sendable, Equatable {
     public var sha256: String
     /// The model file: a URL relative to the descriptor (usually a bare file name), or absolute.
     public var file: String
+    /// For a bundle (an AutoML export: `model.tflite` with `manifest.json`, `dict.txt`…),
+    /// the files that come with the model; `nil` for a single model file. The model is
+    /// stored under ``bundleModelName`` beside them.
+    public var bundle: [Member]?
+    /// The model file's name inside a bundle (`nil` for a single model file).
+    public var bundleModelName: String?
 
-    public init(name: String, version: Int, size: Int, sha256: String, file: String) {
+    /// One file of a bundle besides the model.
+    public struct Member: Codable, Sendable, Equatable {
+        /// Its file name in the bundle's directory (a valid model name: no `/`).
+        public var name: String
+        /// Size in bytes.
+        public var size: Int
+        /// SHA-256, 64 lowercase hexadecimal digits.
+        public var sha256: String
+        /// URL relative to the descriptor, or absolute, as for ``ModelDescriptor/file``.
+        public var file: String
+
+        public init(name: String, size: Int, sha256: String, file: String) {
+            self.name = name; self.size = size; self.sha256 = sha256; self.file = file
+        }
+    }
+
+    public init(name: String, version: Int, size: Int, sha256: String, file: String,
+                bundle: [Member]? = nil, bundleModelName: String? = nil) {
         self.name = name; self.version = version; self.size = size; self.sha256 = sha256; self.file = file
+        self.bundle = bundle; self.bundleModelName = bundleModelName
+    }
+
+    /// Whether `hex` is 64 hexadecimal digits.
+    static func isSHA256(_ hex: String) -> Bool {
+        hex.utf8.count == 64 && hex.lowercased().utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }
     }
 
     /// Whether `name` can name a model: 1–128 ASCII letters, digits, `.`, `_` or `-`, not
@@ -47,13 +76,29 @@ public struct ModelDescriptor: Codable, Sendable, Equatable {
         }
         guard descriptor.version >= 0 else { throw ModelDescriptorProblem("has version \(descriptor.version); expected a non-negative integer") }
         guard descriptor.size > 0 else { throw ModelDescriptorProblem("has size \(descriptor.size); expected a positive number of bytes") }
-        let hex = descriptor.sha256.lowercased()
-        guard hex.utf8.count == 64, hex.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }) else {
+        guard isSHA256(descriptor.sha256) else {
             throw ModelDescriptorProblem("has sha256 '\(descriptor.sha256)'; expected 64 hexadecimal digits")
         }
         guard !descriptor.file.isEmpty else { throw ModelDescriptorProblem("has an empty file") }
         var checked = descriptor
-        checked.sha256 = hex
+        checked.sha256 = descriptor.sha256.lowercased()
+        if let members = descriptor.bundle {
+            guard let modelName = descriptor.bundleModelName, isValidName(modelName) else {
+                throw ModelDescriptorProblem("describes a bundle without a valid bundleModelName (a file name)")
+            }
+            var names: Set<String> = [modelName]
+            checked.bundle = try members.map { (member: Member) throws(ModelDescriptorProblem) -> Member in
+                guard isValidName(member.name), names.insert(member.name).inserted else {
+                    throw ModelDescriptorProblem("has bundle file name '\(member.name)', which is invalid or repeated")
+                }
+                guard member.size >= 0, isSHA256(member.sha256), !member.file.isEmpty else {
+                    throw ModelDescriptorProblem("has bundle file '\(member.name)' without a size, a sha256 of 64 hexadecimal digits and a file")
+                }
+                var m = member
+                m.sha256 = member.sha256.lowercased()
+                return m
+            }
+        }
         return checked
     }
 

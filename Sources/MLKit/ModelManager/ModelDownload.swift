@@ -115,21 +115,111 @@ final class ModelDownload: @unchecked Sendable {
         }
     }
 
-    // MARK: - Model file
+    // MARK: - Files
+
+    /// One file to fetch and verify: the model, or a file of its bundle.
+    struct FileFetch: Sendable {
+        /// How messages name it: `model 'NAME'` or `file 'dict.txt' of model 'NAME'`.
+        let subject: String
+        let url: URL
+        let size: Int
+        let sha256: String
+    }
 
     private func download(_ descriptor: ModelDescriptor, from url: URL, into partial: URL) throws {
+        let model = FileFetch(subject: "model '\(name)'", url: url, size: descriptor.size, sha256: descriptor.sha256)
+        try fetch(model, into: partial, reportsProgress: true) { [self] result in
+            // Off the transfer's thread: a bundle's files are fetched one after another
+            // from here, waiting for each.
+            DispatchQueue.global(qos: .utility).async { [self] in verifyAndInstall(result, descriptor, partial) }
+        }
+    }
+
+    /// Checks the fetched model decodes, fetches the rest of a bundle, installs, and
+    /// reports the outcome; the partial file is removed on failure.
+    private func verifyAndInstall(_ result: Result<Void, NSError>, _ descriptor: ModelDescriptor, _ partial: URL) {
+        let installed = result.flatMap { () -> Result<String, NSError> in
+            do {
+                _ = try Model(contentsOfFile: partial.path)
+            } catch {
+                return .failure(MachineLearningErrorCode.dataLoss.error("The download of model '\(name)' is not a valid TensorFlow Lite model: \(error)"))
+            }
+            guard descriptor.bundle != nil else { return install { try cache.install(partial, as: descriptor) } }
+            return fetchBundle(descriptor, model: partial)
+        }
+        if case .failure = installed, partialFileOverride == nil { try? FileManager.default.removeItem(at: partial) }
+        finish(installed)
+    }
+
+    /// Fetches the bundle's other files one after another into a staging directory (each
+    /// verified like the model), then installs the directory with the model as a unit.
+    /// Runs on the transfer's completion thread; returns the installed model's path.
+    private func fetchBundle(_ descriptor: ModelDescriptor, model: URL) -> Result<String, NSError> {
+        let staging: URL
+        do {
+            staging = try cache.makeStagingDirectory(name)
+        } catch {
+            return .failure(storageError(error))
+        }
+        let outcome = ModelLocked<Result<Void, NSError>>(.success(()))
+        for member in descriptor.bundle ?? [] {
+            guard let url = URL(string: member.file, relativeTo: descriptorURL)?.absoluteURL,
+                  let scheme = url.scheme?.lowercased(), ["http", "https", "file"].contains(scheme) else {
+                outcome.withLock { $0 = .failure(MachineLearningErrorCode.dataLoss.error("The descriptor at \(descriptorURL.absoluteString) names bundle file '\(member.file)', which is not an http, https or file URL.")) }
+                break
+            }
+            let fetch = FileFetch(subject: "file '\(member.name)' of model '\(name)'", url: url, size: member.size, sha256: member.sha256)
+            let done = DispatchSemaphore(value: 0)
+            do {
+                try self.fetch(fetch, into: staging.appendingPathComponent(member.name), reportsProgress: false) { result in
+                    outcome.withLock { $0 = result }
+                    done.signal()
+                }
+            } catch {
+                outcome.withLock { $0 = .failure(storageError(error)) }
+                done.signal()
+            }
+            done.wait()
+            if case .failure = outcome.withLock({ $0 }) { break }
+        }
+        let result = outcome.withLock { $0 }.flatMap { () -> Result<String, NSError> in
+            install { try cache.installBundle(staging, model: model, as: descriptor) }
+        }
+        if case .failure = result { try? FileManager.default.removeItem(at: staging) }
+        return result
+    }
+
+    private func install(_ body: () throws -> String) -> Result<String, NSError> {
+        do {
+            return .success(try body())
+        } catch {
+            return .failure(storageError(error))
+        }
+    }
+
+    /// Streams `file` into `partial` (created if missing) while hashing it, then checks its
+    /// size and SHA-256; `then` gets the outcome on the transfer's thread.
+    private func fetch(_ file: FileFetch, into partial: URL, reportsProgress: Bool,
+                       then: @escaping @Sendable (Result<Void, NSError>) -> Void) throws {
+        if !FileManager.default.fileExists(atPath: partial.path) {
+            guard FileManager.default.createFile(atPath: partial.path, contents: nil) else {
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: partial.path])
+            }
+        }
         let handle = try FileHandle(forWritingTo: partial)
-        progress.totalUnitCount = Int64(descriptor.size)
-        progress.completedUnitCount = 0
+        if reportsProgress {
+            progress.totalUnitCount = Int64(file.size)
+            progress.completedUnitCount = 0
+        }
         // `failure`: an error thrown by our handlers (a write error, too many bytes), as
         // opposed to the URL loading system's error for the transfer itself.
         let state = ModelLocked((hash: SHA256(), received: 0, failure: (any Error)?.none))
-        let expected = descriptor.size
-        let name = self.name
+        let expected = file.size
+        let url = file.url
         begin(url, .init(
             response: { length in
                 if let length, length != Int64(expected) {
-                    throw MachineLearningErrorCode.dataLoss.error("The model server sends \(length) bytes for model '\(name)' at \(url.absoluteString), but its descriptor says \(expected) bytes.")
+                    throw MachineLearningErrorCode.dataLoss.error("The model server sends \(length) bytes for \(file.subject) at \(url.absoluteString), but its descriptor says \(expected) bytes.")
                 }
             },
             data: { [progress] chunk in
@@ -137,7 +227,7 @@ final class ModelDownload: @unchecked Sendable {
                     do {
                         let (total, overflow) = s.received.addingReportingOverflow(chunk.count)
                         guard !overflow, total <= expected else {
-                            throw MachineLearningErrorCode.dataLoss.error("The model server sent more than the \(expected) bytes the descriptor of model '\(name)' announces.")
+                            throw MachineLearningErrorCode.dataLoss.error("The model server sent more than the \(expected) bytes the descriptor announces for \(file.subject).")
                         }
                         try handle.write(contentsOf: chunk)
                         chunk.withUnsafeBytes { s.hash.update($0) }
@@ -148,50 +238,36 @@ final class ModelDownload: @unchecked Sendable {
                         throw error
                     }
                 }
-                progress.completedUnitCount = Int64(received)
+                if reportsProgress { progress.completedUnitCount = Int64(received) }
             },
             completion: { [self] error in
                 let (hash, received, failure) = state.withLock { ($0.hash, $0.received, $0.failure) }
-                let result: Result<String, NSError>
+                let result: Result<Void, NSError>
                 if let failure {
                     result = .failure(storageError(failure))
                 } else if let error {
-                    result = .failure(describe(error, fetching: "model '\(name)' from \(url.absoluteString) (after \(received) of \(expected) bytes)"))
+                    result = .failure(describe(error, fetching: "\(file.subject) from \(url.absoluteString) (after \(received) of \(expected) bytes)"))
                 } else {
-                    result = Result { () throws(NSError) -> String in
+                    result = Result { () throws(NSError) in
                         do {
                             try handle.synchronize()
                             try handle.close()
                         } catch {
                             throw storageError(error)
                         }
-                        return try verifyAndInstall(partial, descriptor, received: received, hash: hash.hexDigest())
+                        guard received == expected else {
+                            throw MachineLearningErrorCode.dataLoss.error("The download of \(file.subject) is truncated: received \(received) of \(expected) bytes.")
+                        }
+                        let digest = hash.hexDigest()
+                        guard digest == file.sha256 else {
+                            throw MachineLearningErrorCode.dataLoss.error("The download of \(file.subject) is corrupted: its SHA-256 is \(digest), but the descriptor says \(file.sha256).")
+                        }
                     }
                 }
                 try? handle.close()
-                if case .failure = result, partialFileOverride == nil { try? FileManager.default.removeItem(at: partial) }
-                finish(result)
+                then(result)
             }
         ))
-    }
-
-    private func verifyAndInstall(_ partial: URL, _ descriptor: ModelDescriptor, received: Int, hash: String) throws(NSError) -> String {
-        guard received == descriptor.size else {
-            throw MachineLearningErrorCode.dataLoss.error("The download of model '\(name)' is truncated: received \(received) of \(descriptor.size) bytes.")
-        }
-        guard hash == descriptor.sha256 else {
-            throw MachineLearningErrorCode.dataLoss.error("The download of model '\(name)' is corrupted: its SHA-256 is \(hash), but the descriptor says \(descriptor.sha256).")
-        }
-        do {
-            _ = try Model(contentsOfFile: partial.path)
-        } catch {
-            throw MachineLearningErrorCode.dataLoss.error("The download of model '\(name)' is not a valid TensorFlow Lite model: \(error.description)")
-        }
-        do {
-            return try cache.install(partial, as: descriptor)
-        } catch {
-            throw storageError(error)
-        }
     }
 
     // MARK: - Errors

@@ -28,17 +28,18 @@ public final class ModelManager: NSObject, @unchecked Sendable {
     private let settings = ModelLocked(Settings())
     private struct Settings {
         var completionQueue = ModelInterpreter.defaultCompletionQueue
+        let privateQueue = DispatchQueue(label: "swift-tflite.mlkit.model-manager")
         var timeoutInterval: TimeInterval = 60
         var partialFileOverride: URL?
     }
 
     let cache: ModelCache
 
-    /// The queue ``getLatestModelFilePath(_:completion:)`` and
-    /// ``deleteDownloadedModel(_:completion:)`` call back on. Defaults to
-    /// ``ModelInterpreter/defaultCompletionQueue`` (a private serial queue, not the main
-    /// queue, which a command-line program does not service).
-    public var completionQueue: DispatchQueue {
+    /// The queue ``deleteDownloadedModel(_:completion:)`` calls back on (an addition;
+    /// ``getLatestModelFilePath(_:completion:)`` answers before returning). Defaults to
+    /// ``ModelInterpreter/defaultCompletionQueue``; `nil` means the main queue when the
+    /// call is made on the main thread, else the manager's private serial queue.
+    public var completionQueue: DispatchQueue? {
         get { settings.withLock { $0.completionQueue } }
         set { settings.withLock { $0.completionQueue = newValue } }
     }
@@ -115,14 +116,12 @@ public final class ModelManager: NSObject, @unchecked Sendable {
     /// The absolute path of the downloaded model file, or `nil` and an error
     /// (``MachineLearningErrorCode/notFound``) if it has not been downloaded. Use it with
     /// `Interpreter(modelPath:)`.
-    public func getLatestModelFilePath(_ remoteModel: RemoteModel, completion: @escaping @Sendable (String?, (any Error)?) -> Void) {
-        let result = installedPath(remoteModel)
-        completionQueue.async {
-            switch result {
-            case let .success(path): completion(path, nil)
-            case let .failure(error): completion(nil, error)
-            }
-        }
+    ///
+    /// `completion` runs before this method returns, on the caller's thread: the answer
+    /// is in the cache, so the guides' code that reads the path right after the call sees
+    /// it.
+    public func getLatestModelFilePath(_ remoteModel: RemoteModel, completion: @escaping (String?, (any Error)?) -> Void) {
+        Completion(completion)(installedPath(remoteModel).mapError { $0 as any Error })
     }
 
     /// The installed file of `remoteModel`, or the error Firebase reports for a model that
@@ -134,8 +133,9 @@ public final class ModelManager: NSObject, @unchecked Sendable {
 
     /// Deletes the downloaded copy of `remoteModel`; `completion` gets `nil` on success
     /// (also when nothing was downloaded), or the file system's error.
-    public func deleteDownloadedModel(_ remoteModel: RemoteModel, completion: @escaping @Sendable ((any Error)?) -> Void) {
-        let queue = completionQueue
+    public func deleteDownloadedModel(_ remoteModel: RemoteModel, completion: @escaping ((any Error)?) -> Void) {
+        let queue = settings.withLock { CompletionRoute.queue($0.completionQueue, fallback: $0.privateQueue) }
+        let completion = ErrorCompletion(completion)
         let cache = self.cache
         DispatchQueue.global(qos: .utility).async {
             let failure: NSError?
@@ -158,7 +158,9 @@ public final class ModelManager: NSObject, @unchecked Sendable {
     /// Starts downloading the current version of `remoteModel` unless it is already
     /// installed, and returns the download's progress in bytes (`totalUnitCount` is the
     /// model's size once the descriptor is read). The outcome is posted as
-    /// `.firebaseMLModelDownloadDidSucceed` or `.firebaseMLModelDownloadDidFail`.
+    /// `.firebaseMLModelDownloadDidSucceed` or `.firebaseMLModelDownloadDidFail`, and again
+    /// as ML Kit's `.mlkitModelDownloadDidSucceed` or `.mlkitModelDownloadDidFail`. A bundle
+    /// (published from a directory) is downloaded, verified and installed as a unit.
     ///
     /// A download of a model that is already being downloaded into the same cache joins
     /// it: it returns the same progress, and the outcome is posted for each caller.
@@ -198,15 +200,17 @@ public final class ModelManager: NSObject, @unchecked Sendable {
         return progress
     }
 
+    /// Posts the outcome under Firebase's name and then under ML Kit's, with one `userInfo`.
     private func post(_ result: Result<String, NSError>, for remoteModel: RemoteModel) {
+        var userInfo: [String: Any] = [ModelDownloadUserInfoKey.remoteModel.rawValue: remoteModel]
+        let names: [Notification.Name]
         switch result {
         case .success:
-            NotificationCenter.default.post(name: .firebaseMLModelDownloadDidSucceed, object: self,
-                                            userInfo: [ModelDownloadUserInfoKey.remoteModel.rawValue: remoteModel])
+            names = [.firebaseMLModelDownloadDidSucceed, .mlkitModelDownloadDidSucceed]
         case let .failure(error):
-            NotificationCenter.default.post(name: .firebaseMLModelDownloadDidFail, object: self,
-                                            userInfo: [ModelDownloadUserInfoKey.remoteModel.rawValue: remoteModel,
-                                                       ModelDownloadUserInfoKey.error.rawValue: error])
+            userInfo[ModelDownloadUserInfoKey.error.rawValue] = error
+            names = [.firebaseMLModelDownloadDidFail, .mlkitModelDownloadDidFail]
         }
+        for name in names { NotificationCenter.default.post(name: name, object: self, userInfo: userInfo) }
     }
 }

@@ -98,6 +98,15 @@ package struct PrepareContext {
         tensors[t].shape = shape
     }
 
+    /// Sets the element type of output `i`, for the operators whose TFLite kernel assigns
+    /// it at prepare instead of trusting the file (spec/derived-output-types.md): a
+    /// converter may leave such a tensor's type unset, which the schema reads as FLOAT32.
+    /// The quantization stays the file's. Call it before ``setOutputShape(_:_:)``, which
+    /// sizes the tensor by its type.
+    package mutating func deriveOutputType(_ i: Int, _ type: ElementType) throws(KernelError) {
+        tensors[try outputIndex(i)].type = type
+    }
+
     /// Records work `eval` does beyond a constant amount per tensor element: the product
     /// of `factors` (saturating), e.g. the multiply-accumulates of a convolution or the
     /// box comparisons of non-max suppression. The engine sums it over the graph and

@@ -7,6 +7,8 @@ enum PRelu {
         try context.expectCounts(inputs: 2, outputs: 1)
         let input = try context.input(0)
         let alpha = try context.input(1)
+        // TFLite's PRELU gives the output the input's type at prepare.
+        try context.deriveOutputType(0, input.type)
         let output = try context.output(0)
         guard input.type == alpha.type, input.type == output.type else { throw context.unsupportedTypes() }
         switch context.op.options {

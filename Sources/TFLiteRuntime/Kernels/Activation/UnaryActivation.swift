@@ -14,6 +14,9 @@ enum UnaryActivation {
         return { (context: inout PrepareContext) throws(KernelError) -> any PreparedKernel in
             try context.expectCounts(inputs: 1, outputs: 1)
             let input = try context.input(0)
+            // TFLite's EXP gives the output the input's type at prepare; the others
+            // require the file's types to agree.
+            if kind == .exp { try context.deriveOutputType(0, input.type) }
             let output = try context.output(0)
             guard input.type == output.type else { throw context.unsupportedTypes() }
             let alpha = try leakyReluAlpha(kind, context.op.options)

@@ -67,7 +67,8 @@ enum DetectionPostProcess {
         let boxElements = try DetectionElements.of(boxes, name: "box encodings")
         let scoreElements = try DetectionElements.of(scores, name: "class predictions")
         let anchorElements = try DetectionElements.of(anchors, name: "anchors")
-        for i in 0 ..< 4 where try context.output(i).type != .float32 { throw context.unsupportedTypes() }
+        // TFLite makes all four outputs FLOAT32 at prepare, whatever the file says.
+        for i in 0 ..< 4 { try context.deriveOutputType(i, .float32) }
 
         let (m, overflow) = options.maxDetections.multipliedReportingOverflow(by: options.maxClassesPerDetection)
         guard !overflow else { throw .invalid("max_detections × max_classes_per_detection overflows") }

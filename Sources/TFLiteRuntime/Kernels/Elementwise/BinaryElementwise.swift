@@ -18,8 +18,12 @@ enum BinaryElementwise {
             try context.expectCounts(inputs: 2, outputs: 1)
             let a = try context.input(0)
             let b = try context.input(1)
+            guard a.type == b.type else { throw context.unsupportedTypes() }
+            // TFLite's ADD, SUB, DIV, SQUARED_DIFFERENCE, MAXIMUM and MINIMUM give the
+            // output the operands' type at prepare; MUL keeps the file's and must agree.
+            if kind != .mul { try context.deriveOutputType(0, a.type) }
             let output = try context.output(0)
-            guard a.type == b.type, a.type == output.type else { throw context.unsupportedTypes() }
+            guard a.type == output.type else { throw context.unsupportedTypes() }
             let activation = try fusedActivation(kind, context.op.options)
             let broadcast = try Broadcast(a.shape, b.shape)
             try context.setOutputShape(0, broadcast.outputShape)

@@ -9,6 +9,8 @@ enum Densify {
     static let prepare: KernelPrepare = { (context: inout PrepareContext) throws(KernelError) -> any PreparedKernel in
         try context.expectCounts(inputs: 1, outputs: 1)
         let input = try context.input(0)
+        // TFLite's DENSIFY gives the output the input's type at prepare.
+        try context.deriveOutputType(0, input.type)
         let output = try context.output(0)
         guard input.type == output.type, let size = input.type.byteSize, [1, 2, 4, 8].contains(size) else {
             throw context.unsupportedTypes()

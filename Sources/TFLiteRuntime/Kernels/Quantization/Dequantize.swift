@@ -13,6 +13,8 @@ enum Dequantize {
     static let prepare: KernelPrepare = { (context: inout PrepareContext) throws(KernelError) -> any PreparedKernel in
         try context.expectCounts(inputs: 1, outputs: 1)
         let input = try context.input(0)
+        // TFLite's DEQUANTIZE makes its output FLOAT32 at prepare, whatever the file says.
+        try context.deriveOutputType(0, .float32)
         let output = try context.output(0)
         guard output.type == .float32 else { throw context.unsupportedTypes() }
         try context.setOutputShape(0, input.shape)

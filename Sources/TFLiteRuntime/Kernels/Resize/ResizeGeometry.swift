@@ -16,6 +16,8 @@ struct ResizeGeometry {
         try context.expectCounts(inputs: 2, outputs: 1)
         let input = try context.input(0)
         let size = try context.input(1)
+        // TFLite's resize kernels give the output the input's type at prepare.
+        try context.deriveOutputType(0, input.type)
         let output = try context.output(0)
         guard input.type == output.type, size.type == .int32 else { throw context.unsupportedTypes() }
         guard input.rank == 4 else { throw .invalid("input must have rank 4 (NHWC), found shape \(input.shape)") }

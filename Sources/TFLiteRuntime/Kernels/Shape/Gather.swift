@@ -12,6 +12,8 @@ enum GatherKernel {
         try context.expectCounts(inputs: 2, outputs: 1)
         let params = try context.input(0)
         let indices = try context.input(1)
+        // TFLite's GATHER gives the output the params' type at prepare.
+        try context.deriveOutputType(0, params.type)
         let output = try context.output(0)
         let size = try ShapeSupport.sameType(params, output, context)
         guard indices.type == .int32 || indices.type == .int64 else { throw context.unsupportedTypes() }

@@ -110,6 +110,8 @@ enum ReshapeKernels {
     static let expandDims: KernelPrepare = { (context: inout PrepareContext) throws(KernelError) -> any PreparedKernel in
         try context.expectCounts(inputs: 2, outputs: 1)
         let input = try context.input(0)
+        // TFLite's EXPAND_DIMS gives the output the input's type at prepare.
+        try context.deriveOutputType(0, input.type)
         let output = try context.output(0)
         let size = try ShapeSupport.sameType(input, output, context)
         let axisValues = try ShapeSupport.constantIntegers(try context.input(1), role: "axis")

@@ -10,10 +10,15 @@ enum ShapeKernel {
     static let prepare: KernelPrepare = { (context: inout PrepareContext) throws(KernelError) -> any PreparedKernel in
         try context.expectCounts(inputs: 1, outputs: 1)
         let input = try context.input(0)
-        let output = try context.output(0)
-        if case let .shape(outType) = context.op.options, outType != output.type {
-            throw .invalid("out_type \(outType) does not match the output tensor's type \(output.type)")
+        // TFLite's SHAPE gives the output the type `out_type` names at prepare (without
+        // options, the file's type decides).
+        if case let .shape(outType) = context.op.options {
+            guard outType == .int32 || outType == .int64 else {
+                throw .invalid("out_type \(outType) is not INT32 or INT64")
+            }
+            try context.deriveOutputType(0, outType)
         }
+        let output = try context.output(0)
         var bytes: [UInt8] = []
         switch output.type {
         case .int32:

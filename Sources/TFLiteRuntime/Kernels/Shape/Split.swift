@@ -85,6 +85,9 @@ enum SplitKernels {
         var steps: [CopyPlansKernel.Step] = []
         var start = 0
         for (k, part) in sizes.enumerated() {
+            // TFLite's SPLIT and SPLIT_V give every output the input's type at prepare
+            // (UNPACK, which also comes here, checks that they agree, as ours then does).
+            if keepAxis { try context.deriveOutputType(k, input.type) }
             let output = try context.output(k)
             let size = try ShapeSupport.sameType(input, output, context)
             var shape = input.shape

@@ -1,0 +1,1 @@
+../GuideFlows/CustomModelFlows.swift
