@@ -177,6 +177,10 @@ public enum BuiltinOptions: Hashable, Sendable {
     case batchMatMul(BatchMatMulOptions)
     case cast(inType: ElementType, outType: ElementType)
     case shape(outType: ElementType)
+    case l2Norm(activation: FusedActivation)
+    /// Window half-width `radius`; `y = x · (bias + alpha · Σ x²)^(−beta)`.
+    case localResponseNormalization(radius: Int, bias: Float, alpha: Float, beta: Float)
+    case cumsum(exclusive: Bool, reverse: Bool)
     /// An options table with no fields (PadOptions, QuantizeOptions, HardSwishOptions...).
     case empty(typeID: UInt8)
     /// A table this library does not decode (`builtin_options_type` value kept).

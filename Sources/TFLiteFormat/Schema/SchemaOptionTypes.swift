@@ -30,6 +30,9 @@ extension Schema {
         public static let splitV: UInt8 = 79
         public static let depthToSpace: UInt8 = 94
         public static let batchMatMul: UInt8 = 101
+        public static let l2Norm: UInt8 = 12
+        public static let localResponseNormalization: UInt8 = 13
+        public static let cumsum: UInt8 = 102
 
         /// Table names indexed by type id (index 0 is NONE).
         public static let names: [String] = [
