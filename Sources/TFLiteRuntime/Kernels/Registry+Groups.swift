@@ -12,6 +12,11 @@ extension KernelRegistry {
             reductionKernels,
             resizeKernels,
             quantizationKernels,
+            indexKernels,
+            generateKernels,
+            movementKernels,
+            normalizationKernels,
+            signalKernels,
         ]
     }
 
