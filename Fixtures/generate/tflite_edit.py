@@ -48,3 +48,35 @@ def int8_to_uint8_codes(a: np.ndarray) -> np.ndarray:
 
 def uint8_to_int8_codes(a: np.ndarray) -> np.ndarray:
     return (a ^ 0x80).view(np.int8)
+
+
+def freeze_inputs(values):
+    """An edit that turns graph inputs into constants: `values` maps an argument number k
+    (the input named `in<k>`, as the conformance converters name them) to the array it
+    holds from then on. Used for ops whose
+    output shape depends on an input value (RANGE, FILL's dims...): the converter folds
+    such ops away when their inputs are constant in TensorFlow, so the model is converted
+    with placeholders and the values are written in afterwards."""
+    def apply(m) -> None:
+        sg = m.subgraphs[0]
+        frozen = []
+        import re
+        by_arg = {}
+        for i in sg.inputs:
+            hit = re.search(r"(?:^|[_/])in(\d+)(?::\d+)?$", sg.tensors[i].name.decode())
+            if hit:
+                by_arg[int(hit.group(1))] = i
+        for arg, array in sorted(values.items()):
+            tensor_index = by_arg[arg]
+            t = sg.tensors[tensor_index]
+            buf = schema.BufferT()
+            buf.data = np.frombuffer(np.ascontiguousarray(array).tobytes(), dtype=np.uint8)
+            m.buffers.append(buf)
+            t.buffer = len(m.buffers) - 1
+            t.shape = np.asarray(array.shape, dtype=np.int32)
+            t.shapeSignature = None
+            frozen.append(tensor_index)
+        sg.inputs = [i for i in sg.inputs if i not in frozen]
+        for sig in m.signatureDefs or []:
+            sig.inputs = [x for x in sig.inputs if x.tensorIndex not in frozen]
+    return apply

@@ -19,7 +19,7 @@ from common import Case
 tf.get_logger().setLevel("ERROR")
 
 _TF_DTYPES = {"float32": tf.float32, "int32": tf.int32, "int64": tf.int64,
-              "uint8": tf.uint8, "int8": tf.int8}
+              "uint8": tf.uint8, "int8": tf.int8, "bool": tf.bool}
 
 
 def _signature(case: Case):

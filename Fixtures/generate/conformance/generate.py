@@ -1,11 +1,14 @@
 """Regenerate the op-level conformance corpus in Fixtures/conformance/.
 
-    generate.py [--only SUBSTRING] [--jobs N]
+    generate.py [--only SUBSTRING] [--module NAME] [--jobs N]
 
-Without --only the whole corpus (except Fixtures/conformance/models/, which
-holds whole-model cases made elsewhere) is deleted and rebuilt, and
+Without --only or --module the whole corpus (except Fixtures/conformance/models/,
+which holds whole-model cases made elsewhere) is deleted and rebuilt, and
 index.json is rewritten.  With --only, matching cases are rebuilt in place
-and index.json is left alone (development aid).
+and index.json is left alone (development aid).  With --module (a cases_*.py
+module name), that module's cases (those matching --only, if given too) are
+rebuilt in place and their entries in index.json replaced, the rest of the
+corpus untouched.
 """
 from __future__ import annotations
 
@@ -39,15 +42,19 @@ OPT = "BUILTIN_WITHOUT_DEFAULT_DELEGATES"
 QUANT_DTYPES = {"int8", "uint8", "int16"}
 
 
-def all_cases():
+def all_cases(module=""):
+    if module:
+        import importlib
+        return importlib.import_module(module).cases()
     import cases_float
     import cases_int8
     import cases_uint8
     import cases_fp16
     import cases_detection
     import cases_hybrid
+    import cases_index_shape
     cases = []
-    for mod in (cases_float, cases_int8, cases_uint8, cases_fp16, cases_detection, cases_hybrid):
+    for mod in (cases_float, cases_int8, cases_uint8, cases_fp16, cases_detection, cases_hybrid, cases_index_shape):
         cases.extend(mod.cases())
     seen = set()
     for c in cases:
@@ -89,6 +96,8 @@ def make_inputs(case, info):
             arrays.append(np.clip(q, info_.min, info_.max).astype(dt).reshape(shape))
         elif spec.values is not None:
             arrays.append(np.asarray(spec.values).astype(dt).reshape(shape))
+        elif np.dtype(dt).kind == "b":
+            arrays.append(rng.integers(0, 2, size=shape).astype(dt))
         elif np.dtype(dt).kind in "iu":
             arrays.append(rng.integers(int(spec.lo), int(spec.hi) + 1, size=shape).astype(dt))
         else:
@@ -409,8 +418,8 @@ def process_case(case):
             "ref_ops": ref_ops, "opt_ops": opt_ops}
 
 
-def worker(shard, nshards, only):
-    cases = [c for i, c in enumerate(all_cases()) if i % nshards == shard]
+def worker(shard, nshards, only, module=""):
+    cases = [c for i, c in enumerate(all_cases(module)) if i % nshards == shard]
     if only:
         cases = [c for c in cases if only in f"{c.op}/{c.case_id}"]
     results = []
@@ -430,10 +439,12 @@ def worker(shard, nshards, only):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--only", default="")
+    ap.add_argument("--module", default="")
     ap.add_argument("--jobs", type=int, default=max(1, min(4, os.cpu_count() or 1)))
     args = ap.parse_args()
 
-    if not args.only:
+    partial = bool(args.only or args.module)
+    if not partial:
         os.makedirs(OUT, exist_ok=True)
         for name in os.listdir(OUT):
             if name in KEEP:
@@ -444,7 +455,7 @@ def main():
     t0 = time.time()
     ctx = multiprocessing.get_context("spawn")
     with cf.ProcessPoolExecutor(args.jobs, mp_context=ctx) as ex:
-        futs = [ex.submit(worker, k, args.jobs, args.only) for k in range(args.jobs)]
+        futs = [ex.submit(worker, k, args.jobs, args.only, args.module) for k in range(args.jobs)]
         results = [r for f in futs for r in f.result()]
 
     done = sorted((r for r in results if "skipped" not in r), key=lambda r: r["path"])
@@ -452,15 +463,24 @@ def main():
     for r in done:
         if r["ref_ops"] is not None and r["ref_ops"] != r["opt_ops"]:
             print(f"warning: {r['path']}: resolvers disagree on ops {r['ref_ops']} vs {r['opt_ops']}")
-    if not args.only:
-        index = {
-            "generator_version": GENERATOR_VERSION,
-            "cases": [{k: r[k] for k in ("path", "op", "dtype", "tolerance", "reference",
-                                          "reference_aborted", "reference_rejected",
-                                          "optimized_max_abs_diff")}
-                      for r in done],
-            "skipped": [{k: r[k] for k in ("op", "case_id", "dtype", "skipped")} for r in skipped],
-        }
+    entries = [{k: r[k] for k in ("path", "op", "dtype", "tolerance", "reference",
+                                   "reference_aborted", "reference_rejected", "optimized_max_abs_diff")}
+               for r in done]
+    skips = [{k: r[k] for k in ("op", "case_id", "dtype", "skipped")} for r in skipped]
+    if args.module:
+        with open(os.path.join(OUT, "index.json")) as f:
+            old = json.load(f)
+        ours = {(r["op"], r["case_id"]) for r in results}
+        kept = [e for e in old["cases"] if (e["op"], e["path"].split("/", 1)[1]) not in ours]
+        kept_skips = [e for e in old.get("skipped", []) if (e["op"], e["case_id"]) not in ours]
+        index = {"generator_version": GENERATOR_VERSION,
+                 "cases": sorted(kept + entries, key=lambda e: e["path"]),
+                 "skipped": sorted(kept_skips + skips, key=lambda e: (e["op"], e["case_id"]))}
+    elif not partial:
+        index = {"generator_version": GENERATOR_VERSION, "cases": entries, "skipped": skips}
+    else:
+        index = None
+    if index is not None:
         with open(os.path.join(OUT, "index.json"), "w") as f:
             json.dump(index, f, indent=1)
             f.write("\n")
