@@ -13,7 +13,8 @@ Informative outputs are required (family-specific `validate`, plus the
 near-constant rule for outputs that are not detections).
 
 Without --only, models/ is deleted and rebuilt and models/index.json is
-rewritten.
+rewritten; with --only, the matching families are rebuilt in place and their
+entries in models/index.json replaced.
 """
 from __future__ import annotations
 
@@ -39,7 +40,8 @@ from common import GENERATOR_VERSION, near_constant  # noqa: E402
 ROOT = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
 OUT = os.path.join(ROOT, "Fixtures", "conformance", "models")
 FAMILIES = ("mobilenet_v1_025_128", "mobilenet_v2_035_96", "mobilenet_v3_small_050_96",
-            "ssd_mobilenet_tiny", "face_detection_short_range", "face_detection_full_range")
+            "ssd_mobilenet_tiny", "face_detection_short_range", "face_detection_full_range",
+            "audio_logmel", "audio_sqrtmel")
 
 
 @dataclasses.dataclass
@@ -220,6 +222,9 @@ def family_cases(name):
     if name.startswith("face_detection"):
         from models_face import face_cases
         return face_cases(name)
+    if name.startswith("audio"):
+        from models_audio import audio_cases
+        return audio_cases(name)
     raise ValueError(name)
 
 
@@ -261,17 +266,24 @@ def main():
         results = [r for f in [ex.submit(worker, s) for s in shards if s] for r in f.result()]
     done = sorted((r for r in results if "skipped" not in r), key=lambda r: r["path"])
     skipped = sorted((r for r in results if "skipped" in r), key=lambda r: r["case_id"])
-    if not args.only:
-        index = {
-            "generator_version": GENERATOR_VERSION,
-            "cases": [{k: r[k] for k in ("path", "op", "dtype", "tolerance", "reference", "reference_aborted",
-                                          "reference_rejected", "optimized_max_abs_diff",
-                                          "float_model_error_lsb")} for r in done],
-            "skipped": [{k: r[k] for k in ("op", "case_id", "dtype", "skipped")} for r in skipped],
-        }
-        with open(os.path.join(OUT, "index.json"), "w") as f:
-            json.dump(index, f, indent=1)
-            f.write("\n")
+    index = {
+        "generator_version": GENERATOR_VERSION,
+        "cases": [{k: r[k] for k in ("path", "op", "dtype", "tolerance", "reference", "reference_aborted",
+                                      "reference_rejected", "optimized_max_abs_diff",
+                                      "float_model_error_lsb")} for r in done],
+        "skipped": [{k: r[k] for k in ("op", "case_id", "dtype", "skipped")} for r in skipped],
+    }
+    if args.only and os.path.exists(os.path.join(OUT, "index.json")):
+        with open(os.path.join(OUT, "index.json")) as f:
+            old = json.load(f)
+        rebuilt = set(names)
+        index["cases"] = sorted([e for e in old["cases"] if e["op"] not in rebuilt] + index["cases"],
+                                key=lambda e: e["path"])
+        index["skipped"] = sorted([e for e in old.get("skipped", []) if e["op"] not in rebuilt] + index["skipped"],
+                                  key=lambda e: e["case_id"])
+    with open(os.path.join(OUT, "index.json"), "w") as f:
+        json.dump(index, f, indent=1)
+        f.write("\n")
     total = sum(r["bytes"] for r in done)
     print(f"{len(done)} model cases written ({total / 1e6:.2f} MB), {len(skipped)} skipped, "
           f"{time.time() - t0:.0f}s", flush=True)
