@@ -60,7 +60,10 @@ public enum FuzzEntryPoints {
     }
 
     /// 2. Model bytes → `Model` → `Interpreter` (16 MB budget, 1 thread) →
-    /// `allocateTensors()` → zeroed inputs → `invoke()` → read every output.
+    /// `allocateTensors()` → zeroed inputs → `invoke()` → read every output; then, if that
+    /// ran, inputs filled from the fuzz bytes (``patternedInput(_:count:type:)``) → `invoke()`
+    /// again, so index inputs (GATHER, GATHER_ND, SCATTER_ND) take values out of range and
+    /// value-dependent paths run on something other than zeros.
     @Sendable public static func modelInvoke(_ bytes: [UInt8]) -> String {
         let model: Model
         do {
@@ -84,10 +87,44 @@ public enum FuzzEntryPoints {
             for i in 0 ..< interpreter.outputTensorCount {
                 outputBytes += try interpreter.output(at: i).data.count
             }
-            return "invoked: \(outputBytes) output bytes"
+            for i in 0 ..< interpreter.inputTensorCount {
+                let input = try interpreter.input(at: i)
+                try interpreter.copy(patternedInput(bytes, count: input.data.count, type: input.dataType), toInputAt: i)
+            }
+            do {
+                try interpreter.invoke()
+            } catch {
+                return "invoked: \(outputBytes) output bytes; patterned inputs rejected: \(error)"
+            }
+            return "invoked twice: \(outputBytes) output bytes"
         } catch {
             return "rejected at run: \(error)"
         }
+    }
+
+    /// `count` bytes of input taken cyclically from the end of the fuzz input, where
+    /// mutations land as often as anywhere: integer and bool tensors get the raw bytes (any
+    /// index, including negative and huge ones); float32 and complex64 tensors get finite
+    /// values in [-8, 8) (a NaN in an input is a legitimate value but not what this pass is
+    /// for); other float types stay zero.
+    static func patternedInput(_ bytes: [UInt8], count: Int, type: Tensor.DataType) -> Data {
+        guard !bytes.isEmpty, count > 0 else { return Data(count: count) }
+        var out = [UInt8](repeating: 0, count: count)
+        switch type {
+        case .float32, .complex64:
+            for i in 0 ..< count / 4 {
+                let b = bytes[bytes.count - 1 - i % bytes.count]
+                let value = (Float(b) - 128) / 16
+                withUnsafeBytes(of: value.bitPattern.littleEndian) { raw in
+                    for k in 0 ..< 4 { out[4 * i + k] = raw[k] }
+                }
+            }
+        case .float16, .float64:
+            break
+        default:
+            for i in 0 ..< count { out[i] = bytes[bytes.count - 1 - i % bytes.count] }
+        }
+        return Data(out)
     }
 
     /// 3. FlexBuffer bytes (custom options) → `FlexBuffer(_:)` → `tree()`, then the
