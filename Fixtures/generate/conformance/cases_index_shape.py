@@ -272,7 +272,8 @@ def normalization_cases():
         out.append(F("LOCAL_RESPONSE_NORMALIZATION", cid,
                      dict(input=shape, radius=radius, bias=bias, alpha=alpha, beta=beta), [In(shape, -2, 2)],
                      lambda r, x, rd=radius, b=bias, a=alpha, bt=beta: tf.nn.local_response_normalization(
-                         x, depth_radius=rd, bias=b, alpha=a, beta=bt)))
+                         x, depth_radius=rd, bias=b, alpha=a, beta=bt),
+                     extra={"reference_defect": "sums channels [c - r, c + r) instead of TensorFlow's [c - r, c + r]"}))
     return out
 
 

@@ -6,10 +6,10 @@ import Darwin
 import TFLiteModel
 
 /// LOCAL_RESPONSE_NORMALIZATION (float32, 4-D) across the last axis: with
-/// `S_c = Σ x_j²` over `j ∈ [c − radius, c + radius) ∩ [0, depth)` summed in order,
-/// `y_c = x_c · (bias + alpha · S_c)^(−beta)` (`powf`). The window is TFLite's: it stops
-/// before `c + radius`, one channel short of TensorFlow's symmetric `[c − r, c + r]`, and
-/// models converted from TensorFlow are run that way by LiteRT too.
+/// `S_c = Σ x_j²` over `j ∈ [c − radius, c + radius] ∩ [0, depth)` summed in order,
+/// `y_c = x_c · (bias + alpha · S_c)^(−beta)` (`powf`): TensorFlow's definition, which
+/// LiteRT's optimized kernel computes too. LiteRT's reference kernel (BUILTIN_REF) stops
+/// one channel early, at `c + radius − 1`; the corpus records that as a reference defect.
 enum LocalResponseNormalizationKernel {
     static let prepare: KernelPrepare = { (context: inout PrepareContext) throws(KernelError) -> any PreparedKernel in
         try context.expectCounts(inputs: 1, outputs: 1)
@@ -23,9 +23,9 @@ enum LocalResponseNormalizationKernel {
         guard radius >= 0 else { throw .invalid("radius \(radius) must not be negative") }
         let depth = input.shape[3]
         try context.setOutputShape(0, input.shape)
-        // The window holds up to 2·radius channels per output element.
+        // The window holds up to 2·radius + 1 channels per output element.
         let window = Swift.min(radius, depth)
-        context.declareWork([input.elementCount, 2 * window])
+        context.declareWork([input.elementCount, 2 * window + 1])
         return LocalResponseNormalizationF32(input: input.index, output: output.index,
                                              rows: depth == 0 ? 0 : input.elementCount / depth, depth: depth,
                                              radius: window, bias: bias, alpha: alpha, beta: beta)
@@ -49,7 +49,7 @@ struct LocalResponseNormalizationF32: PreparedKernel {
             let row = x + r * depth
             for c in 0 ..< depth {
                 var sum: Float = 0
-                for j in Swift.max(0, c - radius) ..< Swift.min(depth, c + radius) { sum += row[j] * row[j] }
+                for j in Swift.max(0, c - radius) ..< Swift.min(depth, c + radius + 1) { sum += row[j] * row[j] }
                 y[r * depth + c] = row[c] * powf(bias + alpha * sum, -beta)
             }
         }
