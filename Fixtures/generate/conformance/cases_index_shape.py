@@ -260,9 +260,13 @@ def gather_scatter_cases():
 
 def normalization_cases():
     out = []
-    for cid, shape in [("1x8", (1, 8)), ("3x5", (3, 5)), ("4d", (1, 2, 3, 6))]:
-        out.append(F("L2_NORMALIZATION", cid, dict(input=shape, axis=-1), [In(shape, -2, 2)],
-                     lambda r, x: tf.math.l2_normalize(x, axis=-1)))
+    for cid, shape in [("1x8", (1, 8)), ("3x5", (3, 5)), ("4d", (1, 2, 3, 6)), ("wide_2x300", (2, 300))]:
+        c = F("L2_NORMALIZATION", cid, dict(input=shape, axis=-1), [In(shape, -2, 2)],
+              lambda r, x: tf.math.l2_normalize(x, axis=-1))
+        out.append(c)
+        # TFLite fixes the 8-bit output at scale 1/128 (zero point 0, or 128 for uint8).
+        out.append(q8(c, "int8"))
+        out.append(q8(c, "uint8", uint8_shared_range=False, uint8_out_range=(-1.0, 127.0 / 128)))
     zero_row = np.array([[0, 0, 0, 0], [3, 4, 0, 0], [1e-8, 0, 0, 0]], np.float32)
     out.append(F("L2_NORMALIZATION", "zero_and_tiny_rows", dict(input=zero_row.shape),
                  [In(zero_row.shape, values=zero_row)], lambda r, x: tf.math.l2_normalize(x, axis=-1)))

@@ -3,6 +3,7 @@ import TFLiteModel
 /// L2_NORMALIZATION (float32) along the last axis: `y = x / max(‖x‖₂, ε)` with
 /// `‖x‖₂ = √(Σ x²)` summed in order in float32 and `ε = 1e-6`, so a zero row stays zero
 /// instead of dividing by zero. Only the NONE fused activation is accepted, as in TFLite.
+/// int8/uint8 are in `+Quantized`.
 enum L2NormalizationKernel {
     static let epsilon: Float = 1e-6
 
@@ -10,12 +11,15 @@ enum L2NormalizationKernel {
         try context.expectCounts(inputs: 1, outputs: 1)
         let input = try context.input(0)
         let output = try context.output(0)
-        guard input.type == .float32, output.type == .float32 else { throw context.unsupportedTypes() }
+        guard input.type == output.type, [.float32, .int8, .uint8].contains(input.type) else { throw context.unsupportedTypes() }
         if case let .l2Norm(activation) = context.op.options, activation != .none {
             throw .invalid("fused activation \(activation.name) is not supported (TFLite accepts only NONE)")
         }
         guard let depth = input.shape.last else { throw .invalid("the input must have rank 1 or more") }
         try context.setOutputShape(0, input.shape)
+        if input.type != .float32 {
+            return try quantized(input: input, output: output, rows: depth == 0 ? 0 : input.elementCount / depth, depth: depth)
+        }
         return L2NormalizationF32(input: input.index, output: output.index, rows: depth == 0 ? 0 : input.elementCount / depth, depth: depth)
     }
 }
