@@ -31,8 +31,8 @@ enum ArgMinMaxKernel {
             var shape = input.shape
             shape.remove(at: axis)
             try context.setOutputShape(0, shape)
-            let outer = input.shape[..<axis].reduce(1, *)
-            let inner = input.shape[(axis + 1)...].reduce(1, *)
+            let outer = try ShapeSupport.product(input.shape[..<axis], role: "the dimensions before the axis")
+            let inner = try ShapeSupport.product(input.shape[(axis + 1)...], role: "the dimensions after the axis")
             let axisSize = input.shape[axis]
             guard axisSize > 0 || outer * inner == 0 else {
                 throw .invalid("the axis \(axis) of input shape \(input.shape) is empty: there is no \(max ? "largest" : "smallest") element to index")

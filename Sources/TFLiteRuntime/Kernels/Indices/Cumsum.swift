@@ -31,8 +31,9 @@ enum CumsumKernel {
         }
         try context.setOutputShape(0, input.shape)
         return Cumsum(element: element, exclusive: exclusive, reverse: reverse, input: input.index, output: output.index,
-                      outer: input.shape[..<axis].reduce(1, *), axisSize: input.shape[axis],
-                      inner: input.shape[(axis + 1)...].reduce(1, *))
+                      outer: try ShapeSupport.product(input.shape[..<axis], role: "the dimensions before the axis"),
+                      axisSize: input.shape[axis],
+                      inner: try ShapeSupport.product(input.shape[(axis + 1)...], role: "the dimensions after the axis"))
     }
 }
 

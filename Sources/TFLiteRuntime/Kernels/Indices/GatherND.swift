@@ -17,7 +17,7 @@ enum GatherNDKernel {
         try ShapeSupport.requireRank(shape, role: "the output")
         try context.setOutputShape(0, shape)
         return GatherND(params: params.index, output: output.index, tuples: tuples,
-                        sliceBytes: params.shape[tuples.length...].reduce(1, *) * size)
+                        sliceBytes: try ShapeSupport.product(params.shape[tuples.length...] + [size], role: "the slices"))
     }
 }
 

@@ -26,13 +26,12 @@ struct IndexTuples: Sendable {
         tensor = indices.index
         wide = indices.type == .int64
         length = k
-        count = indices.shape.dropLast().reduce(1, *)
+        count = try ShapeSupport.product(indices.shape.dropLast(), role: "the index tuples")
         dims = Array(shape[..<k])
+        // Strides in slices: products of trailing dimensions, checked (see ShapeSupport.product).
         var s = [Int](repeating: 1, count: k)
-        var stride = 1
         for d in (0 ..< k).reversed() {
-            s[d] = stride
-            stride *= shape[d]  // a factor of the indexed tensor's element count
+            s[d] = try ShapeSupport.product(shape[(d + 1) ..< k], role: "the indexed dimensions")
         }
         strides = s
     }

@@ -33,7 +33,7 @@ enum ScatterNDKernel {
             throw .invalid("updates have shape \(updates.shape); indices \(indices.shape) into shape \(shape) need \(expected)")
         }
         return ScatterND(element: element, updates: updates.index, output: output.index, tuples: tuples,
-                         sliceCount: shape[tuples.length...].reduce(1, *),
+                         sliceCount: try ShapeSupport.product(shape[tuples.length...], role: "the slices"),
                          outputCount: shape.reduce(1, *))
     }
 }

@@ -100,7 +100,7 @@ struct SpaceBatchPlan: PreparedKernel {
         self.input = input.index
         self.output = output.index
         elementSize = size
-        runBytes = rest.reduce(1, *) * size  // a factor of the input's byte count
+        runBytes = try ShapeSupport.product(rest[...] + [size], role: "the trailing dimensions")
         batch = toBatch ? n : n / blocks
         self.block = block
         before = (0 ..< m).map { margins[2 * $0] }
