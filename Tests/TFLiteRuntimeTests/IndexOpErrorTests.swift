@@ -92,6 +92,25 @@ import TFLiteModel
         ShapeTest.expectPrepareError(g, "the axis 1 of input shape [3, 0] is empty")
     }
 
+    /// `[0, 2^40, 2^40]` is a valid empty shape, but the dimensions after its first axis
+    /// multiply past `Int.max`: prepare says so instead of trapping.
+    @Test func overflowingTrailingDimensionsOfAnEmptyShapeAreRefused() {
+        var g = GraphBuilder()
+        let x = g.input([0, 1 << 40, 1 << 40], .float32)
+        let a = g.constant([Int32(0)], shape: [1])
+        let y = g.tensor([], .float32)
+        g.op(.cumsum, inputs: [x, a], outputs: [y])
+        g.output(y)
+        ShapeTest.expectPrepareError(g, "the dimensions after the axis [1099511627776, 1099511627776] hold too many elements")
+        var h = GraphBuilder()
+        let p = h.input([0, 1 << 40, 1 << 40], .float32)
+        let i = h.input([2, 1], .int32)
+        let z = h.tensor([], .float32)
+        h.op(.gatherND, inputs: [p, i], outputs: [z])
+        h.output(z)
+        ShapeTest.expectPrepareError(h, "output 0 shape [2, 1099511627776, 1099511627776] is invalid or too large")
+    }
+
     private func topK(k: Int32, row: Int) -> GraphBuilder {
         var g = GraphBuilder()
         let x = g.input([2, row], .float32)
