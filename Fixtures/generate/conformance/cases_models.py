@@ -252,7 +252,10 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--only", default="")
     ap.add_argument("--jobs", type=int, default=max(1, min(4, os.cpu_count() or 1)))
+    ap.add_argument("--module", default="", help="an op-level cases module (generate.py's): no model family")
     args = ap.parse_args()
+    if args.module:
+        return
     names = [n for n in FAMILIES if not args.only or args.only in f"models/{n}" or f"models/{n}".startswith(args.only)]
     if not names:
         return
