@@ -16,6 +16,8 @@ public enum NPYDType: String, CaseIterable, Hashable, Sendable, CustomStringConv
     case int64 = "i8"
     case uint64 = "u8"
     case bool = "b1"
+    /// Complex numbers of two float32 (real, then imaginary): NumPy's `complex64`.
+    case complex64 = "c8"
 
     /// Bytes per element.
     public var itemSize: Int {
@@ -23,7 +25,7 @@ public enum NPYDType: String, CaseIterable, Hashable, Sendable, CustomStringConv
         case .uint8, .int8, .bool: return 1
         case .float16, .int16, .uint16: return 2
         case .float32, .int32, .uint32: return 4
-        case .float64, .int64, .uint64: return 8
+        case .float64, .int64, .uint64, .complex64: return 8
         }
     }
 

@@ -78,7 +78,8 @@ extension NPYArray {
         }
     }
 
-    /// Every element converted to `Float` (rounded to nearest for wide types; `true` is 1).
+    /// Every element converted to `Float` (rounded to nearest for wide types; `true` is 1;
+    /// the real part of a complex element).
     public func floatValues() -> [Float] {
         let size = dtype.itemSize
         return data.withUnsafeBytes { raw in
@@ -97,6 +98,7 @@ extension NPYArray {
                 case .int64: return Float(Int64.npyLoad(from: raw, at: o))
                 case .uint64: return Float(UInt64.npyLoad(from: raw, at: o))
                 case .bool: return Bool.npyLoad(from: raw, at: o) ? 1 : 0
+                case .complex64: return Float.npyLoad(from: raw, at: o)
                 }
             }
         }

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import TFLiteConformance
+import TFLiteModel
+import TFLiteRuntime
 
 /// `tflite conformance [--corpus DIR] [--markdown FILE] [--threads N]`.
 struct ConformanceCommand: ToolCommand {
@@ -49,7 +51,10 @@ struct ConformanceCommand: ToolCommand {
         console.out("\(passed) passed, \(results.count - passed) failed (\(unexpected) not in expected-failures.txt)\n")
         if let path = markdown {
             let text = ConformanceReport.markdown(results, float32Requantization: float32, expectedFailures: expected,
-                                                  generatedBy: "swift run -c release tflite conformance --markdown \((path as NSString).lastPathComponent)")
+                                                  generatedBy: "swift run -c release tflite conformance --markdown \((path as NSString).lastPathComponent)",
+                                                  coverage: ConformanceCoverage(
+                                                      schemaBuiltins: BuiltinOperator.schemaOperators.map(\.name),
+                                                      supported: Set(KernelRegistry.supportedBuiltins.map(\.name))))
             do {
                 try text.write(toFile: path, atomically: true, encoding: .utf8)
             } catch {

@@ -4,7 +4,8 @@ import Foundation
 /// largest error against LiteRT's reference kernels and against its optimized kernels.
 public enum ConformanceReport {
     public static func markdown(_ results: [CaseResult], float32Requantization: [CaseResult] = [],
-                                expectedFailures: ExpectedFailures, generatedBy: String) -> String {
+                                expectedFailures: ExpectedFailures, generatedBy: String,
+                                coverage: ConformanceCoverage? = nil) -> String {
         struct Group { var cases = 0, passes = 0; var ref = 0.0, opt = 0.0; var integer = true; var errors: [String] = [] }
         var groups: [String: Group] = [:]
         for r in results {
@@ -54,6 +55,7 @@ public enum ConformanceReport {
             for f in failures { out += "- \(f)\n" }
         }
         if !float32Requantization.isEmpty { out += float32Section(float32Requantization) }
+        if let coverage { out += coverage.section(tested: Set(results.map(\.op))) }
         return out
     }
 

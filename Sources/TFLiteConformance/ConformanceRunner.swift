@@ -93,7 +93,7 @@ public enum ConformanceRunner {
     static func elementCount(_ shape: [Int]) -> Int { shape.reduce(1, *) }
 
     static func distance(_ got: NPYArray, _ want: NPYArray) throws -> Distance {
-        let integer = !(got.dtype == .float32 || got.dtype == .float64 || got.dtype == .float16)
+        let integer = !(got.dtype == .float32 || got.dtype == .float64 || got.dtype == .float16 || got.dtype == .complex64)
         let a = try doubles(got)
         let b = try doubles(want)
         guard a.count == b.count else {
@@ -131,6 +131,9 @@ public enum ConformanceRunner {
         case .int64: return try array.values(as: Int64.self).map(Double.init)
         case .uint64: return try array.values(as: UInt64.self).map(Double.init)
         case .bool: return try array.values(as: Bool.self).map { $0 ? 1 : 0 }
+        // Real and imaginary parts, interleaved: each is compared like a float32 value.
+        case .complex64: return try NPYArray(dtype: .float32, shape: [array.data.count / 4], data: array.data)
+            .values(as: Float.self).map(Double.init)
         }
     }
 }
@@ -148,6 +151,7 @@ extension NPYDType {
         case .int32: self = .int32
         case .int64: self = .int64
         case .bool: self = .bool
+        case .complex64: self = .complex64
         }
     }
 }

@@ -233,4 +233,10 @@ public struct BuiltinOperator: RawRepresentable, Hashable, Sendable, CustomStrin
     }
 
     public var description: String { name }
+
+    /// Every operator code the schema names, in code order (including `CUSTOM`,
+    /// `DELEGATE`, the placeholder code and the StableHLO operators).
+    public static var schemaOperators: [BuiltinOperator] {
+        names.indices.map { BuiltinOperator(rawValue: Int32($0)) }
+    }
 }

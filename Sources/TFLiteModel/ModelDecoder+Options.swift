@@ -88,6 +88,13 @@ extension BuiltinOptions {
             self = .cast(inType: ElementType(rawValue: o.inType), outType: ElementType(rawValue: o.outType))
         case ID.shape: self = .shape(outType: ElementType(rawValue: try Small.shapeOutType(t)))
         case ID.gelu: self = .gelu(approximate: try Small.geluApproximate(t))
+        case ID.l2Norm: self = .l2Norm(activation: FusedActivation(rawValue: try Small.l2Norm(t)))
+        case ID.localResponseNormalization:
+            let o = try Small.localResponseNormalization(t)
+            self = .localResponseNormalization(radius: Int(o.radius), bias: o.bias, alpha: o.alpha, beta: o.beta)
+        case ID.cumsum:
+            let o = try Small.cumsum(t)
+            self = .cumsum(exclusive: o.exclusive, reverse: o.reverse)
         default:
             self = Schema.BuiltinOptionsType.emptyTables.contains(typeID) ? .empty(typeID: typeID) : .other(typeID: typeID)
         }

@@ -179,6 +179,10 @@ public enum BuiltinOptions: Hashable, Sendable {
     case shape(outType: ElementType)
     /// GELU: the tanh approximation instead of the exact erf form.
     case gelu(approximate: Bool)
+    case l2Norm(activation: FusedActivation)
+    /// Window half-width `radius`; `y = x · (bias + alpha · Σ x²)^(−beta)`.
+    case localResponseNormalization(radius: Int, bias: Float, alpha: Float, beta: Float)
+    case cumsum(exclusive: Bool, reverse: Bool)
     /// An options table with no fields (PadOptions, QuantizeOptions, HardSwishOptions...).
     case empty(typeID: UInt8)
     /// A table this library does not decode (`builtin_options_type` value kept).

@@ -39,6 +39,9 @@ extension Tensor {
         case float16
         case float32
         case float64
+        /// Complex numbers stored as two float32 values each, real part first (TFLite's
+        /// `COMPLEX64`, the output of RFFT2D).
+        case complex64
 
         init?(_ type: ElementType) {
             switch type {
@@ -51,6 +54,7 @@ extension Tensor {
             case .float16: self = .float16
             case .float32: self = .float32
             case .float64: self = .float64
+            case .complex64: self = .complex64
             default: return nil
             }
         }
@@ -61,7 +65,7 @@ extension Tensor {
             case .bool, .uInt8, .int8: return 1
             case .int16, .float16: return 2
             case .int32, .float32: return 4
-            case .int64, .float64: return 8
+            case .int64, .float64, .complex64: return 8
             }
         }
     }

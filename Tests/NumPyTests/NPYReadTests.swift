@@ -76,7 +76,17 @@ import Testing
         #expect(throws: NPYError.bigEndian(">f4")) { try load(NumPySamples.bigendian_f4) }
         #expect(throws: NPYError.fortranOrder) { try load(NumPySamples.fortran_2x2) }
         #expect(throws: NPYError.unsupportedDType("structured dtype")) { try load(NumPySamples.structured) }
-        #expect(throws: NPYError.unsupportedDType("<c8")) { try load(NumPySamples.complex64) }
+        let complex128 = npyFile(header: "{'descr': '<c16', 'fortran_order': False, 'shape': (1,), }", data: [UInt8](repeating: 0, count: 16))
+        #expect(throws: NPYError.unsupportedDType("<c16")) { try NPYArray(bytes: complex128) }
+    }
+
+    /// complex64 (RFFT2D outputs) reads as 8-byte elements: real, then imaginary float32.
+    @Test func readsComplex64() throws {
+        let array = try load(NumPySamples.complex64)
+        #expect(array.dtype == .complex64 && array.shape == [1] && array.data == [UInt8](repeating: 0, count: 8))
+        let written = try NPYArray(dtype: .complex64, shape: [2], data: (0 ..< 16).map { UInt8($0) })
+        let header = String(decoding: written.encoded().prefix(64), as: UTF8.self)
+        #expect(header.contains("'descr': '<c8'"))
     }
 
     @Test func oneByteTypesAcceptEveryByteOrder() throws {

@@ -30,6 +30,25 @@ import Testing
         #expect(r.out.contains("output 0"))
     }
 
+    /// An RFFT2D model's complex64 output is written as a `<c8` array, equal to LiteRT's
+    /// (LiteRT's zero imaginary parts are −0; compared as numbers, so 0 == −0).
+    @Test func writesComplexOutputsAsNpy() async throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let folder = Self.root.appendingPathComponent("Fixtures/conformance/RFFT2D/f32_8x8")
+        let r = await run("run", folder.appendingPathComponent("model.tflite").path,
+                          "--input", folder.appendingPathComponent("input_0.npy").path, "--output-dir", dir.path)
+        #expect(r.code == ExitCode.success, "\(r.err)")
+        let output = try NPYArray(contentsOf: dir.appendingPathComponent("output_0.npy"))
+        let expected = try NPYArray(contentsOf: folder.appendingPathComponent("expected_0.npy"))
+        #expect(output.dtype == .complex64 && expected.dtype == .complex64)
+        #expect(output.shape == [8, 5])
+        let parts = { (a: NPYArray) throws -> [Float] in
+            try NPYArray(dtype: .float32, shape: [a.data.count / 4], data: a.data).values(as: Float.self)
+        }
+        #expect(try parts(output) == parts(expected))
+    }
+
     @Test func resizesTheBatchFromTheArrayShape() async throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }

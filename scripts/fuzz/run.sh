@@ -85,6 +85,10 @@ for op in "$root"/Fixtures/conformance/*/; do
     fi
   done
 done
+# The whole-model audio classifiers: framing, RFFT2D and complex tensors in one graph.
+for m in "$root"/Fixtures/conformance/models/audio_*/f32/model.tflite; do
+  add_model_seed "$m" "conformance-$(basename "$(dirname "$(dirname "$m")")").tflite"
+done
 shopt -u nullglob
 cp -f "$root"/Fixtures/vision/*.png "$scratch/seeds/png/"
 for f in "$root"/Fixtures/bundles/*/*.json "$root"/Fixtures/bundles/*/dict.txt; do

@@ -31,6 +31,9 @@ extension Schema {
         package static let depthToSpace: UInt8 = 94
         package static let batchMatMul: UInt8 = 101
         package static let gelu: UInt8 = 116
+        package static let l2Norm: UInt8 = 12
+        package static let localResponseNormalization: UInt8 = 13
+        package static let cumsum: UInt8 = 102
 
         /// Table names indexed by type id (index 0 is NONE).
         package static let names: [String] = [

@@ -158,5 +158,18 @@ extension Schema {
         }
         /// ShapeOptions: out_type (TensorType code, default 0).
         package static func shapeOutType(_ t: FlatBufferTable) throws(FlatBufferError) -> Int8 { try t.scalar(0, "out_type", default: 0) }
+        /// L2NormOptions: fused_activation_function.
+        package static func l2Norm(_ t: FlatBufferTable) throws(FlatBufferError) -> Int8 {
+            try t.scalar(0, "fused_activation_function", default: 0)
+        }
+        /// LocalResponseNormalizationOptions: radius, bias, alpha, beta.
+        package static func localResponseNormalization(_ t: FlatBufferTable) throws(FlatBufferError)
+            -> (radius: Int32, bias: Float, alpha: Float, beta: Float) {
+            (try t.scalar(0, "radius", default: 0), try t.float(1, "bias"), try t.float(2, "alpha"), try t.float(3, "beta"))
+        }
+        /// CumsumOptions: exclusive, reverse.
+        package static func cumsum(_ t: FlatBufferTable) throws(FlatBufferError) -> (exclusive: Bool, reverse: Bool) {
+            (try t.bool(0, "exclusive"), try t.bool(1, "reverse"))
+        }
     }
 }

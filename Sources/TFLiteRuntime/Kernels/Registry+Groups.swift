@@ -14,6 +14,11 @@ extension KernelRegistry {
             quantizationKernels,
             mathKernels,
             comparisonKernels,
+            indexKernels,
+            generateKernels,
+            movementKernels,
+            normalizationKernels,
+            signalKernels,
         ]
     }
 

@@ -6,6 +6,9 @@ extension KernelRegistry {
             (.mean, Reduce.prepare(.mean)),
             (.sum, Reduce.prepare(.sum)),
             (.reduceMax, Reduce.prepare(.max)),
+            (.reduceMin, ReduceFold.prepare(.min)),
+            (.reduceProd, ReduceFold.prepare(.product)),
+            (.reduceAny, ReduceFold.prepare(.any)),
         ]
     }
 }

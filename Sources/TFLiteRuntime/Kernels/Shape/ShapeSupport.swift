@@ -41,6 +41,14 @@ enum ShapeSupport {
         }
     }
 
+    /// The product of `dims` with overflow checks. A file's shape is validated as a whole
+    /// (a zero anywhere makes its product 0), so a product of some of its dimensions, e.g.
+    /// those after an axis of `[0, 2^40, 2^40]`, can still overflow; `role` names them.
+    static func product(_ dims: ArraySlice<Int>, role: String) throws(KernelError) -> Int {
+        guard let n = Shape.elementCount(Array(dims)) else { throw .invalid("\(role) \(Array(dims)) hold too many elements") }
+        return n
+    }
+
     /// `axis` made non-negative for a dimension count of `rank` (negative counts from
     /// the end), or an error naming the valid range.
     static func normalizedAxis(_ axis: Int, rank: Int, role: String = "axis") throws(KernelError) -> Int {

@@ -1,0 +1,147 @@
+import TFLiteModel
+
+/// REDUCE_MIN, REDUCE_PROD and REDUCE_ANY: a fold of the reduced elements of each output
+/// element, in row-major order, starting from the fold's identity. Axes and `keep_dims`
+/// work as for ``Reduce`` (constant int32 or int64 axes, negative counting from the end,
+/// duplicates allowed).
+///
+/// - REDUCE_MIN: `acc < x ? acc : x` from the type's largest value (`+∞` for float32), so
+///   an empty reduction gives that value, as in TFLite. int8/uint8 compare codes, which
+///   requires the output to be quantized like the input.
+/// - REDUCE_PROD: `acc · x` from 1 (float32, int32 and int64; integers wrap).
+/// - REDUCE_ANY: `acc || x` over bool from `false` (any nonzero byte is true).
+enum ReduceFold {
+    enum Kind: Sendable { case min, product, any }
+
+    static func prepare(_ kind: Kind) -> KernelPrepare {
+        return { (context: inout PrepareContext) throws(KernelError) -> any PreparedKernel in
+            try context.expectCounts(inputs: 2, outputs: 1)
+            let input = try context.input(0)
+            let axesTensor = try context.input(1)
+            let output = try context.output(0)
+            guard input.type == output.type else { throw context.unsupportedTypes() }
+            let keepDims: Bool
+            switch context.op.options {
+            case let .reducer(k): keepDims = k
+            case .none: keepDims = false
+            default: throw .invalid("unexpected options \(context.op.options)")
+            }
+            var axes: [Int] = []
+            for a in try ShapeSupport.constantIntegers(axesTensor, role: "axes") {
+                axes.append(try ShapeSupport.normalizedAxis(a, rank: input.rank))
+            }
+            let geometry = try ReductionGeometry(shape: input.shape, axes: axes, keepDims: keepDims)
+            let element: FoldElement
+            switch (kind, input.type) {
+            case (.any, .bool): element = .bool
+            case (.min, .float32), (.product, .float32): element = .float32
+            case (.min, .int32), (.product, .int32): element = .int32
+            case (.min, .int64), (.product, .int64): element = .int64
+            case (.min, .int16): element = .int16
+            case (.min, .int8), (.min, .uint8):
+                try ShapeSupport.requireSameQuantization([input], output: output)
+                element = input.type == .int8 ? .int8 : .uint8
+            default: throw context.unsupportedTypes()
+            }
+            try context.setOutputShape(0, geometry.outputShape)
+            return ReduceFoldKernel(kind: kind, element: element, input: input.index, output: output.index,
+                                    walk: ReductionWalk(geometry))
+        }
+    }
+}
+
+enum FoldElement: Sendable { case float32, int32, int64, int16, int8, uint8, bool }
+
+/// Every layout of a ``ReductionGeometry`` as kept and reduced groups (sizes and input
+/// strides, outermost first), so one odometer loop serves the folds that are not
+/// performance-critical.
+struct ReductionWalk: Sendable {
+    let kept: [ReductionGeometry.Group]
+    let reduced: [ReductionGeometry.Group]
+    let outputCount: Int
+    /// The input is empty: every output is the fold's identity.
+    let isEmpty: Bool
+
+    init(_ g: ReductionGeometry) {
+        typealias G = ReductionGeometry.Group
+        outputCount = g.outputCount
+        switch g.layout {
+        case let .elementwise(count):
+            kept = [G(size: count, stride: 1)]; reduced = []; isEmpty = false
+        case .empty:
+            kept = []; reduced = []; isEmpty = true
+        case let .inner(outer, r):
+            kept = [G(size: outer, stride: r)]; reduced = [G(size: r, stride: 1)]; isEmpty = false
+        case let .middle(outer, r, inner):
+            kept = [G(size: outer, stride: r * inner), G(size: inner, stride: 1)]
+            reduced = [G(size: r, stride: inner)]; isEmpty = false
+        case let .general(k, r):
+            kept = k; reduced = r; isEmpty = false
+        }
+    }
+
+    /// Calls `body` with the input offset of each element reduced into output `o`, in
+    /// row-major order.
+    @inline(__always)
+    func forEachOffset(output o: Int, _ body: (Int) -> Void) {
+        var base = 0
+        var rest = o
+        for g in kept.reversed() {
+            base += (rest % g.size) * g.stride
+            rest /= g.size
+        }
+        guard !reduced.isEmpty else { body(base); return }
+        var index = [Int](repeating: 0, count: reduced.count)
+        let last = reduced.count - 1
+        let n = reduced[last].size, s = reduced[last].stride
+        var offset = base
+        while true {
+            for r in 0 ..< n { body(offset + r * s) }
+            var d = last - 1
+            while d >= 0 {
+                index[d] += 1
+                offset += reduced[d].stride
+                if index[d] < reduced[d].size { break }
+                offset -= reduced[d].stride * reduced[d].size
+                index[d] = 0
+                d -= 1
+            }
+            if d < 0 { return }
+        }
+    }
+}
+
+struct ReduceFoldKernel: PreparedKernel {
+    let kind: ReduceFold.Kind
+    let element: FoldElement
+    let input: Int
+    let output: Int
+    let walk: ReductionWalk
+
+    func eval(_ context: EvalContext) throws(KernelError) {
+        switch (kind, element) {
+        // Bytes, not Swift `Bool`: a file may hold any byte in a bool tensor.
+        case (.any, _): fold(context, initial: UInt8(0)) { $0 != 0 || $1 != 0 ? 1 : 0 }
+        case (.min, .float32): fold(context, initial: Float.infinity) { $0 < $1 ? $0 : $1 }
+        case (.min, .int32): fold(context, initial: Int32.max) { Swift.min($0, $1) }
+        case (.min, .int64): fold(context, initial: Int64.max) { Swift.min($0, $1) }
+        case (.min, .int16): fold(context, initial: Int16.max) { Swift.min($0, $1) }
+        case (.min, .int8): fold(context, initial: Int8.max) { Swift.min($0, $1) }
+        case (.min, .uint8), (.min, .bool): fold(context, initial: UInt8.max) { Swift.min($0, $1) }
+        case (.product, .float32): fold(context, initial: Float(1)) { $0 * $1 }
+        case (.product, .int64): fold(context, initial: Int64(1)) { $0 &* $1 }
+        case (.product, _): fold(context, initial: Int32(1)) { $0 &* $1 }
+        }
+    }
+
+    @inline(__always)
+    private func fold<T>(_ context: EvalContext, initial: T, _ combine: (T, T) -> T) {
+        let x = UnsafePointer(context.pointer(input, as: T.self))
+        let y = context.pointer(output, as: T.self)
+        for o in 0 ..< walk.outputCount {
+            var acc = initial
+            if !walk.isEmpty { walk.forEachOffset(output: o) { acc = combine(acc, x[$0]) } }
+            y[o] = acc
+        }
+    }
+}
