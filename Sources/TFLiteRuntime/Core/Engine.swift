@@ -76,7 +76,7 @@ public final class Engine {
         scratchTable = .allocate(capacity: 1)
         pointerTable.initialize(repeating: emptyStorage.pointer, count: count)
         scratchTable.initialize(to: emptyStorage.pointer)
-        for op in subgraph.operators where !KernelRegistry.supports(op.code) {
+        for op in subgraph.operators where !KernelRegistry.supports(op.code, extra: options.customKernels) {
             throw .unsupportedOperator(index: op.index, op: op.code.name)
         }
         tensors = try Self.initialTensors(subgraph)
@@ -159,7 +159,7 @@ public final class Engine {
         foldedConstantBytes = 0
         work = 0
         for op in subgraph.operators {
-            guard let prepare = KernelRegistry.prepare(for: op.code) else {
+            guard let prepare = KernelRegistry.prepare(for: op.code, extra: options.customKernels) else {
                 throw .unsupportedOperator(index: op.index, op: op.code.name)
             }
             // The context takes the tensor states over (and gives them back) instead of

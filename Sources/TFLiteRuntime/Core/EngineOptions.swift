@@ -36,6 +36,9 @@ public struct EngineOptions: Hashable, Sendable {
     /// above the CPU's is lowered to the CPU's (``KernelLevel/resolve(_:)``). 8-bit
     /// outputs are identical on every level.
     public var kernelLevel: KernelLevel? = nil
+    /// Kernels for custom operators the runtime does not have (or replacements of its
+    /// own), looked up by name before the built-in ones.
+    public var customKernels = CustomKernelTable()
     public init() {}
 }
 

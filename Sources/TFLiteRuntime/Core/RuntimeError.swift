@@ -27,6 +27,9 @@ public enum RuntimeError: Error, Hashable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
+        case let .unsupportedOperator(index, op) where op.hasPrefix("CUSTOM:"):
+            let name = op.dropFirst("CUSTOM:".count)
+            return "operator \(index) is the custom operator '\(name)', which this runtime has no kernel for; register one for the name '\(name)' (Interpreter.Options.registerCustomOperator)"
         case let .unsupportedOperator(index, op):
             return "operator \(index) (\(op)) is not supported by this runtime"
         case let .unsupportedTypes(index, op, types):
