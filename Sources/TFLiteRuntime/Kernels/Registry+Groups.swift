@@ -16,6 +16,6 @@ extension KernelRegistry {
     }
 
     static var customGroups: [[(String, KernelPrepare)]] {
-        [detectionKernels]
+        [detectionKernels, mediaPipeKernels]
     }
 }

@@ -1,0 +1,15 @@
+import TFLiteModel
+
+extension KernelRegistry {
+    /// MediaPipe's custom operators (`mediapipe/util/tflite/operations/`), float32 only.
+    static var mediaPipeKernels: [(String, KernelPrepare)] {
+        [
+            (Convolution2DTransposeBias.customName, Convolution2DTransposeBias.prepare),
+            (Landmarks2TransformMatrix.customName, Landmarks2TransformMatrix.prepare),
+            (TransformTensorBilinear.customName, TransformTensorBilinear.prepare),
+            (TransformLandmarks.customName, TransformLandmarks.prepare),
+            (MaxPoolingWithArgmax2D.customName, MaxPoolingWithArgmax2D.prepare),
+            (MaxUnpooling2D.customName, MaxUnpooling2D.prepare),
+        ]
+    }
+}

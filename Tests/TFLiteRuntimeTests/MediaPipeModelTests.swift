@@ -1,0 +1,123 @@
+import Foundation
+import NumPy
+import Testing
+import TFLiteModel
+@testable import TFLiteRuntime
+
+/// MediaPipe's models with custom operators (Fixtures/mediapipe/, from the `mediapipe`
+/// 0.10.14 wheel) against references made without our code
+/// (Fixtures/generate/mediapipe/make_references.py).
+@Suite struct MediaPipeModelTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Fixtures/mediapipe")
+
+    static func model(_ name: String) throws -> Model {
+        try Model(contentsOfFile: root.appendingPathComponent("models/\(name).tflite").path)
+    }
+
+    static func floats(_ path: String) throws -> [Float] {
+        let array = try NPYArray(contentsOf: root.appendingPathComponent(path))
+        return array.data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+    }
+
+    static func references() throws -> [String: Any] {
+        let data = try Data(contentsOf: root.appendingPathComponent("references.json"))
+        return try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
+    }
+
+    /// The photo input: 8-bit RGB scaled to [0, 1] as the generator did (`u8 / 255`).
+    static func photo(_ name: String) throws -> [Float] {
+        try NPYArray(contentsOf: root.appendingPathComponent("\(name)/input_u8.npy")).data.map { Float($0) / 255 }
+    }
+
+    /// Convolution2DTransposeBias: the whole selfie models against LiteRT BUILTIN_REF on
+    /// their TRANSPOSE_CONV twins, within 1e-4 of the output's range or LiteRT XNNPACK's
+    /// own distance from BUILTIN_REF, whichever is larger.
+    @Test(arguments: ["selfie_segmentation", "selfie_segmentation_landscape"])
+    func selfieSegmentationMatchesTransposeConvTwin(_ name: String) throws {
+        let meta = try #require(try Self.references()[name] as? [String: Any])
+        let range = try #require((meta["output_range"] as? [Double])?.first)
+        let xnnpack = try #require((meta["xnnpack_max_abs_diff"] as? [Double])?.first)
+        let tolerance = Float(Swift.max(1e-4 * range, xnnpack))
+        let want = try Self.floats("\(name)/reference_0.npy")
+        let engine = try Engine(model: Self.model(name))
+        try engine.allocate()
+        try engine.setInput(0, Self.photo(name))
+        try engine.invoke()
+        let got = try engine.output(0, as: Float.self)
+        #expect(got.count == want.count)
+        let worst = zip(got, want).map { abs($0 - $1) }.max() ?? .infinity
+        #expect(worst <= tolerance, "\(name): max |diff| \(worst) > \(tolerance)")
+        // The photo has a person: the mask is informative, not all background.
+        let mean = got.reduce(0, +) / Float(max(got.count, 1))
+        #expect(mean > 0.2 && mean < 0.9, "mask mean \(mean)")
+    }
+
+    /// The attention face model runs whole; its mesh lies inside the 192x192 input.
+    @Test func faceLandmarkWithAttentionRuns() throws {
+        let engine = try Engine(model: Self.model("face_landmark_with_attention"))
+        try engine.allocate()
+        let count = engine.tensors[engine.inputs[0]].elementCount
+        try engine.setInput(0, (0 ..< count).map { Float(($0 * 37) % 256) / 255 })
+        try engine.invoke()
+        #expect(engine.outputs.count == 7)
+        for i in engine.outputs.indices {
+            let values = try engine.output(i, as: Float.self)
+            let finite = values.allSatisfy { $0.isFinite }
+            #expect(finite, "output \(i) has non-finite values")
+        }
+        let mesh = try engine.output(0, as: Float.self)
+        #expect(mesh.count == 1404)
+    }
+
+    // MARK: - Transform operators against the NumPy reference
+
+    /// The custom options of the first operator named `name` in the attention model.
+    static func options(of name: String) throws -> [UInt8] {
+        let model = try Self.model("face_landmark_with_attention")
+        let op = try #require(model.subgraphs[0].operators.first { $0.code.customName == name })
+        return Array(try #require(op.customOptions).bytes)
+    }
+
+    static func run(_ name: String, options: [UInt8], inputs: [([Float], [Int])], output: [Int]) throws -> [Float] {
+        var g = GraphBuilder()
+        let ins = inputs.map { g.input($0.1, .float32) }
+        let y = g.tensor(output, .float32)
+        let storage = g.customOp(name, inputs: ins, outputs: [y], options: options, version: 2)
+        g.output(y)
+        let engine = try withExtendedLifetime(storage) { try g.engine() }
+        try engine.allocate()
+        for (i, input) in inputs.enumerated() { try engine.setInput(i, input.0) }
+        try engine.invoke()
+        return try engine.output(0, as: Float.self)
+    }
+
+    static func expectClose(_ got: [Float], _ want: [Float], tolerance: Float, _ what: String) {
+        #expect(got.count == want.count, "\(what): \(got.count) values, want \(want.count)")
+        let scale = Swift.max((want.max() ?? 0) - (want.min() ?? 0), 1e-30)
+        let worst = zip(got, want).map { abs($0 - $1) }.max() ?? 0
+        #expect(worst <= tolerance * scale, "\(what): max |diff| \(worst), range \(scale)")
+    }
+
+    @Test func landmarksToTransformMatrix() throws {
+        let got = try Self.run("Landmarks2TransformMatrix", options: Self.options(of: "Landmarks2TransformMatrix"),
+                               inputs: [(Self.floats("ops/landmarks.npy"), [1, 468, 3])], output: [1, 4, 4])
+        Self.expectClose(got, try Self.floats("ops/matrix.npy"), tolerance: 1e-5, "Landmarks2TransformMatrix")
+    }
+
+    @Test func transformTensorBilinear() throws {
+        let got = try Self.run("TransformTensorBilinear", options: Self.options(of: "TransformTensorBilinear"),
+                               inputs: [(Self.floats("ops/feature.npy"), [1, 48, 48, 32]),
+                                        (Self.floats("ops/matrix.npy"), [1, 4, 4])],
+                               output: [1, 16, 16, 32])
+        Self.expectClose(got, try Self.floats("ops/sampled.npy"), tolerance: 1e-5, "TransformTensorBilinear")
+    }
+
+    @Test func transformLandmarks() throws {
+        let got = try Self.run("TransformLandmarks", options: [],
+                               inputs: [(Self.floats("ops/points.npy"), [1, 80, 2]),
+                                        (Self.floats("ops/matrix.npy"), [1, 4, 4])],
+                               output: [1, 80, 2])
+        Self.expectClose(got, try Self.floats("ops/moved.npy"), tolerance: 1e-5, "TransformLandmarks")
+    }
+}
