@@ -91,6 +91,16 @@ public final class ObjectDetector: NSObject, @unchecked Sendable {
         delivery.deliver({ try self.results(in: image) }, completion: completion)
     }
 
+    /// What loading the bundle had to work around (loading it if needed): a
+    /// `tflite_metadata.json` naming tensors the model does not have, in which case the
+    /// model's only image input and the outputs of its `TFLite_Detection_PostProcess`
+    /// operator are used instead. Empty when the metadata matches the model.
+    ///
+    /// - Throws: the error that makes the bundle unusable, as ``results(in:)`` would.
+    public func loadWarnings() throws -> [String] {
+        try model.get().warnings
+    }
+
     /// The objects in `image`, synchronously.
     public func results(in image: VisionImage) throws -> [DetectedObject] {
         let m = try model.get()
