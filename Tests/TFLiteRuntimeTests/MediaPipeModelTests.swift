@@ -53,21 +53,25 @@ import TFLiteModel
         #expect(mean > 0.2 && mean < 0.9, "mask mean \(mean)")
     }
 
-    /// The attention face model runs whole; its mesh lies inside the 192x192 input.
-    @Test func faceLandmarkWithAttentionRuns() throws {
-        let engine = try Engine(model: Self.model("face_landmark_with_attention"))
+    /// Each model whole against MediaPipe's own CPU inference (its calculator graph with
+    /// MediaPipe's op resolver, Fixtures/generate/mediapipe/mediapipe_reference.py) on the
+    /// same 8-bit photo: every output within 1e-4 of its range (of its magnitude for a
+    /// single value).
+    @Test(arguments: [("face_landmark_with_attention", 7), ("selfie_segmentation", 1), ("selfie_segmentation_landscape", 1)])
+    func matchesMediaPipe(_ name: String, outputs: Int) throws {
+        let engine = try Engine(model: Self.model(name))
         try engine.allocate()
-        let count = engine.tensors[engine.inputs[0]].elementCount
-        try engine.setInput(0, (0 ..< count).map { Float(($0 * 37) % 256) / 255 })
+        try engine.setInput(0, Self.photo(name))
         try engine.invoke()
-        #expect(engine.outputs.count == 7)
-        for i in engine.outputs.indices {
-            let values = try engine.output(i, as: Float.self)
-            let finite = values.allSatisfy { $0.isFinite }
-            #expect(finite, "output \(i) has non-finite values")
+        #expect(engine.outputs.count == outputs)
+        for i in 0 ..< outputs {
+            let want = try Self.floats("\(name)/mediapipe_\(i).npy")
+            let got = try engine.output(i, as: Float.self)
+            #expect(got.count == want.count, "\(name) output \(i)")
+            let range = want.count > 1 ? (want.max() ?? 0) - (want.min() ?? 0) : abs(want.first ?? 0)
+            let worst = zip(got, want).map { abs($0 - $1) }.max() ?? .infinity
+            #expect(worst <= 1e-4 * Swift.max(range, 1e-6), "\(name) output \(i): max |diff| \(worst), range \(range)")
         }
-        let mesh = try engine.output(0, as: Float.self)
-        #expect(mesh.count == 1404)
     }
 
     // MARK: - Transform operators against the NumPy reference

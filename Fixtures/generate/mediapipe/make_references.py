@@ -14,6 +14,10 @@ are the 14 models. Writes Fixtures/mediapipe/:
   <name>/case.json            how each reference was made, and LiteRT XNNPACK's distance
                               from BUILTIN_REF on the same model (the tolerance floor)
   ops/<op>/...                op-by-op NumPy references of the transform operators
+  face_landmark_with_attention/input_u8.npy   the face crop the whole model runs on
+
+Then `mediapipe_reference.py` (run with the wheel installed) adds MediaPipe's own outputs
+for the three models.
 
 Convolution2DTransposeBias (selfie segmentation): the model is rewritten so that the
 custom operator becomes TRANSPOSE_CONV with the same weights, strides, padding and the
@@ -313,6 +317,11 @@ def main() -> int:
     for name in ("selfie_segmentation", "selfie_segmentation_landscape"):
         cases[name] = selfie_case(name, (OUT / "models" / f"{name}.tflite").read_bytes())
     cases["ops"] = transform_cases(wheel, (OUT / "models" / "face_landmark_with_attention.tflite").read_bytes())
+    # The whole attention model's input; its reference comes from MediaPipe itself
+    # (mediapipe_reference.py, run next in a venv with the mediapipe wheel).
+    face = OUT / "face_landmark_with_attention"
+    face.mkdir(parents=True, exist_ok=True)
+    np.save(face / "input_u8.npy", photo_u8(192, 192, box=(10, 140, 250, 380)))
     (OUT / "references.json").write_text(json.dumps(cases, indent=2, default=float) + "\n")
     lines = ["# Sources of the MediaPipe models with custom operators", "",
              "Written by `Fixtures/generate/mediapipe/make_references.py`; do not edit by hand.", "",
