@@ -21,7 +21,7 @@ public struct Subcommand: Sendable {
     }
 
     /// Every subcommand, in the order `tflite help` lists them.
-    public static let all: [Subcommand] = [.demo, .label, .detect, .faces, .inspect, .run, .bench, .conformance, .publish, .help]
+    public static let all: [Subcommand] = [.demo, .label, .detect, .faces, .segment, .inspect, .run, .bench, .conformance, .publish, .help]
 
     static func named(_ name: String) -> Subcommand? { all.first { $0.name == name } }
 }
