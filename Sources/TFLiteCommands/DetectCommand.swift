@@ -29,7 +29,9 @@ extension Subcommand {
         let image = try VisionCommandSupport.loadImage(imagePath)
         let options = ObjectDetectorOptions(localModel: LocalModel(path: bundle))
         options.scoreThreshold = threshold
-        let objects = try ObjectDetector.objectDetector(options: options).results(in: image)
+        let detector = ObjectDetector.objectDetector(options: options)
+        for warning in try detector.loadWarnings() { console.err("warning: \(warning)\n") }
+        let objects = try detector.results(in: image)
         if args.flag("json") {
             let items: [JSONValue] = objects.map { o in
                 let l = o.labels.first
