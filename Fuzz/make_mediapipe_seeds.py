@@ -78,6 +78,11 @@ L2TM = flexbuffers.Dumps({"left_rotation_idx": 0, "right_rotation_idx": 3, "targ
                           "subset_idxs": [0, 1, 2, 3, 4], "output_height": 4, "output_width": 4,
                           "scale_x": 1.5, "scale_y": 1.5})
 TTB = flexbuffers.Dumps({"output_height": 4, "output_width": 4})
+L2TM_V1 = flexbuffers.Dumps({"input_hw": [6, 6], "output_hw": [4, 4], "dimensions": 3, "landmarks_range": 8,
+                             "bbox_size_multiplier": 1.5, "left_rotation_idx": 0, "right_rotation_idx": 3,
+                             "subset": [0, 1, 2, 3, 4]})
+TT_V1 = flexbuffers.Dumps({"mode": "bilinear", "output_size": [4, 4]})
+TL_V1 = flexbuffers.Dumps({"dimensions": 2, "scale": 0.5})
 
 
 def flexbuffer_seeds():
@@ -126,6 +131,15 @@ def main():
     out = g.tensor([1, 5, 2])
     g.custom("TransformLandmarks", [points, matrix], [out], b"", version=2)
     g.save("mediapipe-transform-landmarks", [out])
+
+    g = Graph()
+    lm = g.input([1, 1, 1, 24])
+    feature, points = g.input([1, 6, 6, 4]), g.input([1, 1, 1, 10])
+    m, s, moved = g.tensor([1, 4, 4]), g.tensor([1, 4, 4, 4]), g.tensor([1, 1, 1, 10])
+    g.custom("Landmarks2TransformMatrix", [lm], [m], L2TM_V1, version=1)
+    g.custom("TransformTensor", [feature, m], [s], TT_V1, version=1)
+    g.custom("TransformLandmarks", [points, m], [moved], TL_V1, version=1)
+    g.save("mediapipe-transforms-v1", [m, s, moved])
 
     g = Graph()
     feature, matrix = g.input([1, 6, 6, 4]), g.input([1, 4, 4])

@@ -56,7 +56,7 @@ struct FuzzRegressionTests {
     /// operators' option parsing and kernels rather than at a load error.
     @Test func mediaPipeSeedsReachTheKernels() throws {
         let urls = Self.files(in: "Fuzz/seeds/models-mediapipe")
-        #expect(urls.count == 6)
+        #expect(urls.count == 7)
         for url in urls {
             let outcome = FuzzEntryPoints.modelInvoke(try [UInt8](Data(contentsOf: url)))
             #expect(outcome.hasPrefix("invoked: "), "\(url.lastPathComponent): \(outcome)")

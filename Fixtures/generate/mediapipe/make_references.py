@@ -156,6 +156,22 @@ def selfie_case(name: str, content: bytes) -> dict:
 
 # MARK: - Transform operators, from MediaPipe's source
 
+def matmul_f32(a, b):
+    """Square matrix product as MediaPipe's Mat3/Mat4 compute it: each entry accumulated
+    in float32 from 0 in k order (landmarks_to_transform_matrix.cc, lines 73-85, 110-123)."""
+    f = np.float32
+    a, b = np.array(a, dtype=f), np.array(b, dtype=f)
+    n = a.shape[0]
+    out = np.zeros((n, n), dtype=f)
+    for r in range(n):
+        for c in range(n):
+            acc = f(0)
+            for k in range(n):
+                acc = f(acc + f(a[r, k] * b[k, c]))
+            out[r, c] = acc
+    return out
+
+
 def landmarks_to_transform_matrix_v2(lm, opts):
     """landmarks_to_transform_matrix.cc, namespace v2 (lines 325-432), in float32."""
     f = np.float32
@@ -204,29 +220,55 @@ def landmarks_to_transform_matrix_v2(lm, opts):
     ]
     t = np.eye(4, dtype=f)
     for mm in mats:
-        b = np.array(mm, dtype=f)
-        out = np.zeros((4, 4), dtype=f)
-        for i in range(4):
-            for j in range(4):
-                acc = f(0)
-                for k in range(4):
-                    acc = f(acc + f(t[i, k] * b[k, j]))
-                out[i, j] = acc
-        t = out
+        t = matmul_f32(t, mm)
     return t.reshape(1, 4, 4)
 
 
-def transform_tensor_bilinear_v2(data, matrix, out_h, out_w):
+def landmarks_to_transform_matrix_v1(lm, opts):
+    """landmarks_to_transform_matrix.cc, namespace v1 (lines 132-218), in float32."""
+    f = np.float32
+    lm = lm.reshape(-1, 3).astype(f)
+    li, ri = opts["left_rotation_idx"], opts["right_rotation_idx"]
+    alpha = f(-np.arctan(f(f(lm[ri, 1] - lm[li, 1]) / f(lm[ri, 0] - lm[li, 0]))))
+    ca, sa = f(np.cos(alpha)), f(np.sin(alpha))
+    idx = list(opts["subset"])
+    if len(idx) % 2:
+        idx.append(idx[-1])
+    max_x = max_y = f(-100000)
+    min_x = min_y = f(100000)
+    for i in idx:
+        x, y = lm[i, 0], lm[i, 1]
+        rx, ry = f(f(x * ca) - f(y * sa)), f(f(x * sa) + f(y * ca))
+        max_x, max_y, min_x, min_y = max(max_x, rx), max(max_y, ry), min(min_x, rx), min(min_y, ry)
+    rng, mult = opts["landmarks_range"], f(opts["bbox_size_multiplier"])
+    bw, bh = f(f(max_x - min_x) * mult), f(f(max_y - min_y) * mult)
+    mx, my = f((np.float64(max_x) + np.float64(min_x)) / 2.0), f((np.float64(max_y) + np.float64(min_y)) / 2.0)
+    cb, sb = f(np.cos(-alpha)), f(np.sin(-alpha))
+    rmx, rmy = f(f(mx * cb) - f(my * sb)), f(f(mx * sb) + f(my * cb))
+    ih, iw = opts["input_hw"]
+    oh, ow = opts["output_hw"]
+    scale = [[f(bw / f(rng)), 0, 0], [0, f(bh / f(rng)), 0], [0, 0, 1]]
+    rot = [[cb, -sb, f(np.float64(f(rmx / f(rng))) * 2.0 - 1.0)], [sb, cb, f(np.float64(f(rmy / f(rng))) * 2.0 - 1.0)], [0, 0, 1]]
+    rel = [[f(2.0 / (ow - 1.0)), 0, -1], [0, f(2.0 / (oh - 1.0)), -1], [0, 0, 1]]
+    ab = [[f((iw - 1.0) / 2.0), 0, f((iw - 1.0) / 2.0)], [0, f((ih - 1.0) / 2.0), f((ih - 1.0) / 2.0)], [0, 0, 1]]
+    m = matmul_f32(matmul_f32(matmul_f32(ab, rot), scale), rel)
+    return np.array([[m[0, 0], m[0, 1], 0, m[0, 2]], [m[1, 0], m[1, 1], 0, m[1, 2]],
+                     [m[2, 0], m[2, 1], m[2, 2], 0], [0, 0, 0, 1]], dtype=f).reshape(1, 4, 4)
+
+
+def transform_tensor_bilinear_v2(data, matrix, out_h, out_w, align_corners=True):
     """transform_tensor_bilinear.cc, namespace v2 (lines 164-254): align-corners
     correction, then bilinear sampling; a point outside [0, W-1] x [0, H-1] gives 0 and a
-    neighbour past the edge reads 0. C++ promotes `1.0 - w` to double (lines 241-244)."""
+    neighbour past the edge reads 0. C++ promotes `1.0 - w` to double (lines 241-244).
+    Version 1 (lines 38-115) is the same without the correction."""
     f = np.float32
     _, H, W, C = data.shape
     m = matrix.reshape(-1).astype(f)
     xt = [m[0], m[1], m[2], m[3]]
     yt = [m[4], m[5], m[6], m[7]]
-    xt[3] = f(np.float64(xt[3]) + (np.float64(xt[0]) * 0.5 + np.float64(xt[1]) * 0.5 - 0.5))
-    yt[3] = f(np.float64(yt[3]) + (np.float64(yt[0]) * 0.5 + np.float64(yt[1]) * 0.5 - 0.5))
+    if align_corners:
+        xt[3] = f(np.float64(xt[3]) + (np.float64(xt[0]) * 0.5 + np.float64(xt[1]) * 0.5 - 0.5))
+        yt[3] = f(np.float64(yt[3]) + (np.float64(yt[0]) * 0.5 + np.float64(yt[1]) * 0.5 - 0.5))
     out = np.zeros((1, out_h, out_w, C), dtype=f)
 
     def dot(t, x, y):
@@ -251,17 +293,21 @@ def transform_tensor_bilinear_v2(data, matrix, out_h, out_w):
     return out
 
 
-def transform_landmarks_v2(landmarks, matrix):
+def transform_landmarks_v2(landmarks, matrix, dims=None, scale=1.0):
     """transform_landmarks.cc, namespace v2 (lines 161-205): x' = m00 x + m01 y + m02·0 + m03,
-    y' likewise with row 1; a third coordinate is copied."""
+    y' likewise with row 1; a third coordinate is copied. Version 1 (lines 39-96) reads
+    groups of `dims` values of a [1, H, W, C] tensor and scales m03, m13 by `scale`."""
     f = np.float32
     m = matrix.reshape(-1).astype(f)
-    out = landmarks.astype(f).copy()
-    for i in range(landmarks.shape[1]):
-        x, y = landmarks[0, i, 0], landmarks[0, i, 1]
-        out[0, i, 0] = f(f(f(f(m[0] * x) + f(m[1] * y)) + f(m[2] * f(0))) + f(m[3] * f(1)))
-        out[0, i, 1] = f(f(f(f(m[4] * x) + f(m[5] * y)) + f(m[6] * f(0))) + f(m[7] * f(1)))
-    return out
+    dims = dims or landmarks.shape[-1]
+    flat = landmarks.astype(f).reshape(-1, dims)
+    out = flat.copy()
+    tx, ty = f(m[3] * f(scale)), f(m[7] * f(scale))
+    for i in range(flat.shape[0]):
+        x, y = flat[i, 0], flat[i, 1]
+        out[i, 0] = f(f(f(f(m[0] * x) + f(m[1] * y)) + f(m[2] * f(0))) + f(tx * f(1)))
+        out[i, 1] = f(f(f(f(m[4] * x) + f(m[5] * y)) + f(m[6] * f(0))) + f(ty * f(1)))
+    return out.reshape(landmarks.shape)
 
 
 def custom_options(content: bytes, name: str):
@@ -290,10 +336,27 @@ def transform_cases(wheel: pathlib.Path, attention: bytes) -> dict:
     sampled = transform_tensor_bilinear_v2(feature, matrix, ttb["output_height"], ttb["output_width"])
     points = (rng.random((1, 80, 2)) * 16).astype(np.float32)
     moved = transform_landmarks_v2(points, matrix)
+    # Version 1 of the three (no model of the wheel uses it): options of our choosing,
+    # the mesh in its own 192-pixel space, eye corners for the rotation.
+    import flatbuffers.flexbuffers as fx
+    v1 = {
+        "Landmarks2TransformMatrix": {"input_hw": [48, 48], "output_hw": [16, 16], "dimensions": 3,
+                                      "landmarks_range": 192, "bbox_size_multiplier": 1.5,
+                                      "left_rotation_idx": 33, "right_rotation_idx": 263,
+                                      "subset": [33, 133, 362, 263, 159, 145, 386, 374, 1]},
+        "TransformTensor": {"mode": "bilinear", "output_size": [16, 16]},
+        "TransformLandmarks": {"dimensions": 2, "scale": 0.25},
+    }
+    v1_matrix = landmarks_to_transform_matrix_v1(mesh, v1["Landmarks2TransformMatrix"])
+    v1_sampled = transform_tensor_bilinear_v2(feature, v1_matrix, 16, 16, align_corners=False)
+    v1_moved = transform_landmarks_v2(points.reshape(1, 1, 1, 160), v1_matrix, dims=2, scale=0.25)
     d = OUT / "ops"
     d.mkdir(parents=True, exist_ok=True)
+    for name, options in v1.items():
+        (d / f"v1_{name}.flex").write_bytes(bytes(fx.Dumps(options)))
     arrays = {"landmarks": lm, "matrix": matrix, "feature": feature, "sampled": sampled,
-              "points": points, "moved": moved}
+              "points": points, "moved": moved, "mesh": mesh, "v1_matrix": v1_matrix,
+              "v1_sampled": v1_sampled, "v1_moved": v1_moved}
     for k, v in arrays.items():
         np.save(d / f"{k}.npy", v)
     return {"landmarks": "face_landmark.tflite mesh (LiteRT BUILTIN_REF, astronaut face crop) / 4, [1, 468, 3]",
@@ -301,6 +364,9 @@ def transform_cases(wheel: pathlib.Path, attention: bytes) -> dict:
             "feature": "standard normal [1, 48, 48, 32], seed 16", "sampled": "TransformTensorBilinear v2 of feature through matrix",
             "points": "uniform [0, 16) [1, 80, 2], same generator", "moved": "TransformLandmarks v2 of points through matrix",
             "options": {"Landmarks2TransformMatrix": l2t, "TransformTensorBilinear": ttb},
+            "v1": {"options": v1, "mesh": "the face mesh in 192-pixel units, [1, 468, 3]",
+                   "v1_matrix": "Landmarks2TransformMatrix v1 of mesh", "v1_sampled": "TransformTensor v1 of feature",
+                   "v1_moved": "TransformLandmarks v1 of points as [1, 1, 1, 160]"},
             "nonzero_sampled_fraction": float(np.mean(sampled != 0))}
 
 

@@ -1,7 +1,8 @@
 import Foundation
 import TFLiteModel
 
-/// MediaPipe's `Landmarks2TransformMatrix` (version 2): the 4×4 matrix that maps a crop
+/// MediaPipe's `Landmarks2TransformMatrix` (version 2; version 1 is
+/// ``Landmarks2TransformMatrixV1``): the 4×4 matrix that maps a crop
 /// of `output_width × output_height` pixels, rotated and scaled around a subset of
 /// landmarks, back to the landmarks' coordinates (spec/mediapipe-ops.md).
 ///
@@ -24,7 +25,9 @@ struct Landmarks2TransformMatrix: PreparedKernel {
     let scaleX: Float, scaleY: Float
 
     static let prepare: KernelPrepare = { (context: inout PrepareContext) throws(KernelError) -> any PreparedKernel in
-        try MediaPipeOptions.requireVersion2(context.op, "whose landmarks are [1, N, 3]")
+        if try MediaPipeOptions.version(context.op, supported: 1 ... 2) == 1 {
+            return try Landmarks2TransformMatrixV1.prepare(&context)
+        }
         try context.expectCounts(inputs: 1, outputs: 1)
         let input = try context.input(0)
         let output = try context.output(0)
@@ -43,13 +46,7 @@ struct Landmarks2TransformMatrix: PreparedKernel {
         let scaleX = try MediaPipeOptions.float(options, "scale_x")
         let scaleY = try MediaPipeOptions.float(options, "scale_y")
         let target = try MediaPipeOptions.float(options, "target_rotation_radians")
-        for (name, index) in [("left_rotation_idx", left), ("right_rotation_idx", right)] where !(0 ..< count).contains(index) {
-            throw .invalid("\(name) \(index) is not a landmark index (0..<\(count))")
-        }
-        guard !subset.isEmpty else { throw .invalid("subset_idxs is empty") }
-        if let bad = subset.first(where: { !(0 ..< count).contains($0) }) {
-            throw .invalid("subset_idxs holds \(bad), which is not a landmark index (0..<\(count))")
-        }
+        try checkIndices(left: left, right: right, subset: subset, subsetKey: "subset_idxs", count: count)
         guard outH > 0, outW > 0 else { throw .invalid("output_height (\(outH)) and output_width (\(outW)) must be positive") }
         guard scaleX > 0, scaleY > 0 else { throw .invalid("scale_x (\(scaleX)) and scale_y (\(scaleY)) must be positive") }
         try context.setOutputShape(0, [1, 4, 4])
@@ -97,6 +94,18 @@ struct Landmarks2TransformMatrix: PreparedKernel {
         t = Self.multiply(t, SIMD16<Float>(sx, 0, 0, 0, 0, sy, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1))
         t = Self.multiply(t, SIMD16<Float>(1, 0, 0, shiftX, 0, 1, 0, shiftY, 0, 0, 1, 0, 0, 0, 0, 1))
         for i in 0 ..< 16 { y[i] = t[i] }
+    }
+
+    /// Refuses rotation and subset indices that are not landmarks of the input (MediaPipe
+    /// reads whatever memory they point at), and an empty subset.
+    static func checkIndices(left: Int, right: Int, subset: [Int], subsetKey: String, count: Int) throws(KernelError) {
+        for (name, index) in [("left_rotation_idx", left), ("right_rotation_idx", right)] where !(0 ..< count).contains(index) {
+            throw .invalid("\(name) \(index) is not a landmark index (0..<\(count))")
+        }
+        guard !subset.isEmpty else { throw .invalid("\(subsetKey) is empty") }
+        if let bad = subset.first(where: { !(0 ..< count).contains($0) }) {
+            throw .invalid("\(subsetKey) holds \(bad), which is not a landmark index (0..<\(count))")
+        }
     }
 
     /// `a·x + b·y + c·1`, accumulated from 0 in that order.

@@ -55,6 +55,16 @@ enum MediaPipeOptions {
         }
     }
 
+    /// `map[key]` as a string, nil when absent.
+    static func string(_ map: FlexMap, _ key: String) throws(KernelError) -> String? {
+        do throws(FlexBufferError) {
+            guard let value = map[key], !value.isNull else { return nil }
+            return try value.asString()
+        } catch {
+            throw .invalid("custom option \(key): \(error.message)")
+        }
+    }
+
     /// `map[key]` as a vector of `int32` values, empty when absent.
     static func ints(_ map: FlexMap, _ key: String) throws(KernelError) -> [Int] {
         let values: [Int64]
@@ -114,11 +124,12 @@ struct MediaPipePoolGeometry: Hashable, Sendable {
 }
 
 extension MediaPipeOptions {
-    /// Refuses operator versions other than 2, the only one of the transform operators
-    /// implemented (`what` says what version 2 means for the operator).
-    static func requireVersion2(_ op: Operator, _ what: String) throws(KernelError) {
-        guard op.code.version == 2 else {
-            throw .invalid("version \(op.code.version) is not supported (only version 2, \(what))")
+    /// The operator's version, which selects the semantics of the transform operators;
+    /// other versions are refused.
+    static func version(_ op: Operator, supported: ClosedRange<Int>) throws(KernelError) -> Int {
+        guard supported.contains(op.code.version) else {
+            throw .invalid("version \(op.code.version) is not supported (versions \(supported.lowerBound)...\(supported.upperBound) are)")
         }
+        return op.code.version
     }
 }

@@ -7,6 +7,7 @@ extension KernelRegistry {
             (Convolution2DTransposeBias.customName, Convolution2DTransposeBias.prepare),
             (Landmarks2TransformMatrix.customName, Landmarks2TransformMatrix.prepare),
             (TransformTensorBilinear.customName, TransformTensorBilinear.prepare),
+            (TransformTensorBilinear.customNameV1, TransformTensorBilinear.prepareV1),
             (TransformLandmarks.customName, TransformLandmarks.prepare),
             (MaxPoolingWithArgmax2D.customName, MaxPoolingWithArgmax2D.prepare),
             (MaxUnpooling2D.customName, MaxUnpooling2D.prepare),
