@@ -11,7 +11,15 @@
 //   → TFLiteCommands → tflite (CLI)
 //
 // The library products depend on no Swift package; the only external
-// dependencies are the system libraries OpenBLAS (CBLAS) and libpng.
+// dependencies are the system libraries OpenBLAS (CBLAS) and libpng. Two packages serve
+// the repository itself: swift-docc-plugin, used by no target, only provides
+// `swift package generate-documentation`; swift-argument-parser is used by the CLI alone,
+// and the CLI is no declared product: SwiftPM resolves, for a package used as a
+// dependency, the packages its declared products need (all of them, not just those the
+// consumer uses), so a declared `tflite` product would make every consumer fetch
+// argument-parser. In this repository (the root package) SwiftPM makes the executable
+// target a product of its own, so `swift run tflite` and `swift build --product tflite`
+// work here.
 //
 // Kernels per instruction-set level: `Microkernels` is compiled for the architecture's
 // baseline and runs everywhere; `MicrokernelsAVX2` is compiled with AVX2 + FMA (x86-64-v3)
@@ -50,10 +58,17 @@ let package = Package(
         .library(name: "TFLiteModel", targets: ["TFLiteModel"]),
         // The engine itself, for Benchmarks/ (kernels driven through in-memory models).
         .library(name: "TFLiteRuntime", targets: ["TFLiteRuntime"]),
-        .executable(name: "tflite", targets: ["tflite"]),
+        // No `tflite` executable product: it would bring argument-parser to every consumer
+        // (see the header); the root package gets one from the executable target.
         // The fuzz entry points, for the separate fuzzing package in `Fuzz/` (which can
         // only depend on products) and the regression replay in ReliabilityTests.
         .library(name: "TFLiteFuzzing", targets: ["TFLiteFuzzing"]),
+    ],
+    dependencies: [
+        // Only for TFLiteCommands (the `tflite` tool): its arguments, help and completions.
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // Documentation only (DocC catalogs in Sources/TensorFlowLite and Sources/MLKit).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // MARK: - System libraries
@@ -92,7 +107,8 @@ let package = Package(
         .target(name: "NumPy"),
         // Runs the conformance corpus through the public API (tests and `tflite conformance`).
         .target(name: "TFLiteConformance", dependencies: ["TensorFlowLite", "NumPy"]),
-        .target(name: "TFLiteCommands", dependencies: ["TensorFlowLite", "MLKit", "TFLiteModel", "TFLiteFormat", "TFLiteRuntime", "Microkernels", "NumPy", "TFLiteConformance"]),
+        .target(name: "TFLiteCommands", dependencies: ["TensorFlowLite", "MLKit", "TFLiteModel", "TFLiteFormat", "TFLiteRuntime", "Microkernels", "NumPy", "TFLiteConformance",
+                                                     .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "tflite", dependencies: ["TFLiteCommands"]),
         // Entry points shared by the libFuzzer targets (Fuzz/) and the regression replay.
         .target(name: "TFLiteFuzzing", dependencies: ["TensorFlowLite", "MLKit", "TFLiteModel", "TFLiteFormat", "NumPy"]),
@@ -103,19 +119,19 @@ let package = Package(
         .target(name: "SeededRandom", path: "Tests/Support/SeededRandom"),
         .testTarget(name: "TFLiteFormatTests", dependencies: ["SeededRandom", "TFLiteFormat", "FlatBufferTestSupport"]),
         .testTarget(name: "TFLiteModelTests", dependencies: ["SeededRandom", "TFLiteModel", "TFLiteFormat", "FlatBufferTestSupport"]),
-        .testTarget(name: "TFLiteRuntimeTests", dependencies: ["SeededRandom", "TFLiteRuntime", "TFLiteModel", "NumPy"],
-                    // Resources/ holds LiteRT goldens read through #filePath, so `swift test` needs no bundle.
-                    exclude: ["Resources"]),
+        // Test data lives in Fixtures/ (LiteRT goldens in Fixtures/goldens/), read through
+        // #filePath, so `swift test` needs no bundle.
+        .testTarget(name: "TFLiteRuntimeTests", dependencies: ["SeededRandom", "TFLiteRuntime", "TFLiteModel", "NumPy"]),
         .testTarget(name: "TensorFlowLiteTests", dependencies: ["TensorFlowLite", "TFLiteModel"]),
         // Every level's microkernels against plain reference loops, on the levels this CPU runs.
         .testTarget(name: "MicrokernelsTests",
                     dependencies: ["SeededRandom", "Microkernels"] + isaTargetNames.map { .target(name: $0) }),
         .testTarget(name: "NumPyTests", dependencies: ["SeededRandom", "NumPy"]),
         .testTarget(name: "ConformanceTests", dependencies: ["TFLiteConformance", "TensorFlowLite"]),
-        // PNG, preprocessing, bundles, labelers and detectors; Resources/ holds tiny PNGs,
-        // TF resize references, a float classifier with TFLite metadata, and the scripts
-        // that made them (the metadata model: Fixtures/generate/metadata_model.py).
-        .testTarget(name: "VisionTests", dependencies: ["MLKit", "TensorFlowLite", "TFLiteFormat"], exclude: ["Resources"]),
+        // PNG, preprocessing, bundles, labelers and detectors; Fixtures/vision/ holds tiny PNGs,
+        // TF resize references and a float classifier with TFLite metadata (made by
+        // scripts/fixtures/vision/ and scripts/fixtures/metadata_model.py).
+        .testTarget(name: "VisionTests", dependencies: ["MLKit", "TensorFlowLite", "TFLiteFormat"]),
         .testTarget(name: "TFLiteCommandsTests", dependencies: ["TFLiteCommands", "TFLiteModel", "NumPy"]),
         .testTarget(name: "MLKitTests", dependencies: ["MLKit", "TensorFlowLite", "TFLiteModel", "FlatBufferTestSupport"]),
         // Fuzz regression replay, concurrency, resource limits and API misuse.

@@ -9,7 +9,7 @@
 //     swift package --allow-writing-to-package-directory benchmark          # all
 //     swift package benchmark --filter 'dw.*' --format markdown              # a subset
 //
-// Whole-model timings side by side with LiteRT are `./compare.sh` (see BENCHMARKS.md).
+// Whole-model timings side by side with LiteRT are `scripts/bench/compare.sh` (see BENCHMARKS.md).
 import PackageDescription
 
 let package = Package(

@@ -2,9 +2,9 @@
 //
 // libFuzzer targets for swift-tflite. Separate from the root package because a fuzz
 // target has no `main` of its own (libFuzzer's runtime provides it) and must not be part
-// of `swift build` / `swift test`. Build and run one target with `Fuzz/run.sh`:
+// of `swift build` / `swift test`. Build and run one target with `scripts/fuzz/run.sh`:
 //
-//     Fuzz/run.sh model-load 600
+//     scripts/fuzz/run.sh model-load 600
 //
 // which runs `swift build -c debug -sanitize=fuzzer,address` here (see run.sh for
 // why the flag is spelled twice).

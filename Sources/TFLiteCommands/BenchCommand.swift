@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import TFLiteModel
 import TFLiteRuntime
@@ -7,34 +8,35 @@ import Glibc
 import Darwin
 #endif
 
-extension Subcommand {
-    /// `tflite bench MODEL [--threads N] [--runs N] [--warmup N] [--json] [--profile] [--requantization MODE] [--kernel-level LEVEL]`.
-    public static let bench = Subcommand(
-        name: "bench",
-        summary: "Time model load and inference (use a release build: swift run -c release)",
+/// `tflite bench MODEL [--threads N] [--runs N] [--warmup N] [--json] [--profile] [--requantization MODE] [--kernel-level LEVEL]`.
+struct BenchCommand: ToolCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Time model load and inference (use a release build: swift run -c release)",
         discussion: """
-        Load time covers reading the file, validating it, preparing every operator and
-        planning memory (everything before the first invoke). Inputs are filled with
-        seeded pseudo-random values. Latencies are wall-clock per invoke. With --profile,
+        Load time covers reading the file, validating it, preparing every operator and \
+        planning memory (everything before the first invoke). Inputs are filled with \
+        seeded pseudo-random values. Latencies are wall-clock per invoke. With --profile, \
         also prints the time spent per operator type and per operator (mean over the runs).
-        """,
-        arguments: ArgumentSpec(
-            positionals: [.init("MODEL", help: "Path of a .tflite file")],
-            options: [
-                .init("threads", valueName: "N", help: "Threads (default 1)"),
-                .init("runs", short: "n", valueName: "N", help: "Timed invocations (default 50)"),
-                .init("warmup", valueName: "N", help: "Untimed invocations first (default 5)"),
-                .init("json", help: "Print one JSON object"),
-                .init("profile", help: "Print time per operator type and per operator"),
-                .requantization,
-                .kernelLevel,
-            ]
-        )
-    ) { args, console in
-        guard let path = args.positional("MODEL") else { throw UsageError.missingArgument("MODEL") }
-        let threads = try args.intValue("threads", in: 1 ... 256) ?? 1
-        let runs = try args.intValue("runs", in: 1 ... 1_000_000) ?? 50
-        let warmup = try args.intValue("warmup", in: 0 ... 1_000_000) ?? 5
+        """
+    )
+
+    @Argument(help: ArgumentHelp("Path of a .tflite file", valueName: "model"), completion: .file(extensions: ["tflite"]))
+    var path: String
+    @Option(help: ArgumentHelp("Threads (default 1)", valueName: "n"), transform: value(in: 1 ... 256))
+    var threads = 1
+    @Option(name: [.customShort("n"), .long], help: ArgumentHelp("Timed invocations (default 50)", valueName: "n"),
+            transform: value(in: 1 ... 1_000_000))
+    var runs = 50
+    @Option(help: ArgumentHelp("Untimed invocations first (default 5)", valueName: "n"), transform: value(in: 0 ... 1_000_000))
+    var warmup = 5
+    @Flag(help: "Print one JSON object")
+    var json = false
+    @Flag(help: "Print time per operator type and per operator")
+    var profile = false
+    @OptionGroup var engineArguments: EngineArguments
+
+    func run(console: Console) async throws -> Int32 {
         let clock = ContinuousClock()
 
         let baselineRSS = currentResidentBytes()
@@ -43,8 +45,8 @@ extension Subcommand {
         let decoded = clock.now
         var options = EngineOptions()
         options.threadCount = threads
-        options.requantization = try args.requantization()
-        options.kernelLevel = try args.kernelLevel()
+        options.requantization = engineArguments.requantization
+        options.kernelLevel = engineArguments.kernelLevel
         let engine = try Engine(model: model, options: options)
         let prepared = clock.now
         try engine.allocate()
@@ -60,7 +62,6 @@ extension Subcommand {
 
         var latencies: [Double] = []
         var perOperator: [Int: Double] = [:]
-        let profile = args.flag("profile")
         for _ in 0 ..< runs {
             let start = clock.now
             if profile {
@@ -78,7 +79,7 @@ extension Subcommand {
                                minMs: (latencies.first ?? 0) * 1e3, peakRSS: peakResidentBytes(), baselineRSS: baselineRSS,
                                runs: runs, threads: threads, arenaBytes: engine.arenaSize,
                                kernelLevel: engine.kernelLevel.description, blasCore: blasCoreName())
-        if args.flag("json") {
+        if json {
             console.out(stats.json.serialized())
         } else {
             console.out(stats.text + "\n")

@@ -1,26 +1,30 @@
+import ArgumentParser
 import Foundation
 import TFLiteConformance
 
-extension Subcommand {
-    /// `tflite conformance [--corpus DIR] [--markdown FILE] [--threads N]`.
-    public static let conformance = Subcommand(
-        name: "conformance",
-        summary: "Run the conformance corpus and report distances to LiteRT's outputs",
+/// `tflite conformance [--corpus DIR] [--markdown FILE] [--threads N]`.
+struct ConformanceCommand: ToolCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "conformance",
+        abstract: "Run the conformance corpus and report distances to LiteRT's outputs",
         discussion: """
-        Runs every case (a folder with case.json, model.tflite, input_<i>.npy and
-        expected_<i>.npy) through the Interpreter API. Prints one line per failing case and a
-        summary; with --markdown, writes the per-op report (CONFORMANCE.md), with the quantized
-        cases also run with --requantization float32 and reported apart. Exits 1 if a case
+        Runs every case (a folder with case.json, model.tflite, input_<i>.npy and \
+        expected_<i>.npy) through the Interpreter API. Prints one line per failing case and a \
+        summary; with --markdown, writes the per-op report (CONFORMANCE.md), with the quantized \
+        cases also run with --requantization float32 and reported apart. Exits 1 if a case \
         fails that is not listed in <corpus>/expected-failures.txt.
-        """,
-        arguments: ArgumentSpec(options: [
-            .init("corpus", valueName: "DIR", help: "Corpus root (default: Fixtures/conformance)"),
-            .init("markdown", valueName: "FILE", help: "Write the Markdown report to FILE"),
-            .init("threads", valueName: "N", help: "Interpreter threads (default 1)"),
-        ])
-    ) { args, console in
-        let root = URL(fileURLWithPath: args.value("corpus") ?? "Fixtures/conformance")
-        let threads = try args.intValue("threads", in: 1 ... 256) ?? 1
+        """
+    )
+
+    @Option(help: ArgumentHelp("Corpus root (default: Fixtures/conformance)", valueName: "dir"), completion: .directory)
+    var corpus: String?
+    @Option(help: ArgumentHelp("Write the Markdown report to FILE", valueName: "file"), completion: .file(extensions: ["md"]))
+    var markdown: String?
+    @Option(help: ArgumentHelp("Interpreter threads (default 1)", valueName: "n"), transform: value(in: 1 ... 256))
+    var threads = 1
+
+    func run(console: Console) async throws -> Int32 {
+        let root = URL(fileURLWithPath: corpus ?? "Fixtures/conformance")
         let cases = try ConformanceCase.discover(in: root)
         guard !cases.isEmpty else { throw ToolError("no conformance cases found under \(root.path)") }
         let expected = try ExpectedFailures(contentsOf: root.appendingPathComponent("expected-failures.txt"))
@@ -38,12 +42,12 @@ extension Subcommand {
         }
         // The opt-in inexact mode is reported, never judged: it is not expected to match.
         let quantized = cases.filter { $0.dtype == "int8" || $0.dtype == "uint8" }
-        let float32 = args.value("markdown") == nil ? [] : quantized.map {
+        let float32 = markdown == nil ? [] : quantized.map {
             ConformanceRunner.run($0, threads: threads, requantization: .float32)
         }
         let passed = results.filter(\.passed).count
         console.out("\(passed) passed, \(results.count - passed) failed (\(unexpected) not in expected-failures.txt)\n")
-        if let path = args.value("markdown") {
+        if let path = markdown {
             let text = ConformanceReport.markdown(results, float32Requantization: float32, expectedFailures: expected,
                                                   generatedBy: "swift run -c release tflite conformance --markdown \((path as NSString).lastPathComponent)")
             do {

@@ -1,32 +1,36 @@
+import ArgumentParser
 import Foundation
 import MLKit
 
-extension Subcommand {
-    /// `tflite demo [--output-dir DIR]`: the README's main job.
-    public static let demo = Subcommand(
-        name: "demo",
-        summary: "Label the bundled digits, detect the bundled shapes, find the astronaut's face",
+/// `tflite demo [--output-dir DIR]`: the README's main job.
+struct DemoCommand: ToolCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "demo",
+        abstract: "Label the bundled digits, detect the bundled shapes, find the astronaut's face",
         discussion: """
-        Runs the three vision demos on the files bundled in Fixtures/ (run it from the
-        repository root): the digit labeler bundle on Fixtures/images/digits/*.png, the
-        shapes detector bundle on Fixtures/images/shapes/*.png, and MediaPipe's short-range
-        face detector on Fixtures/images/astronaut.png. Prints every result and writes
+        Runs the three vision demos on the files bundled in Fixtures/ (run it from the \
+        repository root): the digit labeler bundle on Fixtures/images/digits/*.png, the \
+        shapes detector bundle on Fixtures/images/shapes/*.png, and MediaPipe's short-range \
+        face detector on Fixtures/images/astronaut.png. Prints every result and writes \
         annotated PNGs to DIR (default: demo-output). Exits 1 if any part fails.
-        """,
-        arguments: ArgumentSpec(options: [
-            .init("output-dir", short: "o", valueName: "DIR", help: "Where annotated images go (default: demo-output)"),
-        ])
-    ) { args, console in
-        let outputDirectory = args.value("output-dir") ?? "demo-output"
+        """
+    )
+
+    @Option(name: [.customShort("o"), .long], help: ArgumentHelp("Where annotated images go (default: demo-output)", valueName: "dir"),
+            completion: .directory)
+    var outputDir: String?
+
+    func run(console: Console) async throws -> Int32 {
+        let outputDirectory = outputDir ?? "demo-output"
         do {
             try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
         } catch {
             throw ToolError("cannot create \(outputDirectory): \(error.localizedDescription)")
         }
         var failures = 0
-        for (title, part) in [("Digits (AutoML image labeling, Fixtures/bundles/digits)", demoDigits),
-                              ("Shapes (AutoML object detection, Fixtures/bundles/shapes)", demoShapes),
-                              ("Faces (MediaPipe short-range face detection)", demoFaces)] {
+        for (title, part) in [("Digits (AutoML image labeling, Fixtures/bundles/digits)", Self.demoDigits),
+                              ("Shapes (AutoML object detection, Fixtures/bundles/shapes)", Self.demoShapes),
+                              ("Faces (MediaPipe short-range face detection)", Self.demoFaces)] {
             console.out("== \(title)\n")
             do {
                 try part(outputDirectory, console)

@@ -1,38 +1,41 @@
+import ArgumentParser
 import Foundation
 import MLKit
 
-extension Subcommand {
-    /// `tflite detect IMAGE [--model DIR] [--threshold T] [--json] [--annotate OUT.png]`.
-    public static let detect = Subcommand(
-        name: "detect",
-        summary: "Find objects in a PNG image with an AutoML Vision Edge object-detection bundle",
+/// `tflite detect IMAGE [--model DIR] [--threshold T] [--json] [--annotate OUT.png]`.
+struct DetectCommand: ToolCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "detect",
+        abstract: "Find objects in a PNG image with an AutoML Vision Edge object-detection bundle",
         discussion: """
-        DIR holds tflite_metadata.json, dict.txt and the model (default: the demo bundle
-        Fixtures/bundles/shapes, found from the current directory). Objects scoring at least
-        the threshold (default 0.5) are printed with their box as [top, left, bottom, right]
-        in image pixels. With --json, prints {"objects": [{"box", "label", "index",
+        DIR holds tflite_metadata.json, dict.txt and the model (default: the demo bundle \
+        Fixtures/bundles/shapes, found from the current directory). Objects scoring at least \
+        the threshold (default 0.5) are printed with their box as [top, left, bottom, right] \
+        in image pixels. With --json, prints {"objects": [{"box", "label", "index", \
         "confidence"}]}. --annotate writes a copy of the image with the boxes drawn.
-        """,
-        arguments: ArgumentSpec(
-            positionals: [.init("IMAGE", help: "A PNG image")],
-            options: [
-                .init("model", valueName: "DIR", help: "The bundle directory (or its model file)"),
-                .init("threshold", valueName: "T", help: "Minimum score in 0...1 (default 0.5)"),
-                .init("json", help: "Print JSON"),
-                .init("annotate", valueName: "OUT.png", help: "Write the image with boxes drawn"),
-            ]
-        )
-    ) { args, console in
-        guard let imagePath = args.positional("IMAGE") else { throw UsageError.missingArgument("IMAGE") }
-        let threshold = try args.floatValue("threshold", in: 0 ... 1) ?? 0.5
-        let bundle = try VisionCommandSupport.locate(args.value("model"), default: "Fixtures/bundles/shapes", what: "demo bundle", option: "--model")
+        """
+    )
+
+    @Argument(help: ArgumentHelp("A PNG image", valueName: "image"), completion: .file(extensions: ["png"]))
+    var imagePath: String
+    @Option(help: ArgumentHelp("The bundle directory (or its model file)", valueName: "dir"), completion: .file())
+    var model: String?
+    @Option(help: ArgumentHelp("Minimum score in 0...1 (default 0.5)", valueName: "t"), transform: value(in: 0 ... 1))
+    var threshold: Float = 0.5
+    @Flag(help: "Print JSON")
+    var json = false
+    @Option(help: ArgumentHelp("Write the image with boxes drawn", valueName: "out.png"), completion: .file(extensions: ["png"]))
+    var annotate: String?
+
+    func run(console: Console) async throws -> Int32 {
+        let bundle = try VisionCommandSupport.locate(model, default: "Fixtures/bundles/shapes", what: "demo bundle", option: "--model")
         let image = try VisionCommandSupport.loadImage(imagePath)
         let options = ObjectDetectorOptions(localModel: LocalModel(path: bundle))
         options.scoreThreshold = threshold
         let detector = ObjectDetector.objectDetector(options: options)
         for warning in try detector.loadWarnings() { console.err("warning: \(warning)\n") }
         let objects = try detector.results(in: image)
-        if args.flag("json") {
+        if json {
             let items: [JSONValue] = objects.map { o in
                 let l = o.labels.first
                 return .object(["box": VisionCommandSupport.box(o.frame), "label": .string(l?.text ?? ""),
@@ -50,7 +53,7 @@ extension Subcommand {
         let annotations = objects.map { o in
             ImageAnnotation(frame: o.frame, caption: o.labels.first.map { $0.text + String(format: " %.2f", Double($0.confidence)) } ?? "")
         }
-        try VisionCommandSupport.writeAnnotated(image, annotations, to: args.value("annotate"), console: console)
+        try VisionCommandSupport.writeAnnotated(image, annotations, to: annotate, console: console)
         return ExitCode.success
     }
 }

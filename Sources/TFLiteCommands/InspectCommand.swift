@@ -1,25 +1,28 @@
+import ArgumentParser
 import TFLiteModel
 
-extension Subcommand {
-    /// `tflite inspect MODEL [--json]`.
-    public static let inspect = Subcommand(
-        name: "inspect",
-        summary: "Describe a model: inputs, outputs, signatures, operators, memory, metadata",
+/// `tflite inspect MODEL [--json]`.
+struct InspectCommand: ToolCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "inspect",
+        abstract: "Describe a model: inputs, outputs, signatures, operators, memory, metadata",
         discussion: """
-        Shapes show -1 for dimensions the model marks dynamic (shape_signature).
-        With --json, prints one JSON object (sorted keys) describing subgraph 0.
-        Both end with what the runtime makes of the model: whether it can run it, and the
+        Shapes show -1 for dimensions the model marks dynamic (shape_signature). \
+        With --json, prints one JSON object (sorted keys) describing subgraph 0. \
+        Both end with what the runtime makes of the model: whether it can run it, and the \
         size of the tensor arena it plans (or the operator it cannot run).
-        """,
-        arguments: ArgumentSpec(
-            positionals: [.init("MODEL", help: "Path of a .tflite file")],
-            options: [.init("json", help: "Print a JSON object instead of text")]
-        )
-    ) { args, console in
-        guard let path = args.positional("MODEL") else { throw UsageError.missingArgument("MODEL") }
+        """
+    )
+
+    @Argument(help: ArgumentHelp("Path of a .tflite file", valueName: "model"), completion: .file(extensions: ["tflite"]))
+    var path: String
+    @Flag(help: "Print a JSON object instead of text")
+    var json = false
+
+    func run(console: Console) async throws -> Int32 {
         let model = try Model(contentsOfFile: path)
         let plan = RuntimePlan(model)
-        if args.flag("json") {
+        if self.json {
             var json = inspectJSON(model)
             if case var .object(members) = json {
                 members["runtime"] = plan.json

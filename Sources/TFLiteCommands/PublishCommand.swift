@@ -1,36 +1,37 @@
+import ArgumentParser
 import Foundation
 import MLKit
 
-extension Subcommand {
-    /// `tflite publish MODEL --name NAME --version N --to DIR [--replace]`.
-    public static let publish = Subcommand(
-        name: "publish",
-        summary: "Publish a model into a model-server directory for MLKit's ModelManager",
+/// `tflite publish MODEL --name NAME --version N --to DIR [--replace]`.
+struct PublishCommand: ToolCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "publish",
+        abstract: "Publish a model into a model-server directory for MLKit's ModelManager",
         discussion: """
-        Copies MODEL to DIR/NAME/model-vN.tflite, then atomically writes DIR/NAME/model.json
-        ({"name", "version", "size", "sha256", "file"}), the layout of spec/model-server.md.
-        Serve DIR with any static file server (python3 -m http.server --directory DIR) and
-        point TFLITE_MODEL_SERVER (or ModelManager.modelManager(source:)) at it, or use DIR
+        Copies MODEL to DIR/NAME/model-vN.tflite, then atomically writes DIR/NAME/model.json \
+        ({"name", "version", "size", "sha256", "file"}), the layout of spec/model-server.md. \
+        Serve DIR with any static file server (python3 -m http.server --directory DIR) and \
+        point TFLITE_MODEL_SERVER (or ModelManager.modelManager(source:)) at it, or use DIR \
         itself as the source. The version must be above the published one unless --replace.
-        """,
-        arguments: ArgumentSpec(
-            positionals: [.init("MODEL", help: "Path of a .tflite file")],
-            options: [
-                .init("name", valueName: "NAME", help: "Model name (letters, digits, '.', '_', '-')"),
-                .init("version", valueName: "N", help: "Version, a non-negative integer"),
-                .init("to", valueName: "DIR", help: "Model-server directory"),
-                .init("replace", help: "Allow a version not above the published one"),
-            ]
-        )
-    ) { args, console in
-        guard let path = args.positional("MODEL") else { throw UsageError.missingArgument("MODEL") }
-        guard let name = args.value("name") else { throw UsageError.missingArgument("--name") }
-        guard let version = try args.intValue("version", in: 0 ... Int.max) else { throw UsageError.missingArgument("--version") }
-        guard let directory = args.value("to") else { throw UsageError.missingArgument("--to") }
+        """
+    )
+
+    @Argument(help: ArgumentHelp("Path of a .tflite file", valueName: "model"), completion: .file(extensions: ["tflite"]))
+    var path: String
+    @Option(help: ArgumentHelp("Model name (letters, digits, '.', '_', '-')", valueName: "name"))
+    var name: String
+    @Option(help: ArgumentHelp("Version, a non-negative integer", valueName: "n"), transform: value(atLeast: 0))
+    var version: Int
+    @Option(name: .customLong("to"), help: ArgumentHelp("Model-server directory", valueName: "dir"), completion: .directory)
+    var directory: String
+    @Flag(help: "Allow a version not above the published one")
+    var replace = false
+
+    func run(console: Console) async throws -> Int32 {
         let descriptor: ModelDescriptor
         do {
             descriptor = try ModelPublisher.publish(modelAt: path, name: name, version: version,
-                                                    to: URL(fileURLWithPath: directory, isDirectory: true), replace: args.flag("replace"))
+                                                    to: URL(fileURLWithPath: directory, isDirectory: true), replace: replace)
         } catch {
             throw ToolError((error as NSError).localizedDescription)
         }

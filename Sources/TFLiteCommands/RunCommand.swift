@@ -1,36 +1,39 @@
+import ArgumentParser
 import Foundation
 import NumPy
 import TensorFlowLite
 import TFLiteConformance
 
-extension Subcommand {
-    /// `tflite run MODEL --input FILE.npy [--input ...] [--output-dir DIR] [--threads N] [--requantization MODE] [--kernel-level LEVEL]`.
-    public static let run = Subcommand(
-        name: "run",
-        summary: "Run a model on .npy inputs and write its outputs as .npy files",
+/// `tflite run MODEL --input FILE.npy [--input ...] [--output-dir DIR] [--threads N] [--requantization MODE] [--kernel-level LEVEL]`.
+struct RunCommand: ToolCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Run a model on .npy inputs and write its outputs as .npy files",
         discussion: """
-        Give one --input per model input, in the model's input order. A .npy whose shape
-        differs from the model's input resizes that input (when the graph allows it); its
+        Give one --input per model input, in the model's input order. A .npy whose shape \
+        differs from the model's input resizes that input (when the graph allows it); its \
         dtype must equal the input's type. Writes DIR/output_<i>.npy for each output i.
-        """,
-        arguments: ArgumentSpec(
-            positionals: [.init("MODEL", help: "Path of a .tflite file")],
-            options: [
-                .init("input", short: "i", valueName: "FILE.npy", help: "An input array (repeat for each input)"),
-                .init("output-dir", short: "o", valueName: "DIR", help: "Where to write output_<i>.npy (default: .)"),
-                .init("threads", valueName: "N", help: "Interpreter threads (default 1)"),
-                .requantization,
-                .kernelLevel,
-            ]
-        )
-    ) { args, console in
-        guard let path = args.positional("MODEL") else { throw UsageError.missingArgument("MODEL") }
+        """
+    )
+
+    @Argument(help: ArgumentHelp("Path of a .tflite file", valueName: "model"), completion: .file(extensions: ["tflite"]))
+    var path: String
+    @Option(name: [.customShort("i"), .customLong("input")],
+            help: ArgumentHelp("An input array (repeat for each input)", valueName: "file.npy"), completion: .file(extensions: ["npy"]))
+    var files: [String] = []
+    @Option(name: [.customShort("o"), .long], help: ArgumentHelp("Where to write output_<i>.npy (default: .)", valueName: "dir"),
+            completion: .directory)
+    var outputDir: String?
+    @Option(help: ArgumentHelp("Interpreter threads (default 1)", valueName: "n"), transform: value(in: 1 ... 256))
+    var threads = 1
+    @OptionGroup var engineArguments: EngineArguments
+
+    func run(console: Console) async throws -> Int32 {
         var options = Interpreter.Options()
-        options.threadCount = try args.intValue("threads", in: 1 ... 256) ?? 1
-        options.requantization = try args.interpreterRequantization()
-        options.kernelLevel = try args.interpreterKernelLevel()
+        options.threadCount = threads
+        options.requantization = engineArguments.interpreterRequantization
+        options.kernelLevel = engineArguments.interpreterKernelLevel
         let interpreter = try Interpreter(modelPath: path, options: options)
-        let files = args.values("input")
         guard files.count == interpreter.inputTensorCount else {
             throw ToolError("the model has \(interpreter.inputTensorCount) input(s); give exactly that many --input files (got \(files.count))")
         }
@@ -56,14 +59,14 @@ extension Subcommand {
         if resized { try interpreter.allocateTensors() }
         for (i, array) in arrays.enumerated() { try interpreter.copy(Data(array.data), toInputAt: i) }
         try interpreter.invoke()
-        let directory = URL(fileURLWithPath: args.value("output-dir") ?? ".")
+        let directory = URL(fileURLWithPath: outputDir ?? ".")
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         for i in 0 ..< interpreter.outputTensorCount {
             let tensor = try interpreter.output(at: i)
             let array = try NPYArray(dtype: NPYDType(tensor.dataType), shape: tensor.shape.dimensions, data: [UInt8](tensor.data))
             let url = directory.appendingPathComponent("output_\(i).npy")
             try array.write(to: url)
-            console.out("output \(i) '\(tensor.name)' \(tensor.dataType) \(tensor.shape.dimensions) → \(url.path)  \(summary(array))\n")
+            console.out("output \(i) '\(tensor.name)' \(tensor.dataType) \(tensor.shape.dimensions) → \(url.path)  \(Self.summary(array))\n")
         }
         return ExitCode.success
     }

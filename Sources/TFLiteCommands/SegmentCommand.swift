@@ -1,35 +1,40 @@
+import ArgumentParser
 import Foundation
 import MLKit
 import TensorFlowLite
 
-extension Subcommand {
-    /// `tflite segment IMAGE [--model FILE] [--output OUT.png] [--json]`.
-    public static let segment = Subcommand(
-        name: "segment",
-        summary: "Segment the person in a PNG image with MediaPipe's selfie segmentation model",
+/// `tflite segment IMAGE [--model FILE] [--output OUT.png] [--json]`.
+struct SegmentCommand: ToolCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "segment",
+        abstract: "Segment the person in a PNG image with MediaPipe's selfie segmentation model",
         discussion: """
-        Runs a selfie segmentation model (default:
-        Fixtures/mediapipe/models/selfie_segmentation.tflite, found from the current
-        directory; MediaPipe's custom Convolution2DTransposeBias is built in) on the image
-        stretched to the model's input, scales the person mask back to the image
-        (bilinear) and writes the image with the mask blended in as green to --output
-        (default: IMAGE with "-segmented.png"). Prints the share of pixels whose mask is
+        Runs a selfie segmentation model (default: \
+        Fixtures/mediapipe/models/selfie_segmentation.tflite, found from the current \
+        directory; MediaPipe's custom Convolution2DTransposeBias is built in) on the image \
+        stretched to the model's input, scales the person mask back to the image \
+        (bilinear) and writes the image with the mask blended in as green to --output \
+        (default: IMAGE with "-segmented.png"). Prints the share of pixels whose mask is \
         above 0.5; with --json, {"output", "person_fraction", "mask_size"}.
-        """,
-        arguments: ArgumentSpec(
-            positionals: [.init("IMAGE", help: "A PNG image")],
-            options: [
-                .init("model", valueName: "FILE", help: "selfie_segmentation.tflite or selfie_segmentation_landscape.tflite"),
-                .init("output", short: "o", valueName: "OUT.png", help: "Where to write the blended image"),
-                .init("json", help: "Print JSON"),
-            ]
-        )
-    ) { args, console in
-        guard let imagePath = args.positional("IMAGE") else { throw ToolError("missing IMAGE") }
-        let modelPath = try VisionCommandSupport.locate(args.value("model"), default: "Fixtures/mediapipe/models/selfie_segmentation.tflite",
+        """
+    )
+
+    @Argument(help: ArgumentHelp("A PNG image", valueName: "image"), completion: .file(extensions: ["png"]))
+    var imageFile: String
+    @Option(help: ArgumentHelp("selfie_segmentation.tflite or selfie_segmentation_landscape.tflite", valueName: "file"),
+            completion: .file(extensions: ["tflite"]))
+    var model: String?
+    @Option(name: [.short, .long], help: ArgumentHelp("Where to write the blended image", valueName: "out.png"),
+            completion: .file(extensions: ["png"]))
+    var output: String?
+    @Flag(help: "Print JSON")
+    var json = false
+
+    func run(console: Console) async throws -> Int32 {
+        let modelPath = try VisionCommandSupport.locate(model, default: "Fixtures/mediapipe/models/selfie_segmentation.tflite",
                                                         what: "segmentation model", option: "--model")
-        let image = try VisionCommandSupport.loadImage(imagePath)
-        let output = args.value("output") ?? (imagePath.hasSuffix(".png") ? String(imagePath.dropLast(4)) : imagePath) + "-segmented.png"
+        let image = try VisionCommandSupport.loadImage(imageFile)
+        let output = output ?? (imageFile.hasSuffix(".png") ? String(imageFile.dropLast(4)) : imageFile) + "-segmented.png"
         let segmentation = try SelfieSegmentation(modelPath: modelPath)
         let width = image.displayedWidth, height = image.displayedHeight
         let pixels = image.rgbPixels()
@@ -42,7 +47,7 @@ extension Subcommand {
             throw ToolError("cannot write \(output): \(error)")
         }
         let fraction = Double(mask.filter { $0 > 0.5 }.count) / Double(max(mask.count, 1))
-        if args.flag("json") {
+        if json {
             console.out(JSONValue.object(["output": .string(output), "person_fraction": .float(Float(fraction)),
                                           "mask_size": .array([.int(segmentation.height), .int(segmentation.width)])]).serialized())
         } else {

@@ -1,4 +1,23 @@
+import ArgumentParser
 import Foundation
+
+/// The `tflite` command: its subcommands, and the overview `tflite --help` prints.
+///
+/// ArgumentParser adds `tflite help [SUBCOMMAND]`, `--help` on every subcommand, and
+/// `tflite --generate-completion-script [bash|zsh|fish]`.
+struct TFLiteTool: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tflite",
+        abstract: "Inspect and run TensorFlow Lite models.",
+        subcommands: [DemoCommand.self, LabelCommand.self, DetectCommand.self, FacesCommand.self, SegmentCommand.self, InspectCommand.self,
+                      RunCommand.self, BenchCommand.self, ConformanceCommand.self, PublishCommand.self]
+    )
+
+    /// `tflite` without a subcommand is a usage error.
+    func run() throws {
+        throw ValidationError("Missing subcommand.")
+    }
+}
 
 /// Entry point of the `tflite` command-line tool: `arguments` is `CommandLine.arguments`
 /// (program name first). Returns the process exit code (``ExitCode``).
@@ -6,42 +25,46 @@ public func runTool(_ arguments: [String]) async -> Int32 {
     await runTool(arguments, console: .standard)
 }
 
-/// Runs the tool writing to `console`. Never traps on bad input: usage errors print the
-/// message and a hint (exit 2); failures print `error: <message>` to the error stream (exit 1).
+/// Runs the tool writing to `console`. Never traps on bad input: help and completion
+/// scripts print to the result stream (exit 0); usage errors print ArgumentParser's
+/// message and usage to the error stream (exit 2); failures print `error: <message>` to
+/// the error stream (exit 1).
 public func runTool(_ arguments: [String], console: Console) async -> Int32 {
-    let words = arguments.dropFirst()
-    guard let name = words.first else {
-        console.err("tflite: \(UsageError.noSubcommand)\n\n" + toolHelp())
-        return ExitCode.usage
+    let parsed: any ParsableCommand
+    do {
+        parsed = try TFLiteTool.parseAsRoot(Array(arguments.dropFirst()))
+    } catch {
+        return report(error, console: console)
     }
-    if name == "--help" || name == "-h" {
-        console.out(toolHelp())
-        return ExitCode.success
-    }
-    guard let command = Subcommand.named(name) else {
-        return usageFailure(UsageError.unknownSubcommand(name), command: nil, console: console)
-    }
-    let rest = words.dropFirst()
-    if rest.prefix(while: { $0 != "--" }).contains(where: { $0 == "--help" || $0 == "-h" }) {
-        console.out(command.helpText)
-        return ExitCode.success
+    guard let command = parsed as? any ToolCommand else {
+        // `tflite help [SUBCOMMAND]` and `tflite` alone, whose run() throws what to print.
+        do {
+            var builtIn = parsed
+            try builtIn.run()
+            return ExitCode.success
+        } catch {
+            return report(error, console: console)
+        }
     }
     do {
-        let parsed = try command.arguments.parse(rest)
-        return try await command.run(parsed, console)
-    } catch let error as UsageError {
-        return usageFailure(error, command: command, console: console)
+        return try await command.run(console: console)
     } catch {
         console.err("error: \(message(for: error))\n")
         return ExitCode.failure
     }
 }
 
-private func usageFailure(_ error: UsageError, command: Subcommand?, console: Console) -> Int32 {
-    let hint = command.map { "usage: tflite \($0.name) \($0.arguments.synopsis)\nRun 'tflite help \($0.name)' for details." }
-        ?? "Run 'tflite help' for the list of subcommands."
-    console.err("tflite: \(error)\n\(hint)\n")
-    return ExitCode.usage
+/// Prints what ArgumentParser says about a parse error or a clean exit, and returns the
+/// exit code: its own, except that a command line it rejects exits with ``ExitCode/usage``.
+private func report(_ error: any Error, console: Console) -> Int32 {
+    let text = TFLiteTool.fullMessage(for: error)
+    let code = TFLiteTool.exitCode(for: error)
+    if code.isSuccess {
+        console.out(text.isEmpty ? "" : text + "\n")
+        return ExitCode.success
+    }
+    console.err(text.isEmpty ? "" : text + "\n")
+    return code == .validationFailure ? ExitCode.usage : code.rawValue
 }
 
 /// The text for an error: Foundation's localized description for its own errors, else

@@ -34,14 +34,3 @@ enum VisionCommandSupport {
         console.err("annotated image written to \(path)\n")
     }
 }
-
-extension ParsedArguments {
-    /// The last value of `--name` as a number in `range`.
-    func floatValue(_ name: String, in range: ClosedRange<Float>) throws(UsageError) -> Float? {
-        guard let text = value(name) else { return nil }
-        guard let v = Float(text), range.contains(v) else {
-            throw .invalidValue(option: "--\(name)", value: text, expected: "a number in \(range.lowerBound)...\(range.upperBound)")
-        }
-        return v
-    }
-}

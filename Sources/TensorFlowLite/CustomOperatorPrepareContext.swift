@@ -4,7 +4,42 @@ import TFLiteRuntime
 
 /// A decoded FlexBuffers value: the usual format of a custom operator's options
 /// (``CustomOperatorPrepareContext/flexBufferOptions()``).
-public typealias FlexBufferValue = TFLiteFormat.FlexTree
+public indirect enum FlexBufferValue: Hashable, Sendable {
+    case null
+    case int(Int64)
+    case uint(UInt64)
+    case float(Double)
+    case bool(Bool)
+    case string(String)
+    /// A map key stored as a value.
+    case key(String)
+    case blob([UInt8])
+    case vector([FlexBufferValue])
+    /// Entries in stored order (FlexBuffers sorts them by key).
+    case map([MapEntry])
+
+    /// One entry of a ``map(_:)``.
+    public struct MapEntry: Hashable, Sendable {
+        public var key: String
+        public var value: FlexBufferValue
+        public init(key: String, value: FlexBufferValue) { self.key = key; self.value = value }
+    }
+
+    init(_ tree: FlexTree) {
+        switch tree {
+        case .null: self = .null
+        case let .int(v): self = .int(v)
+        case let .uint(v): self = .uint(v)
+        case let .float(v): self = .float(v)
+        case let .bool(v): self = .bool(v)
+        case let .string(v): self = .string(v)
+        case let .key(v): self = .key(v)
+        case let .blob(v): self = .blob(v)
+        case let .vector(items): self = .vector(items.map(FlexBufferValue.init))
+        case let .map(entries): self = .map(entries.map { MapEntry(key: $0.key, value: FlexBufferValue($0.value)) })
+        }
+    }
+}
 
 extension FlexBufferValue {
     /// The value stored under `key` when this is a map, else nil.
@@ -115,7 +150,7 @@ public struct CustomOperatorPrepareContext {
         }
         guard !customOptions.isEmpty else { throw CustomOperatorError("the operator has no custom options") }
         do {
-            return try FlexBuffer([UInt8](customOptions)).tree()
+            return FlexBufferValue(try FlexBuffer([UInt8](customOptions)).tree())
         } catch {
             throw CustomOperatorError("custom options: \(error.message)")
         }

@@ -5,10 +5,10 @@ import TFLiteRuntime
 /// A TensorFlow Lite model, decoded and validated once, shareable by many interpreters
 /// on many threads (an addition to TensorFlowLiteSwift, where `Model` is internal).
 public typealias Model = TFLiteModel.Model
-/// A model's TFLite metadata (``Model/tfliteMetadata``): names, descriptions and the
+/// A model's TFLite metadata (`Model.tfliteMetadata`): names, descriptions and the
 /// pre-/post-processing its inputs and outputs declare.
 public typealias ModelMetadata = TFLiteModel.ModelMetadata
-/// Why ``Model/tfliteMetadata`` could not be read (the model itself still loads).
+/// Why `Model.tfliteMetadata` could not be read (the model itself still loads).
 public typealias ModelMetadataError = TFLiteModel.ModelMetadataError
 
 /// Runs a TensorFlow Lite model: the `Interpreter` of TensorFlowLiteSwift.

@@ -26,7 +26,7 @@ struct FuzzRegressionTests {
             urls += files(in: "Fixtures/models").filter { $0.pathExtension == "tflite" && !$0.lastPathComponent.hasPrefix("face_detection_full") }
             urls += files(in: "Fuzz/seeds/models-mediapipe")
         case "png":
-            urls += files(in: "Tests/VisionTests/Resources").filter { $0.pathExtension == "png" }
+            urls += files(in: "Fixtures/vision").filter { $0.pathExtension == "png" }
         case "bundle-files":
             for bundle in files(in: "Fixtures/bundles") where bundle.pathExtension.isEmpty {
                 urls += files(in: "Fixtures/bundles/\(bundle.lastPathComponent)").filter { ["json", "txt"].contains($0.pathExtension) }
@@ -66,12 +66,12 @@ struct FuzzRegressionTests {
     /// The seeds of the vision and bundle targets reach past the parsers: every fixture PNG
     /// decodes and is preprocessed, and each bundle file parses as what it is.
     @Test func seedsReachThePipeline() throws {
-        for url in Self.files(in: "Tests/VisionTests/Resources").filter({ $0.pathExtension == "png" }) {
+        for url in Self.files(in: "Fixtures/vision").filter({ $0.pathExtension == "png" }) {
             let outcome = FuzzEntryPoints.png(try [UInt8](Data(contentsOf: url)))
             #expect(outcome.hasPrefix("decoded: 9x7, "), "\(url.lastPathComponent): \(outcome)")
         }
         // A flipped IDAT byte fails the CRC check; the CRC-repaired copy reaches libpng.
-        var corrupted = try [UInt8](Data(contentsOf: Self.root.appendingPathComponent("Tests/VisionTests/Resources/rgb8.png")))
+        var corrupted = try [UInt8](Data(contentsOf: Self.root.appendingPathComponent("Fixtures/vision/rgb8.png")))
         corrupted[8 + 25 + 8 + 3] ^= 0x40
         let outcome = FuzzEntryPoints.png(corrupted)
         #expect(outcome.hasPrefix("rejected: corrupted PNG: CRC mismatch in chunk IDAT") && outcome.contains("; CRCs repaired: "), "\(outcome)")

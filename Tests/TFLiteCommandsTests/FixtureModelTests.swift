@@ -4,12 +4,10 @@ import TFLiteModel
 @testable import TFLiteCommands
 
 /// Checks `inspect --json` against `Fixtures/models/<name>.expected.json` for every
-/// `<name>.tflite` that has one (generated from LiteRT by `Fixtures/generate/`).
-///
-/// Before the fixtures exist the directory is absent and there is nothing to check;
-/// once it exists, it must hold at least one pair, so a broken fixture layout fails
-/// loudly instead of silently testing nothing.
-@Suite struct FixtureModelTests {
+/// `<name>.tflite` (generated from LiteRT by `scripts/fixtures/`). The fixtures are
+/// committed: a missing directory, a model without its expected file, or an empty
+/// directory is a failure, not a pass.
+@Suite struct FixtureInspectTests {
     static let modelsDirectory = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent()  // TFLiteCommandsTests
         .deletingLastPathComponent()  // Tests
@@ -18,18 +16,19 @@ import TFLiteModel
 
     @Test func inspectJSONMatchesExpectedFiles() throws {
         let fm = FileManager.default
-        var isDirectory: ObjCBool = false
-        guard fm.fileExists(atPath: Self.modelsDirectory.path, isDirectory: &isDirectory), isDirectory.boolValue else { return }
-        let pairs = try fm.contentsOfDirectory(atPath: Self.modelsDirectory.path)
+        let models = try fm.contentsOfDirectory(atPath: Self.modelsDirectory.path)
             .filter { $0.hasSuffix(".tflite") }
             .sorted()
-            .compactMap { file -> (model: URL, expected: URL)? in
-                let stem = String(file.dropLast(".tflite".count))
-                let expected = Self.modelsDirectory.appendingPathComponent("\(stem).expected.json")
-                return fm.fileExists(atPath: expected.path) ? (Self.modelsDirectory.appendingPathComponent(file), expected) : nil
-            }
-        #expect(!pairs.isEmpty, "Fixtures/models exists but holds no <name>.tflite with a <name>.expected.json")
+        #expect(!models.isEmpty, "Fixtures/models holds no .tflite")
+        let pairs = models.map { file -> (model: URL, expected: URL) in
+            let stem = String(file.dropLast(".tflite".count))
+            return (Self.modelsDirectory.appendingPathComponent(file),
+                    Self.modelsDirectory.appendingPathComponent("\(stem).expected.json"))
+        }
         for pair in pairs {
+            #expect(fm.fileExists(atPath: pair.expected.path), "\(pair.model.lastPathComponent) has no expected JSON")
+        }
+        for pair in pairs where fm.fileExists(atPath: pair.expected.path) {
             let name = pair.model.lastPathComponent
             let model = try Model(contentsOfFile: pair.model.path)
             let actual = try TestJSON.parse(inspectJSON(model).serialized())

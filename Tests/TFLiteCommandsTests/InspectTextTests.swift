@@ -51,10 +51,10 @@ import TFLiteModel
         #expect(lines.last(where: { !$0.isEmpty })?.hasPrefix("TFLite metadata: not readable (") == true)
     }
 
-    /// The classifier with metadata that VisionTests uses (Fixtures/generate/metadata_model.py).
+    /// The classifier with metadata that VisionTests uses (scripts/fixtures/metadata_model.py).
     @Test func tfliteMetadataSection() throws {
-        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("VisionTests/Resources/mobilenet_float_metadata.tflite").path
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/vision/mobilenet_float_metadata.tflite").path
         let text = inspectText(try Model(contentsOfFile: path))
         #expect(text.hasSuffix("""
             TFLite metadata:

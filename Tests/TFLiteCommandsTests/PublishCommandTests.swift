@@ -46,6 +46,6 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("x").path))
         let noName = await run("publish", Self.model, "--version", "1", "--to", dir.path)
         #expect(noName.code == ExitCode.usage)
-        #expect(noName.err.hasPrefix("tflite: missing argument --name\n"))
+        #expect(noName.err.hasPrefix("Error: Missing expected argument '--name <name>'\n"))
     }
 }

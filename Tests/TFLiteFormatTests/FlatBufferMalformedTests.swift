@@ -169,21 +169,51 @@ struct FlatBufferMalformedTests {
         _ = try t.strings(3, "d")
     }
 
-    @Test func everyPrefixAndRandomCorruptionIsAnErrorNotACrash() {
+    /// The kind of `FlatBufferError` reading `bytes` throws, nil if it reads; any other
+    /// error is recorded as an issue.
+    func readAllError(_ bytes: [UInt8], sourceLocation: SourceLocation = #_sourceLocation) -> FlatBufferError.Kind? {
+        do {
+            try withReader(bytes, readAll)
+            return nil
+        } catch let error as FlatBufferError {
+            return error.kind
+        } catch {
+            Issue.record("\(error) is not a FlatBufferError", sourceLocation: sourceLocation)
+            return nil
+        }
+    }
+
+    /// Every strict prefix of a buffer, and random byte corruptions of it, are read to the
+    /// end: each must either read or throw a structural `FlatBufferError` (the default
+    /// limits are far above this buffer), and every prefix must be refused, as too small
+    /// below `FlatBufferReader.minimumSize` and as out of bounds or a bad offset above.
+    @Test func everyPrefixAndRandomCorruptionIsAnErrorNotACrash() throws {
         let element = FBTable([0: .string("x"), 1: .u8(1), 2: .table(FBTable([0: .i32(3)])), 3: .f32s([1, 2])])
         let bytes = FlatBufferWriter.serialize(FBTable([
             0: .i32s([1, 2, 3]), 1: .string("abc"), 2: .tables([element, element]), 3: .strings(["p", "q"]),
         ]))
-        for n in 0 ... bytes.count {
-            _ = try? withReader(Array(bytes[..<n]), readAll)
+        #expect(readAllError(bytes) == nil)
+        let structural: Set<FlatBufferError.Kind> = [.outOfBounds, .invalidOffset, .invalidVTable, .missingTerminator]
+        for n in 0 ..< bytes.count {
+            let kind = readAllError(Array(bytes[..<n]))
+            if n < FlatBufferReader.minimumSize {
+                #expect(kind == .bufferTooSmall, "prefix of \(n) bytes")
+            } else {
+                #expect(kind.map(structural.contains) == true, "prefix of \(n) bytes: \(String(describing: kind))")
+            }
         }
         var rng = SeededGenerator(seed: 0xF1A7)
+        var refused = 0
         for _ in 0 ..< 3000 {
             var copy = bytes
             for _ in 0 ..< Int.random(in: 1 ... 4, using: &rng) {
                 copy[Int.random(in: 0 ..< copy.count, using: &rng)] = UInt8.random(in: 0 ... 255, using: &rng)
             }
-            _ = try? withReader(copy, readAll)
+            guard let kind = readAllError(copy) else { continue }
+            refused += 1
+            #expect(structural.contains(kind), "\(kind)")
         }
+        // Corruptions that land in string or scalar bytes read fine; most do not.
+        #expect(refused > 1000 && refused < 3000)
     }
 }

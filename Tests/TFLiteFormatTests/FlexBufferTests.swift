@@ -210,18 +210,45 @@ struct FlexBufferTests {
         expectFlexError(.sizeLimitExceeded, "too many nodes") { _ = try buffer.tree() }
     }
 
-    @Test func randomCorruptionNeverCrashes() {
+    /// Prefixes and random corruptions of a buffer either decode to a tree or throw a
+    /// structural `FlexBufferError`: never a conversion error (`tree()` converts nothing)
+    /// and never a limit (the buffer is small). Prefixes under 3 bytes are too small.
+    @Test func randomCorruptionIsAStructuralErrorNotACrash() throws {
         let original = FlexBufferWriter.encode(.vector([
             detectionOptions, .ints([1, 2, 3]), .blob([1, 2]), .indirectFloat(2), .float3(1, 2, 3), .string("s"),
         ]), width: 4)
+        let structural: Set<FlexBufferError.Kind> = [
+            .bufferTooSmall, .invalidWidth, .invalidType, .outOfBounds, .invalidOffset, .missingTerminator, .invalidMap,
+        ]
+        func treeError(_ bytes: [UInt8]) -> FlexBufferError.Kind? {
+            do {
+                _ = try FlexBuffer(bytes).tree().json
+                return nil
+            } catch {
+                return error.kind
+            }
+        }
+        #expect(treeError(original) == nil)
+        for n in 0 ..< 3 { #expect(treeError(Array(original[..<n])) == .bufferTooSmall) }
+        var refused = 0
+        for n in 3 ..< original.count {
+            guard let kind = treeError(Array(original[..<n])) else { continue }
+            refused += 1
+            #expect(structural.contains(kind), "prefix of \(n) bytes: \(kind)")
+        }
+        // The root trailer moves with the end, so some prefixes are other valid buffers.
+        #expect(refused > 0)
         var rng = SeededGenerator(seed: 42)
-        for n in 0 ... original.count { _ = try? FlexBuffer(Array(original[..<n])).tree() }
+        refused = 0
         for _ in 0 ..< 4000 {
             var copy = original
             for _ in 0 ..< Int.random(in: 1 ... 3, using: &rng) {
                 copy[Int.random(in: 0 ..< copy.count, using: &rng)] = UInt8.random(in: 0 ... 255, using: &rng)
             }
-            if let tree = try? FlexBuffer(copy).tree() { _ = tree.json }
+            guard let kind = treeError(copy) else { continue }
+            refused += 1
+            #expect(structural.contains(kind), "\(kind)")
         }
+        #expect(refused > 0 && refused < 4000)
     }
 }

@@ -113,7 +113,7 @@ func runConv2D(_ c: ConvCase, x: [Float], w: [Float], bias: [Float]?) throws -> 
         try check(ConvCase(input: [1, 48, 48, 64], filter: [8, 3, 3, 64], stride: (1, 1)), seed: 40)
     }
 
-    // MARK: TensorFlow goldens (Fixtures/generate/conv_goldens.py), anchoring the reference
+    // MARK: TensorFlow goldens (scripts/fixtures/conv_goldens.py), anchoring the reference
 
     func golden(_ c: ConvCase, _ expected: [Float], shape: [Int], sourceLocation: SourceLocation = #_sourceLocation) throws {
         let x = goldenPattern(c.input.reduce(1, *), 1)

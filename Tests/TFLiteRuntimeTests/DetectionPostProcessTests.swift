@@ -320,7 +320,7 @@ extension DetectionPostProcessOptions {
     }
 }
 
-/// From `Fixtures/generate/goldens_detection.py` (LiteRT 2.3.0, BUILTIN_REF): 24 anchors,
+/// From `scripts/fixtures/goldens_detection.py` (LiteRT 2.3.0, BUILTIN_REF): 24 anchors,
 /// 3 classes plus background, score threshold 0.3, IoU threshold 0.45, scales 10/10/5/5.
 extension DetectionPostProcessTests {
     enum Goldens {

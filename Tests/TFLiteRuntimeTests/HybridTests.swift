@@ -6,7 +6,7 @@ import TFLiteModel
 
 /// Hybrid (dynamic-range quantized) kernels: float activations, constant int8 weights.
 /// The goldens are the conformance corpus's `hyb_*` cases (LiteRT 2.3.0 `BUILTIN_REF`
-/// outputs, `Fixtures/generate/conformance/cases_hybrid.py`); the runtime reproduces
+/// outputs, `scripts/fixtures/conformance/cases_hybrid.py`); the runtime reproduces
 /// LiteRT's arithmetic, so the comparison is bit for bit, for 1, 2 and 3 threads.
 @Suite struct HybridTests {
     static let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -9,7 +9,7 @@ import TFLiteModel
 /// in again from the file, so every result must equal the in-memory model's.
 @Suite struct MappedWeightTests {
     /// A conv, an FC over 3 rows (GEMM kernels: their pages are released) and an FC over
-    /// one row (``QuantizedGEMV``: reads the weights at every invoke), each with weights
+    /// one row (``GemvQ8``: reads the weights at every invoke), each with weights
     /// spanning several pages.
     static func graphs(_ type: ElementType) -> [(String, GraphBuilder, [UInt8])] {
         var rng = SplitMix64(seed: type == .uint8 ? 1 : 2)

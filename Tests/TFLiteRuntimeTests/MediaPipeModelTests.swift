@@ -6,7 +6,7 @@ import TFLiteModel
 
 /// MediaPipe's models with custom operators (Fixtures/mediapipe/, from the `mediapipe`
 /// 0.10.14 wheel) against references made without our code
-/// (Fixtures/generate/mediapipe/make_references.py).
+/// (scripts/fixtures/mediapipe/make_references.py).
 @Suite struct MediaPipeModelTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Fixtures/mediapipe")
@@ -54,7 +54,7 @@ import TFLiteModel
     }
 
     /// Each model whole against MediaPipe's own CPU inference (its calculator graph with
-    /// MediaPipe's op resolver, Fixtures/generate/mediapipe/mediapipe_reference.py) on the
+    /// MediaPipe's op resolver, scripts/fixtures/mediapipe/mediapipe_reference.py) on the
     /// same 8-bit photo: every output within 1e-4 of its range (of its magnitude for a
     /// single value).
     @Test(arguments: [("face_landmark_with_attention", 7), ("selfie_segmentation", 1), ("selfie_segmentation_landscape", 1)])

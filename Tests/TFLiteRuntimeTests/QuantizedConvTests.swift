@@ -123,7 +123,7 @@ import TFLiteModel
         }
     }
 
-    /// The 3×3 depthwise kernel that sums in Float (``DepthwiseConv2D3x3Quantized``): strides
+    /// The 3×3 depthwise kernel that sums in Float (``DepthwiseConv2D3x3Q8``): strides
     /// 1 and 2 in each direction, channel counts around its 4-wide blocks and the ones whose
     /// rows go pixel by pixel (`strideW·C` a multiple of 64), images with and without
     /// interior pixels, batch 2, both types, zero points at the ends of the range (the
@@ -144,7 +144,7 @@ import TFLiteModel
             let geometry = try Conv2DGeometry.make(batch: input[0], inH: input[1], inW: input[2], inC: channels, outC: channels,
                                                    kh: 3, kw: 3, strideH: stride.0, strideW: stride.1, dilationH: 1, dilationW: 1,
                                                    padding: padding)
-            #expect(DepthwiseConv2D3x3Quantized.covers(geometry))
+            #expect(DepthwiseConv2D3x3Q8.covers(geometry))
             let x = QTest.randomCodes(input.reduce(1, *), type, &rng)
             let options = DepthwiseConv2DOptions(padding: padding, strideWidth: stride.1, strideHeight: stride.0,
                                                  depthMultiplier: 1, activation: activation)
@@ -159,13 +159,13 @@ import TFLiteModel
             try Conv2DGeometry.make(batch: 1, inH: 9, inW: 9, inC: inC, outC: outC, kh: k, kw: k, strideH: stride, strideW: stride,
                                     dilationH: dilation, dilationW: dilation, padding: .same)
         }
-        #expect(DepthwiseConv2D3x3Quantized.covers(try geometry(stride: 2)))
-        #expect(!DepthwiseConv2D3x3Quantized.covers(try geometry(k: 5)))
-        #expect(!DepthwiseConv2D3x3Quantized.covers(try geometry(outC: 16)))
-        #expect(!DepthwiseConv2D3x3Quantized.covers(try geometry(stride: 3)))
-        #expect(!DepthwiseConv2D3x3Quantized.covers(try geometry(dilation: 2)))
-        #expect(DepthwiseConv2D3x3Quantized.sumsAreExact(try geometry(), maxAbsInput: 255, maxAbsWeight: 255))
-        #expect(!DepthwiseConv2D3x3Quantized.sumsAreExact(try geometry(k: 9), maxAbsInput: 255, maxAbsWeight: 255))
+        #expect(DepthwiseConv2D3x3Q8.covers(try geometry(stride: 2)))
+        #expect(!DepthwiseConv2D3x3Q8.covers(try geometry(k: 5)))
+        #expect(!DepthwiseConv2D3x3Q8.covers(try geometry(outC: 16)))
+        #expect(!DepthwiseConv2D3x3Q8.covers(try geometry(stride: 3)))
+        #expect(!DepthwiseConv2D3x3Q8.covers(try geometry(dilation: 2)))
+        #expect(DepthwiseConv2D3x3Q8.sumsAreExact(try geometry(), maxAbsInput: 255, maxAbsWeight: 255))
+        #expect(!DepthwiseConv2D3x3Q8.sumsAreExact(try geometry(k: 9), maxAbsInput: 255, maxAbsWeight: 255))
     }
 
     @Test func fullyConnectedRandomShapes() throws {
@@ -389,7 +389,7 @@ import TFLiteModel
 }
 
 /// One output row (FULLY_CONNECTED with batch 1, CONV_2D down to one pixel): the
-/// matrix-vector kernel that reads the 8-bit weights from the model (``QuantizedGEMV``).
+/// matrix-vector kernel that reads the 8-bit weights from the model (``GemvQ8``).
 @Suite struct QuantizedSingleRowTests {
     @Test func fullyConnectedOneRow() throws {
         var rng = SplitMix64(seed: 4242)
@@ -441,7 +441,7 @@ import TFLiteModel
     static func expectSingleRowKernel(_ g: GraphBuilder, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let engine = try g.engine()
         try engine.allocate()
-        #expect(engine.preparedKernels.contains { $0 is QuantizedGEMV }, sourceLocation: sourceLocation)
+        #expect(engine.preparedKernels.contains { $0 is GemvQ8 }, sourceLocation: sourceLocation)
     }
 }
 

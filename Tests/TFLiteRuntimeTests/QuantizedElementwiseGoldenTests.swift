@@ -6,12 +6,12 @@ import TFLiteModel
 
 /// 8-bit elementwise, activation, reduction, concatenation, resize and quantize kernels
 /// against LiteRT's reference kernels (BUILTIN_REF): each case is a small model made by
-/// `Fixtures/generate/goldens_quantized_elementwise.py`, with its inputs and LiteRT's
-/// outputs, under `Resources/quantized-elementwise/<case>/`. Outputs must match to the
+/// `scripts/fixtures/goldens_quantized_elementwise.py`, with its inputs and LiteRT's
+/// outputs, under `Fixtures/goldens/quantized-elementwise/<case>/`. Outputs must match to the
 /// bit, with 1 and 2 threads.
 struct QuantizedElementwiseGoldenTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("Resources/quantized-elementwise")
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/goldens/quantized-elementwise")
 
     /// Case name → the operator it is about (the model must contain it).
     static let cases: [(name: String, op: BuiltinOperator)] = [

@@ -4,7 +4,7 @@ import TFLiteModel
 @testable import TFLiteRuntime
 
 /// LiteRT reference-kernel goldens of the 8-bit convolution family, written by
-/// `Fixtures/generate/goldens_quantized_conv.py`: one single-op `.tflite` per case plus
+/// `scripts/fixtures/goldens_quantized_conv.py`: one single-op `.tflite` per case plus
 /// `goldens.json` with the input codes and the expected output codes. Outputs must match
 /// with zero LSB difference, for 1, 2 and 4 threads.
 enum QuantizedGoldens {
@@ -33,8 +33,8 @@ enum QuantizedGoldens {
         var mobilenets: [MobileNet]
     }
 
-    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("Resources/quantized")
+    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/goldens/quantized")
 
     static let file: File = {
         do {

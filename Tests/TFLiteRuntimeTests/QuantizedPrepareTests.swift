@@ -59,15 +59,24 @@ import TFLiteModel
                                   filter: QTest.quantization([0.01], [120]), bias: QTest.quantization([0.0002], [0]),
                                   output: QTest.quantization([0.1], [100]))
 
-    @Test func validSetupsPrepare() throws {
-        _ = try ConvSetup().conv().engine()
-        _ = try ConvSetup().fullyConnected().engine()
+    /// Valid int8 (per-channel) and uint8 (per-tensor) setups prepare, and prepare gives
+    /// the output (tensor 3, declared `[1]`) its inferred shape and keeps its type.
+    @Test func validSetupsPrepareAndShapeTheirOutputs() throws {
         var depthwise = ConvSetup()
         depthwise.filter = QTest.quantization([0.01, 0.02, 0.03, 0.04], [0, 0, 0, 0], axis: 3)
-        _ = try depthwise.depthwise().engine()
-        _ = try Self.legacy.conv().engine()
-        _ = try Self.legacy.fullyConnected().engine()
-        _ = try Self.legacy.depthwise().engine()
+        let cases: [(String, GraphBuilder, ElementType, [Int])] = [
+            ("int8 conv", ConvSetup().conv(), .int8, [1, 5, 5, 4]),
+            ("int8 fully connected", ConvSetup().fullyConnected(), .int8, [2, 4]),
+            ("int8 depthwise", depthwise.depthwise(), .int8, [1, 4, 4, 4]),
+            ("uint8 conv", Self.legacy.conv(), .uint8, [1, 5, 5, 4]),
+            ("uint8 fully connected", Self.legacy.fullyConnected(), .uint8, [2, 4]),
+            ("uint8 depthwise", Self.legacy.depthwise(), .uint8, [1, 4, 4, 4]),
+        ]
+        for (name, graph, type, shape) in cases {
+            let engine = try graph.engine()
+            #expect(engine.tensors[3].shape == shape, "\(name)")
+            #expect(engine.tensors[3].type == type, "\(name)")
+        }
     }
 
     @Test func missingOrMalformedQuantization() {

@@ -3,7 +3,7 @@ import TFLiteModel
 @testable import TFLiteRuntime
 
 /// Goldens from LiteRT's reference kernels (BUILTIN_REF), produced by
-/// `Fixtures/generate/goldens_resize.py` for a [1, 3, 5, 2] input: upscaling,
+/// `scripts/fixtures/goldens_resize.py` for a [1, 3, 5, 2] input: upscaling,
 /// downscaling, odd sizes and 1×1, for every align_corners / half_pixel_centers mode.
 @Suite struct ResizeTests {
     struct Case: CustomStringConvertible {
@@ -57,6 +57,36 @@ import TFLiteModel
         let one = try Self.run(.resizeBilinear, options, size: [7, 4], threads: 1)
         let two = try Self.run(.resizeBilinear, options, size: [7, 4], threads: 2)
         #expect(one.values == two.values)
+    }
+
+    /// Channels of 8 and more take an eight-lane path (with a scalar tail); each channel
+    /// must still equal that channel resized on its own (one channel: the scalar path,
+    /// which the LiteRT goldens above check).
+    @Test(arguments: [false, true])
+    func wideChannelsMatchChannelByChannel(halfPixelCenters: Bool) throws {
+        let depth = 11, size: [Int32] = [5, 9]
+        let options = BuiltinOptions.resizeBilinear(ResizeOptions(alignCorners: false, halfPixelCenters: halfPixelCenters))
+        func resize(_ values: [Float], depth: Int) throws -> [Float] {
+            var g = GraphBuilder()
+            let x = g.input([1, 3, 4, depth], .float32)
+            let s = g.constant(size, shape: [2])
+            let y = g.tensor([1, 1, 1, depth], .float32)
+            g.op(.resizeBilinear, inputs: [x, s], outputs: [y], options: options)
+            g.output(y)
+            let engine = try g.engine()
+            try engine.allocate()
+            try engine.setInput(0, values)
+            try engine.invoke()
+            return try engine.output(0, as: Float.self)
+        }
+        let input = (0 ..< 12 * depth).map { Float(($0 * 37) % 101) / 7 - 5 }
+        let wide = try resize(input, depth: depth)
+        #expect(wide.count == 45 * depth)
+        for c in 0 ..< depth {
+            let alone = try resize(stride(from: c, to: input.count, by: depth).map { input[$0] }, depth: 1)
+            let column = stride(from: c, to: wide.count, by: depth).map { wide[$0] }
+            #expect(column == alone, "channel \(c)")
+        }
     }
 
     @Test func nearestWithBothFlagsFollowsTFLitesFormula() {

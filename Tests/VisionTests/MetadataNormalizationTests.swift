@@ -4,7 +4,7 @@ import TFLiteFormat
 @testable import MLKit
 @testable import TensorFlowLite
 
-/// `Resources/mobilenet_float_metadata.tflite` (made by `Fixtures/generate/metadata_model.py`):
+/// `Resources/mobilenet_float_metadata.tflite` (made by `scripts/fixtures/metadata_model.py`):
 /// the float classifier carrying TFLite metadata that declares per-channel mean
 /// (120, 110, 100) and std (60, 70, 80) for its input.
 enum MetadataModel {

@@ -3,7 +3,7 @@ import Foundation
 
 enum VisionFixtures {
     static let repoRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let resources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Resources")
+    static let resources = repoRoot.appendingPathComponent("Fixtures/vision")
 
     static func resource(_ name: String) -> String { resources.appendingPathComponent(name).path }
     static func bytes(_ name: String) throws -> [UInt8] { [UInt8](try Data(contentsOf: resources.appendingPathComponent(name))) }

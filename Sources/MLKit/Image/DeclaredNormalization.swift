@@ -5,7 +5,7 @@ extension InputNormalization {
     /// `NormalizationOptions` process unit of that input in the main subgraph's metadata.
     ///
     /// `nil` when the model has no `TFLITE_METADATA`, when that metadata cannot be read
-    /// (``ModelMetadataError``: it is then ignored as a whole), when the input has no
+    /// (`ModelMetadataError`: it is then ignored as a whole), when the input has no
     /// normalization unit, or when its values are not usable (mean and std must each hold
     /// 1 or 3 finite values, std no zero — see ``init(mean:std:)``).
     public init?(declaredBy model: Model, input index: Int = 0) {

@@ -79,6 +79,9 @@ public final class VisionImage: NSObject, MLKCompatibleImage, @unchecked Sendabl
     /// Wraps a raw pixel buffer (copied).
     ///
     /// - Parameters:
+    ///   - width: pixels per row.
+    ///   - height: rows.
+    ///   - pixelFormat: the layout of each pixel's bytes.
     ///   - bytesPerRow: distance between rows in bytes (≥ `width` x bytes per pixel);
     ///     `nil` for tightly packed rows.
     ///   - pixels: at least `bytesPerRow * (height - 1) + width * bytesPerPixel` bytes.

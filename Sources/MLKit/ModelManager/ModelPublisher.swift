@@ -10,7 +10,12 @@ public enum ModelPublisher {
     /// serves a descriptor whose file is missing. Files of earlier versions are kept, so
     /// clients in the middle of downloading them can finish.
     ///
-    /// - Parameter replace: allow a version not above the currently published one.
+    /// - Parameters:
+    ///   - modelPath: the `.tflite` file to publish.
+    ///   - name: the model's name on the server.
+    ///   - version: the version to publish it as.
+    ///   - directory: the server directory.
+    ///   - replace: allow a version not above the currently published one.
     /// - Returns: the descriptor written.
     /// - Throws: an `NSError` with ``MachineLearningErrorCode/invalidArgument`` for an
     ///   invalid name or version, a file that is not a valid model, or a version not above

@@ -3,8 +3,8 @@
 /// The message names what was being read (the table path and field) and where (a byte
 /// offset), e.g. `Model.subgraphs[0] field 'tensors': vector of 300 elements at offset
 /// 1234 runs past the end of the 2000-byte buffer`.
-public struct FlatBufferError: Error, Hashable, Sendable, CustomStringConvertible {
-    public enum Kind: Hashable, Sendable {
+package struct FlatBufferError: Error, Hashable, Sendable, CustomStringConvertible {
+    package enum Kind: Hashable, Sendable {
         /// The buffer is shorter than the smallest possible FlatBuffer.
         case bufferTooSmall
         /// A value, vector or string would extend past the end of the buffer.
@@ -23,23 +23,23 @@ public struct FlatBufferError: Error, Hashable, Sendable, CustomStringConvertibl
         case sizeLimitExceeded
     }
 
-    public let kind: Kind
-    public let message: String
+    package let kind: Kind
+    package let message: String
 
-    public init(_ kind: Kind, _ message: String) {
+    package init(_ kind: Kind, _ message: String) {
         self.kind = kind
         self.message = message
     }
 
     /// True for the three limit kinds (depth, table count, apparent size).
-    public var isLimit: Bool {
+    package var isLimit: Bool {
         switch kind {
         case .depthLimitExceeded, .tableLimitExceeded, .sizeLimitExceeded: return true
         default: return false
         }
     }
 
-    public var description: String { message }
+    package var description: String { message }
 }
 
 /// Limits applied while reading, as the official FlatBuffers verifier applies them.

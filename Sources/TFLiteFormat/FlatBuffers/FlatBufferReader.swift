@@ -5,26 +5,26 @@
 /// and uses unaligned little-endian loads, so misaligned data is read correctly rather
 /// than trapping. The reader also keeps the verifier's running counters (tables visited,
 /// bytes of vectors read), which is why it is a class: all views share one budget.
-public final class FlatBufferReader {
-    public let bytes: UnsafeRawBufferPointer
-    public let limits: FlatBufferLimits
+package final class FlatBufferReader {
+    package let bytes: UnsafeRawBufferPointer
+    package let limits: FlatBufferLimits
     /// Number of table visits so far.
-    public private(set) var tablesVisited = 0
+    package private(set) var tablesVisited = 0
     /// Total bytes of vectors and strings opened so far.
-    public private(set) var apparentSize = 0
+    package private(set) var apparentSize = 0
 
     /// The smallest buffer that can hold a root offset, an identifier and a table.
-    public static let minimumSize = 12
+    package static let minimumSize = 12
 
-    public init(bytes: UnsafeRawBufferPointer, limits: FlatBufferLimits = FlatBufferLimits()) {
+    package init(bytes: UnsafeRawBufferPointer, limits: FlatBufferLimits = FlatBufferLimits()) {
         self.bytes = bytes
         self.limits = limits
     }
 
-    public var count: Int { bytes.count }
+    package var count: Int { bytes.count }
 
     /// The four bytes at 4..<8 (the file identifier), or nil when the buffer is shorter.
-    public var fileIdentifier: [UInt8]? {
+    package var fileIdentifier: [UInt8]? {
         guard bytes.count >= 8 else { return nil }
         return Array(bytes[4 ..< 8])
     }
@@ -32,7 +32,7 @@ public final class FlatBufferReader {
     /// Opens the root table: the u32 at byte 0 is the offset of the root table.
     ///
     /// - Parameter name: the name used for the root in error messages (`Model`).
-    public func rootTable(name: String) throws(FlatBufferError) -> FlatBufferTable {
+    package func rootTable(name: String) throws(FlatBufferError) -> FlatBufferTable {
         guard bytes.count >= Self.minimumSize else {
             throw FlatBufferError(.bufferTooSmall, "\(name): the buffer is \(bytes.count) bytes; a FlatBuffer needs at least \(Self.minimumSize)")
         }
@@ -43,12 +43,12 @@ public final class FlatBufferReader {
     // MARK: - Checked loads
 
     /// True when `length` bytes starting at `position` lie inside the buffer.
-    public func contains(_ position: Int, length: Int) -> Bool {
+    package func contains(_ position: Int, length: Int) -> Bool {
         position >= 0 && length >= 0 && position <= bytes.count && length <= bytes.count - position
     }
 
     /// Loads a little-endian integer, or nil when it does not fit in the buffer.
-    public func load<T: FixedWidthInteger>(_ type: T.Type, at position: Int) -> T? {
+    package func load<T: FixedWidthInteger>(_ type: T.Type, at position: Int) -> T? {
         guard contains(position, length: MemoryLayout<T>.size) else { return nil }
         return T(littleEndian: bytes.loadUnaligned(fromByteOffset: position, as: T.self))
     }

@@ -1,17 +1,17 @@
 /// A vector inside a FlatBuffer: a u32 element count followed by the elements, whose
 /// whole byte range has been checked to lie inside the buffer.
-public struct FlatBufferVector {
-    public let reader: FlatBufferReader
+package struct FlatBufferVector {
+    package let reader: FlatBufferReader
     /// Position of element 0 (just after the count).
-    public let start: Int
-    public let count: Int
-    public let elementSize: Int
+    package let start: Int
+    package let count: Int
+    package let elementSize: Int
 
     /// The byte range of the elements.
-    public var byteRange: Range<Int> { start ..< start + count * elementSize }
+    package var byteRange: Range<Int> { start ..< start + count * elementSize }
 
     /// Copies the elements out as little-endian integers of `T` (of `elementSize` bytes).
-    public func scalars<T: FixedWidthInteger>(as type: T.Type) -> [T] {
+    package func scalars<T: FixedWidthInteger>(as type: T.Type) -> [T] {
         #if _endian(big)
         return copy(as: T.self).map { T(littleEndian: $0) }
         #else
@@ -20,7 +20,7 @@ public struct FlatBufferVector {
     }
 
     /// Copies the elements out as little-endian `float`s (4-byte elements).
-    public func floats() -> [Float] {
+    package func floats() -> [Float] {
         #if _endian(big)
         return copy(as: UInt32.self).map { Float(bitPattern: UInt32(littleEndian: $0)) }
         #else
@@ -43,17 +43,17 @@ public struct FlatBufferVector {
 }
 
 /// A vector of offsets to tables.
-public struct FlatBufferTableVector {
-    public let vector: FlatBufferVector
+package struct FlatBufferTableVector {
+    package let vector: FlatBufferVector
     /// Depth of the element tables.
     let depth: Int
     /// Path of the field, e.g. `Model.subgraphs`; element `i` is `<path>[i]`.
-    public let path: String
+    package let path: String
 
-    public var count: Int { vector.count }
+    package var count: Int { vector.count }
 
     /// Opens element `index` (which must be in `0..<count`).
-    public func table(at index: Int) throws(FlatBufferError) -> FlatBufferTable {
+    package func table(at index: Int) throws(FlatBufferError) -> FlatBufferTable {
         let elementPath = "\(path)[\(index)]"
         guard index >= 0, index < vector.count else {
             throw FlatBufferError(.outOfBounds, "\(elementPath): index outside the \(vector.count)-element vector")

@@ -11,15 +11,15 @@
 /// let maxDetections = try options["max_detections"]?.asInt() ?? 10
 /// ```
 /// Every read is bounds-checked; malformed input throws `FlexBufferError`.
-public struct FlexBuffer: Sendable {
+package struct FlexBuffer: Sendable {
     /// Maximum nesting of vectors and maps (the root container is depth 1).
-    public static let maxDepth = 64
+    package static let maxDepth = 64
 
-    public let bytes: [UInt8]
+    package let bytes: [UInt8]
     /// The root value.
-    public let root: FlexValue
+    package let root: FlexValue
 
-    public init(_ bytes: [UInt8]) throws(FlexBufferError) {
+    package init(_ bytes: [UInt8]) throws(FlexBufferError) {
         self.bytes = bytes
         let count = bytes.count
         guard count >= 3 else {
@@ -36,7 +36,7 @@ public struct FlexBuffer: Sendable {
     }
 
     /// Copies `bytes` (e.g. an operator's custom options) and reads them.
-    public init(copying bytes: UnsafeRawBufferPointer) throws(FlexBufferError) {
+    package init(copying bytes: UnsafeRawBufferPointer) throws(FlexBufferError) {
         try self.init(Array(bytes))
     }
 
@@ -46,7 +46,7 @@ public struct FlexBuffer: Sendable {
     ///   buffer describe an exponentially large tree. The default, ``defaultMaxNodes``,
     ///   grows with the buffer: every value of a well-formed buffer takes at least one
     ///   byte of its own, so only shared offsets can exceed it.
-    public func tree(maxNodes: Int? = nil) throws(FlexBufferError) -> FlexTree {
+    package func tree(maxNodes: Int? = nil) throws(FlexBufferError) -> FlexTree {
         var budget = maxNodes ?? defaultMaxNodes
         return try FlexTree.build(root, budget: &budget)
     }
@@ -54,7 +54,7 @@ public struct FlexBuffer: Sendable {
     /// `1,024 + 8 × bytes.count`, at most 1,000,000: the work `tree()` may do is
     /// proportional to the input, not exponential in it (a 217-byte fuzz input reached
     /// the former flat 1,000,000-node limit and took seconds).
-    public var defaultMaxNodes: Int { Swift.min(1_000_000, 1_024 + 8 * bytes.count) }
+    package var defaultMaxNodes: Int { Swift.min(1_000_000, 1_024 + 8 * bytes.count) }
 }
 
 /// Bounds-checked little-endian reads over a FlexBuffer's bytes.

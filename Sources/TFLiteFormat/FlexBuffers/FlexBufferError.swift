@@ -1,7 +1,7 @@
 /// Why a FlexBuffer value could not be read or converted. The message names the value's
 /// path (`root["max_detections"]`, `root[3]`) and the byte offset involved.
-public struct FlexBufferError: Error, Hashable, Sendable, CustomStringConvertible {
-    public enum Kind: Hashable, Sendable {
+package struct FlexBufferError: Error, Hashable, Sendable, CustomStringConvertible {
+    package enum Kind: Hashable, Sendable {
         /// Fewer bytes than the 3-byte root trailer.
         case bufferTooSmall
         /// A byte width that is not 1, 2, 4 or 8 (or a float narrower than 4 bytes).
@@ -26,19 +26,19 @@ public struct FlexBufferError: Error, Hashable, Sendable, CustomStringConvertibl
         case invalidMap
     }
 
-    public let kind: Kind
-    public let message: String
+    package let kind: Kind
+    package let message: String
 
-    public init(_ kind: Kind, _ message: String) {
+    package init(_ kind: Kind, _ message: String) {
         self.kind = kind
         self.message = message
     }
 
-    public var description: String { message }
+    package var description: String { message }
 }
 
 /// The type of a FlexBuffer value, as stored in the upper six bits of a packed type byte.
-public enum FlexType: UInt8, Hashable, Sendable, CustomStringConvertible {
+package enum FlexType: UInt8, Hashable, Sendable, CustomStringConvertible {
     case null = 0
     case int = 1
     case uint = 2
@@ -70,15 +70,15 @@ public enum FlexType: UInt8, Hashable, Sendable, CustomStringConvertible {
     case vectorBool = 36
 
     /// Scalars stored directly in their parent's slot, read with the parent's width.
-    public var isInline: Bool { rawValue <= FlexType.float.rawValue || self == .bool }
+    package var isInline: Bool { rawValue <= FlexType.float.rawValue || self == .bool }
 
     /// Vectors whose elements all have one type and no per-element type bytes.
-    public var isTypedVector: Bool {
+    package var isTypedVector: Bool {
         (rawValue >= FlexType.vectorInt.rawValue && rawValue <= FlexType.vectorString.rawValue) || self == .vectorBool
     }
 
     /// Typed vectors of 2, 3 or 4 elements with no stored count.
-    public var isFixedTypedVector: Bool {
+    package var isFixedTypedVector: Bool {
         rawValue >= FlexType.vectorInt2.rawValue && rawValue <= FlexType.vectorFloat4.rawValue
     }
 
@@ -97,7 +97,7 @@ public enum FlexType: UInt8, Hashable, Sendable, CustomStringConvertible {
         isFixedTypedVector ? Int((rawValue - FlexType.vectorInt2.rawValue) / 3) + 2 : nil
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .null: return "null"
         case .int: return "int"

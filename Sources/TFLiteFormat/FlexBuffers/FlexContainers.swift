@@ -1,11 +1,11 @@
 /// A FlexBuffer vector (untyped, typed or fixed-size typed). Its slots and, for untyped
 /// vectors, its per-element type bytes were checked to lie inside the buffer and carry
 /// valid type codes when it was opened, so element access does not throw.
-public struct FlexVector: Sendable {
+package struct FlexVector: Sendable {
     let bytes: [UInt8]
     /// Position of element 0.
     let data: Int
-    public let count: Int
+    package let count: Int
     /// Byte width of each slot.
     let width: Int
     /// The element type of a typed vector; nil for untyped vectors and map values.
@@ -33,7 +33,7 @@ public struct FlexVector: Sendable {
     }
 
     /// Element `index`, or nil when out of range.
-    public subscript(index: Int) -> FlexValue? {
+    package subscript(index: Int) -> FlexValue? {
         guard index >= 0, index < count else { return nil }
         return element(index, path: "\(path)[\(index)]")
     }
@@ -51,12 +51,12 @@ public struct FlexVector: Sendable {
     }
 
     /// All elements, in order.
-    public var elements: [FlexValue] {
+    package var elements: [FlexValue] {
         (0 ..< count).map { element($0, path: "\(path)[\($0)]") }
     }
 
     /// Every element converted with `asInt64()`.
-    public func asInt64Array() throws(FlexBufferError) -> [Int64] {
+    package func asInt64Array() throws(FlexBufferError) -> [Int64] {
         var result: [Int64] = []
         result.reserveCapacity(count)
         for i in 0 ..< count { result.append(try element(i, path: "\(path)[\(i)]").asInt64()) }
@@ -64,7 +64,7 @@ public struct FlexVector: Sendable {
     }
 
     /// Every element converted with `asDouble()`.
-    public func asDoubleArray() throws(FlexBufferError) -> [Double] {
+    package func asDoubleArray() throws(FlexBufferError) -> [Double] {
         var result: [Double] = []
         result.reserveCapacity(count)
         for i in 0 ..< count { result.append(try element(i, path: "\(path)[\(i)]").asDouble()) }
@@ -73,21 +73,21 @@ public struct FlexVector: Sendable {
 }
 
 /// A FlexBuffer map: keys (sorted by their bytes in well-formed buffers) and values.
-public struct FlexMap: Sendable {
-    public let keys: [String]
+package struct FlexMap: Sendable {
+    package let keys: [String]
     /// The values, in key order.
-    public let values: FlexVector
+    package let values: FlexVector
 
-    public var count: Int { keys.count }
+    package var count: Int { keys.count }
 
     /// The value for `key`, or nil when the map has no such key.
-    public subscript(key: String) -> FlexValue? {
+    package subscript(key: String) -> FlexValue? {
         guard let index = keys.firstIndex(of: key) else { return nil }
         return values.element(index, path: "\(values.path)[\"\(key)\"]")
     }
 
     /// Key/value pairs in stored order.
-    public var entries: [(key: String, value: FlexValue)] {
+    package var entries: [(key: String, value: FlexValue)] {
         keys.indices.map { (keys[$0], values.element($0, path: "\(values.path)[\"\(keys[$0])\"]")) }
     }
 }

@@ -1,5 +1,5 @@
 /// A fully decoded FlexBuffer value, for display (e.g. custom options printed as JSON).
-public indirect enum FlexTree: Hashable, Sendable {
+package indirect enum FlexTree: Hashable, Sendable {
     case null
     case int(Int64)
     case uint(UInt64)
@@ -12,10 +12,10 @@ public indirect enum FlexTree: Hashable, Sendable {
     /// Entries in stored order.
     case map([MapEntry])
 
-    public struct MapEntry: Hashable, Sendable {
-        public var key: String
-        public var value: FlexTree
-        public init(key: String, value: FlexTree) { self.key = key; self.value = value }
+    package struct MapEntry: Hashable, Sendable {
+        package var key: String
+        package var value: FlexTree
+        package init(key: String, value: FlexTree) { self.key = key; self.value = value }
     }
 
     static func build(_ value: FlexValue, budget: inout Int) throws(FlexBufferError) -> FlexTree {
@@ -51,7 +51,7 @@ public indirect enum FlexTree: Hashable, Sendable {
 
     /// JSON text. Blobs become arrays of byte values; non-finite floats become `null`
     /// (JSON has no representation for them).
-    public var json: String {
+    package var json: String {
         var out = ""
         write(to: &out)
         return out

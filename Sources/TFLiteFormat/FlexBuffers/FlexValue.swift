@@ -1,7 +1,7 @@
 /// A reference to one value inside a `FlexBuffer`: where its slot is, the slot's width
 /// and the value's packed type. Reading it (`asInt()`, `asMap()`...) validates the bytes
 /// it touches and throws `FlexBufferError` on anything malformed.
-public struct FlexValue: Sendable {
+package struct FlexValue: Sendable {
     let bytes: [UInt8]
     /// Position of the slot holding the inline value or the offset.
     let slot: Int
@@ -9,11 +9,11 @@ public struct FlexValue: Sendable {
     let parentWidth: Int
     /// Byte width of the pointed-to data (for offset types).
     let childWidth: Int
-    public let type: FlexType
+    package let type: FlexType
     /// Containers above this value.
     let depth: Int
     /// Where the value is, e.g. `root["scales"][2]`, for error messages.
-    public let path: String
+    package let path: String
 
     init(bytes: [UInt8], slot: Int, parentWidth: Int, packedType: UInt8, depth: Int, path: String) throws(FlexBufferError) {
         guard let type = FlexType(rawValue: packedType >> 2) else {
@@ -32,7 +32,7 @@ public struct FlexValue: Sendable {
         self.path = path
     }
 
-    public var isNull: Bool { type == .null }
+    package var isNull: Bool { type == .null }
 
     // MARK: - Raw access
 
@@ -80,7 +80,7 @@ public struct FlexValue: Sendable {
     /// The value as a signed integer. Ints, uints, floats (truncated toward zero), bools
     /// (0/1), null (0), their indirect forms and decimal strings convert; other types,
     /// non-finite floats and uints above `Int64.max` throw.
-    public func asInt64() throws(FlexBufferError) -> Int64 {
+    package func asInt64() throws(FlexBufferError) -> Int64 {
         switch type {
         case .null: return 0
         case .int:
@@ -113,7 +113,7 @@ public struct FlexValue: Sendable {
     }
 
     /// `asInt64()` as `Int`.
-    public func asInt() throws(FlexBufferError) -> Int {
+    package func asInt() throws(FlexBufferError) -> Int {
         let v = try asInt64()
         guard let i = Int(exactly: v) else {
             throw FlexBufferError(.valueOutOfRange, "\(path): \(v) does not fit Int")
@@ -122,7 +122,7 @@ public struct FlexValue: Sendable {
     }
 
     /// `asInt64()`, checked to fit in 32 bits.
-    public func asInt32() throws(FlexBufferError) -> Int32 {
+    package func asInt32() throws(FlexBufferError) -> Int32 {
         let v = try asInt64()
         guard let i = Int32(exactly: v) else {
             throw FlexBufferError(.valueOutOfRange, "\(path): \(v) does not fit a 32-bit signed integer")
@@ -131,7 +131,7 @@ public struct FlexValue: Sendable {
     }
 
     /// The value as an unsigned integer; negative values throw.
-    public func asUInt64() throws(FlexBufferError) -> UInt64 {
+    package func asUInt64() throws(FlexBufferError) -> UInt64 {
         switch type {
         case .uint: return try inlineUInt()
         case .bool: return try inlineUInt() != 0 ? 1 : 0
@@ -149,7 +149,7 @@ public struct FlexValue: Sendable {
     }
 
     /// The value as a `Double`. Numbers, bools, null (0) and numeric strings convert.
-    public func asDouble() throws(FlexBufferError) -> Double {
+    package func asDouble() throws(FlexBufferError) -> Double {
         switch type {
         case .float:
             guard let d = FlexBytes.double(bytes, at: slot, width: parentWidth) else { throw floatError(slot, parentWidth) }
@@ -176,10 +176,10 @@ public struct FlexValue: Sendable {
     }
 
     /// `asDouble()` rounded to `Float`.
-    public func asFloat() throws(FlexBufferError) -> Float { Float(try asDouble()) }
+    package func asFloat() throws(FlexBufferError) -> Float { Float(try asDouble()) }
 
     /// The value as a bool: a bool's own value, or whether a number is non-zero; null is false.
-    public func asBool() throws(FlexBufferError) -> Bool {
+    package func asBool() throws(FlexBufferError) -> Bool {
         switch type {
         case .bool: return try inlineUInt() != 0
         case .null: return false
@@ -193,7 +193,7 @@ public struct FlexValue: Sendable {
     // MARK: - Strings and blobs
 
     /// The text of a string or key (invalid UTF-8 is repaired).
-    public func asString() throws(FlexBufferError) -> String {
+    package func asString() throws(FlexBufferError) -> String {
         switch type {
         case .string:
             let data = try target()
@@ -210,7 +210,7 @@ public struct FlexValue: Sendable {
     }
 
     /// The bytes of a blob.
-    public func asBlob() throws(FlexBufferError) -> [UInt8] {
+    package func asBlob() throws(FlexBufferError) -> [UInt8] {
         guard type == .blob else { throw mismatch("a blob") }
         let data = try target()
         let length = try lengthPrefix(at: data, elementSize: 1)
@@ -232,7 +232,7 @@ public struct FlexValue: Sendable {
 
     /// The value as a vector: untyped, typed and fixed-size typed vectors, or a map's
     /// values (in key order).
-    public func asVector() throws(FlexBufferError) -> FlexVector {
+    package func asVector() throws(FlexBufferError) -> FlexVector {
         if type == .map { return try asMap().values }
         guard type == .vector || type.isTypedVector || type.isFixedTypedVector else { throw mismatch("a vector") }
         try checkDepth()
@@ -250,7 +250,7 @@ public struct FlexValue: Sendable {
     }
 
     /// The value as a map (keys are read and checked here; values on access).
-    public func asMap() throws(FlexBufferError) -> FlexMap {
+    package func asMap() throws(FlexBufferError) -> FlexMap {
         guard type == .map else { throw mismatch("a map") }
         try checkDepth()
         let data = try target()

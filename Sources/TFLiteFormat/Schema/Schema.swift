@@ -3,15 +3,15 @@
 /// Each view wraps a `FlatBufferTable` and reads its fields lazily through the table's
 /// bounds-checked accessors; nothing is copied until a property is read. Slot numbers are
 /// the fields' declaration indices in the schema (a union takes two slots).
-public enum Schema {
+package enum Schema {
     /// The file identifier at bytes 4..<8 of every `.tflite` file.
-    public static let fileIdentifier: [UInt8] = Array("TFL3".utf8)
+    package static let fileIdentifier: [UInt8] = Array("TFL3".utf8)
     /// The only schema version this library reads.
-    public static let version: UInt32 = 3
+    package static let version: UInt32 = 3
 }
 
 /// A typed view over one table of a schema.
-public protocol FlatBufferTableView {
+package protocol FlatBufferTableView {
     init(_ table: FlatBufferTable)
     var table: FlatBufferTable { get }
 }
@@ -23,12 +23,12 @@ extension Schema {
     /// does: a requirement on the type is checked at run time whenever its metadata is
     /// first made, and each such conformance lookup scans every conformance record of
     /// the process, a cost paid once per element type on every model load.
-    public struct TableList<Element> {
-        public let tables: FlatBufferTableVector
+    package struct TableList<Element> {
+        package let tables: FlatBufferTableVector
 
-        public init(_ tables: FlatBufferTableVector) { self.tables = tables }
+        package init(_ tables: FlatBufferTableVector) { self.tables = tables }
 
-        public var count: Int { tables.count }
+        package var count: Int { tables.count }
     }
 }
 
@@ -36,14 +36,14 @@ extension Schema.TableList where Element: FlatBufferTableView {
     // Inlinable so that callers in other modules get it specialized for their view type:
     // unspecialized, each element's table is copied through value witnesses.
     @inlinable
-    public func element(_ index: Int) throws(FlatBufferError) -> Element {
+    package func element(_ index: Int) throws(FlatBufferError) -> Element {
         Element(try tables.table(at: index))
     }
 }
 
 extension FlatBufferTable {
     /// A vector of tables viewed as `Element`s, or nil when absent.
-    public func list<Element: FlatBufferTableView>(_ slot: Int, _ name: String, of type: Element.Type) throws(FlatBufferError) -> Schema.TableList<Element>? {
+    package func list<Element: FlatBufferTableView>(_ slot: Int, _ name: String, of type: Element.Type) throws(FlatBufferError) -> Schema.TableList<Element>? {
         guard let vector = try tables(slot, name) else { return nil }
         return Schema.TableList<Element>(vector)
     }

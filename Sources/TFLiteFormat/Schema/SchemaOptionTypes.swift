@@ -1,38 +1,38 @@
 extension Schema {
     /// Type ids of the `BuiltinOptions` union (0 = NONE), in schema order.
-    public enum BuiltinOptionsType {
-        public static let conv2D: UInt8 = 1
-        public static let depthwiseConv2D: UInt8 = 2
-        public static let pool2D: UInt8 = 5
-        public static let fullyConnected: UInt8 = 8
-        public static let softmax: UInt8 = 9
-        public static let concatenation: UInt8 = 10
-        public static let add: UInt8 = 11
-        public static let resizeBilinear: UInt8 = 15
-        public static let reshape: UInt8 = 17
-        public static let spaceToDepth: UInt8 = 19
-        public static let mul: UInt8 = 21
-        public static let gather: UInt8 = 23
-        public static let reducer: UInt8 = 27
-        public static let sub: UInt8 = 28
-        public static let div: UInt8 = 29
-        public static let squeeze: UInt8 = 30
-        public static let stridedSlice: UInt8 = 32
-        public static let split: UInt8 = 35
-        public static let cast: UInt8 = 37
-        public static let transposeConv: UInt8 = 49
-        public static let shape: UInt8 = 55
-        public static let pack: UInt8 = 59
-        public static let unpack: UInt8 = 64
-        public static let resizeNearestNeighbor: UInt8 = 74
-        public static let leakyRelu: UInt8 = 75
-        public static let mirrorPad: UInt8 = 77
-        public static let splitV: UInt8 = 79
-        public static let depthToSpace: UInt8 = 94
-        public static let batchMatMul: UInt8 = 101
+    package enum BuiltinOptionsType {
+        package static let conv2D: UInt8 = 1
+        package static let depthwiseConv2D: UInt8 = 2
+        package static let pool2D: UInt8 = 5
+        package static let fullyConnected: UInt8 = 8
+        package static let softmax: UInt8 = 9
+        package static let concatenation: UInt8 = 10
+        package static let add: UInt8 = 11
+        package static let resizeBilinear: UInt8 = 15
+        package static let reshape: UInt8 = 17
+        package static let spaceToDepth: UInt8 = 19
+        package static let mul: UInt8 = 21
+        package static let gather: UInt8 = 23
+        package static let reducer: UInt8 = 27
+        package static let sub: UInt8 = 28
+        package static let div: UInt8 = 29
+        package static let squeeze: UInt8 = 30
+        package static let stridedSlice: UInt8 = 32
+        package static let split: UInt8 = 35
+        package static let cast: UInt8 = 37
+        package static let transposeConv: UInt8 = 49
+        package static let shape: UInt8 = 55
+        package static let pack: UInt8 = 59
+        package static let unpack: UInt8 = 64
+        package static let resizeNearestNeighbor: UInt8 = 74
+        package static let leakyRelu: UInt8 = 75
+        package static let mirrorPad: UInt8 = 77
+        package static let splitV: UInt8 = 79
+        package static let depthToSpace: UInt8 = 94
+        package static let batchMatMul: UInt8 = 101
 
         /// Table names indexed by type id (index 0 is NONE).
-        public static let names: [String] = [
+        package static let names: [String] = [
             "NONE", "Conv2DOptions", "DepthwiseConv2DOptions", "ConcatEmbeddingsOptions",
             "LSHProjectionOptions", "Pool2DOptions", "SVDFOptions", "RNNOptions",
             "FullyConnectedOptions", "SoftmaxOptions", "ConcatenationOptions", "AddOptions",
@@ -68,7 +68,7 @@ extension Schema {
         ]
 
         /// Type ids whose tables declare no fields at all.
-        public static let emptyTables: Set<UInt8> = [
+        package static let emptyTables: Set<UInt8> = [
             22, 24, 25, 26, 33, 34, 36, 38, 39, 41, 42, 43, 44, 45, 46, 47, 48, 51, 52, 53, 54, 56,
             60, 62, 63, 65, 66, 67, 68, 72, 73, 76, 78, 81, 82, 83, 84, 85, 86, 88, 89, 90, 91,
             95, 96, 97, 98, 99, 100, 104, 105, 108, 109, 110, 112, 113, 117, 118, 119, 120, 121,
@@ -76,14 +76,14 @@ extension Schema {
         ]
 
         /// The table name for `id`, or `BuiltinOptions_<id>` for an id past the schema.
-        public static func name(_ id: UInt8) -> String {
+        package static func name(_ id: UInt8) -> String {
             Int(id) < names.count ? names[Int(id)] : "BuiltinOptions_\(id)"
         }
     }
 
     /// Type ids of the `BuiltinOptions2` union (0 = NONE), in schema order.
-    public enum BuiltinOptions2Type {
-        public static let names: [String] = [
+    package enum BuiltinOptions2Type {
+        package static let names: [String] = [
             "NONE", "StablehloConcatenateOptions", "StablehloBroadcastInDimOptions", "StablehloSliceOptions",
             "StablehloConvolutionOptions", "StablehloCustomCallOptions", "StablehloReduceOptions", "StablehloScatterOptions",
             "StablehloCompareOptions", "StablehloDynamicSliceOptions", "StablehloPadOptions", "StablehloIotaOptions",
@@ -92,7 +92,7 @@ extension Schema {
             "ReduceWindowOptions", "StableHLOCompositeOptions", "StablehloShiftLeftOptions", "StablehloCaseOptions",
         ]
 
-        public static func name(_ id: UInt8) -> String {
+        package static func name(_ id: UInt8) -> String {
             Int(id) < names.count ? names[Int(id)] : "BuiltinOptions2_\(id)"
         }
     }

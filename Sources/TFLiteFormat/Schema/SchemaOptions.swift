@@ -3,12 +3,12 @@
 // `Int8` codes; absent fields take the schema defaults noted per field.
 
 extension Schema {
-    public struct Conv2DOptions: Hashable, Sendable {
-        public var padding: Int8, strideW: Int32, strideH: Int32, fusedActivation: Int8
+    package struct Conv2DOptions: Hashable, Sendable {
+        package var padding: Int8, strideW: Int32, strideH: Int32, fusedActivation: Int8
         /// Default 1.
-        public var dilationWFactor: Int32, dilationHFactor: Int32
-        public var quantizedBiasType: Int8
-        public init(_ t: FlatBufferTable) throws(FlatBufferError) {
+        package var dilationWFactor: Int32, dilationHFactor: Int32
+        package var quantizedBiasType: Int8
+        package init(_ t: FlatBufferTable) throws(FlatBufferError) {
             padding = try t.scalar(0, "padding", default: 0)
             strideW = try t.scalar(1, "stride_w", default: 0)
             strideH = try t.scalar(2, "stride_h", default: 0)
@@ -19,11 +19,11 @@ extension Schema {
         }
     }
 
-    public struct DepthwiseConv2DOptions: Hashable, Sendable {
-        public var padding: Int8, strideW: Int32, strideH: Int32, depthMultiplier: Int32, fusedActivation: Int8
+    package struct DepthwiseConv2DOptions: Hashable, Sendable {
+        package var padding: Int8, strideW: Int32, strideH: Int32, depthMultiplier: Int32, fusedActivation: Int8
         /// Default 1.
-        public var dilationWFactor: Int32, dilationHFactor: Int32
-        public init(_ t: FlatBufferTable) throws(FlatBufferError) {
+        package var dilationWFactor: Int32, dilationHFactor: Int32
+        package init(_ t: FlatBufferTable) throws(FlatBufferError) {
             padding = try t.scalar(0, "padding", default: 0)
             strideW = try t.scalar(1, "stride_w", default: 0)
             strideH = try t.scalar(2, "stride_h", default: 0)
@@ -34,9 +34,9 @@ extension Schema {
         }
     }
 
-    public struct Pool2DOptions: Hashable, Sendable {
-        public var padding: Int8, strideW: Int32, strideH: Int32, filterWidth: Int32, filterHeight: Int32, fusedActivation: Int8
-        public init(_ t: FlatBufferTable) throws(FlatBufferError) {
+    package struct Pool2DOptions: Hashable, Sendable {
+        package var padding: Int8, strideW: Int32, strideH: Int32, filterWidth: Int32, filterHeight: Int32, fusedActivation: Int8
+        package init(_ t: FlatBufferTable) throws(FlatBufferError) {
             padding = try t.scalar(0, "padding", default: 0)
             strideW = try t.scalar(1, "stride_w", default: 0)
             strideH = try t.scalar(2, "stride_h", default: 0)
@@ -46,9 +46,9 @@ extension Schema {
         }
     }
 
-    public struct FullyConnectedOptions: Hashable, Sendable {
-        public var fusedActivation: Int8, weightsFormat: Int8, keepNumDims: Bool, asymmetricQuantizeInputs: Bool, quantizedBiasType: Int8
-        public init(_ t: FlatBufferTable) throws(FlatBufferError) {
+    package struct FullyConnectedOptions: Hashable, Sendable {
+        package var fusedActivation: Int8, weightsFormat: Int8, keepNumDims: Bool, asymmetricQuantizeInputs: Bool, quantizedBiasType: Int8
+        package init(_ t: FlatBufferTable) throws(FlatBufferError) {
             fusedActivation = try t.scalar(0, "fused_activation_function", default: 0)
             weightsFormat = try t.scalar(1, "weights_format", default: 0)
             keepNumDims = try t.bool(2, "keep_num_dims")
@@ -57,9 +57,9 @@ extension Schema {
         }
     }
 
-    public struct TransposeConvOptions: Hashable, Sendable {
-        public var padding: Int8, strideW: Int32, strideH: Int32, fusedActivation: Int8, quantizedBiasType: Int8
-        public init(_ t: FlatBufferTable) throws(FlatBufferError) {
+    package struct TransposeConvOptions: Hashable, Sendable {
+        package var padding: Int8, strideW: Int32, strideH: Int32, fusedActivation: Int8, quantizedBiasType: Int8
+        package init(_ t: FlatBufferTable) throws(FlatBufferError) {
             padding = try t.scalar(0, "padding", default: 0)
             strideW = try t.scalar(1, "stride_w", default: 0)
             strideH = try t.scalar(2, "stride_h", default: 0)
@@ -70,21 +70,21 @@ extension Schema {
 
     /// `ResizeBilinearOptions` (slots 0, 1 are deprecated sizes) and
     /// `ResizeNearestNeighborOptions` share these two fields at different slots.
-    public struct ResizeOptions: Hashable, Sendable {
-        public var alignCorners: Bool, halfPixelCenters: Bool
-        public init(bilinear t: FlatBufferTable) throws(FlatBufferError) {
+    package struct ResizeOptions: Hashable, Sendable {
+        package var alignCorners: Bool, halfPixelCenters: Bool
+        package init(bilinear t: FlatBufferTable) throws(FlatBufferError) {
             alignCorners = try t.bool(2, "align_corners")
             halfPixelCenters = try t.bool(3, "half_pixel_centers")
         }
-        public init(nearestNeighbor t: FlatBufferTable) throws(FlatBufferError) {
+        package init(nearestNeighbor t: FlatBufferTable) throws(FlatBufferError) {
             alignCorners = try t.bool(0, "align_corners")
             halfPixelCenters = try t.bool(1, "half_pixel_centers")
         }
     }
 
-    public struct StridedSliceOptions: Hashable, Sendable {
-        public var beginMask: Int32, endMask: Int32, ellipsisMask: Int32, newAxisMask: Int32, shrinkAxisMask: Int32, offset: Bool
-        public init(_ t: FlatBufferTable) throws(FlatBufferError) {
+    package struct StridedSliceOptions: Hashable, Sendable {
+        package var beginMask: Int32, endMask: Int32, ellipsisMask: Int32, newAxisMask: Int32, shrinkAxisMask: Int32, offset: Bool
+        package init(_ t: FlatBufferTable) throws(FlatBufferError) {
             beginMask = try t.scalar(0, "begin_mask", default: 0)
             endMask = try t.scalar(1, "end_mask", default: 0)
             ellipsisMask = try t.scalar(2, "ellipsis_mask", default: 0)
@@ -94,9 +94,9 @@ extension Schema {
         }
     }
 
-    public struct BatchMatMulOptions: Hashable, Sendable {
-        public var adjX: Bool, adjY: Bool, asymmetricQuantizeInputs: Bool
-        public init(_ t: FlatBufferTable) throws(FlatBufferError) {
+    package struct BatchMatMulOptions: Hashable, Sendable {
+        package var adjX: Bool, adjY: Bool, asymmetricQuantizeInputs: Bool
+        package init(_ t: FlatBufferTable) throws(FlatBufferError) {
             adjX = try t.bool(0, "adj_x")
             adjY = try t.bool(1, "adj_y")
             asymmetricQuantizeInputs = try t.bool(2, "asymmetric_quantize_inputs")
@@ -105,56 +105,56 @@ extension Schema {
 
     /// Options tables of one or two plain scalar fields, read by slot. Each function
     /// documents the table and its fields.
-    public enum SmallOptions {
+    package enum SmallOptions {
         /// SoftmaxOptions: beta (f32, default 0).
-        public static func softmaxBeta(_ t: FlatBufferTable) throws(FlatBufferError) -> Float { try t.float(0, "beta") }
+        package static func softmaxBeta(_ t: FlatBufferTable) throws(FlatBufferError) -> Float { try t.float(0, "beta") }
         /// ConcatenationOptions: axis, fused_activation_function.
-        public static func concatenation(_ t: FlatBufferTable) throws(FlatBufferError) -> (axis: Int32, activation: Int8) {
+        package static func concatenation(_ t: FlatBufferTable) throws(FlatBufferError) -> (axis: Int32, activation: Int8) {
             (try t.scalar(0, "axis", default: 0), try t.scalar(1, "fused_activation_function", default: 0))
         }
         /// AddOptions / SubOptions: fused_activation_function, pot_scale_int16 (default true).
-        public static func addSub(_ t: FlatBufferTable) throws(FlatBufferError) -> (activation: Int8, potScaleInt16: Bool) {
+        package static func addSub(_ t: FlatBufferTable) throws(FlatBufferError) -> (activation: Int8, potScaleInt16: Bool) {
             (try t.scalar(0, "fused_activation_function", default: 0), try t.bool(1, "pot_scale_int16", default: true))
         }
         /// MulOptions / DivOptions: fused_activation_function.
-        public static func activation(_ t: FlatBufferTable) throws(FlatBufferError) -> Int8 {
+        package static func activation(_ t: FlatBufferTable) throws(FlatBufferError) -> Int8 {
             try t.scalar(0, "fused_activation_function", default: 0)
         }
         /// ReshapeOptions: new_shape, nil when absent.
-        public static func reshapeNewShape(_ t: FlatBufferTable) throws(FlatBufferError) -> [Int32]? {
+        package static func reshapeNewShape(_ t: FlatBufferTable) throws(FlatBufferError) -> [Int32]? {
             try t.scalars(0, "new_shape", as: Int32.self)
         }
         /// SpaceToDepthOptions / DepthToSpaceOptions: block_size.
-        public static func blockSize(_ t: FlatBufferTable) throws(FlatBufferError) -> Int32 { try t.scalar(0, "block_size", default: 0) }
+        package static func blockSize(_ t: FlatBufferTable) throws(FlatBufferError) -> Int32 { try t.scalar(0, "block_size", default: 0) }
         /// ReducerOptions: keep_dims.
-        public static func keepDims(_ t: FlatBufferTable) throws(FlatBufferError) -> Bool { try t.bool(0, "keep_dims") }
+        package static func keepDims(_ t: FlatBufferTable) throws(FlatBufferError) -> Bool { try t.bool(0, "keep_dims") }
         /// SqueezeOptions: squeeze_dims (empty when absent).
-        public static func squeezeDims(_ t: FlatBufferTable) throws(FlatBufferError) -> [Int32] {
+        package static func squeezeDims(_ t: FlatBufferTable) throws(FlatBufferError) -> [Int32] {
             try t.scalars(0, "squeeze_dims", as: Int32.self) ?? []
         }
         /// GatherOptions: axis, batch_dims.
-        public static func gather(_ t: FlatBufferTable) throws(FlatBufferError) -> (axis: Int32, batchDims: Int32) {
+        package static func gather(_ t: FlatBufferTable) throws(FlatBufferError) -> (axis: Int32, batchDims: Int32) {
             (try t.scalar(0, "axis", default: 0), try t.scalar(1, "batch_dims", default: 0))
         }
         /// LeakyReluOptions: alpha (f32, default 0).
-        public static func leakyReluAlpha(_ t: FlatBufferTable) throws(FlatBufferError) -> Float { try t.float(0, "alpha") }
+        package static func leakyReluAlpha(_ t: FlatBufferTable) throws(FlatBufferError) -> Float { try t.float(0, "alpha") }
         /// PackOptions: values_count, axis.
-        public static func pack(_ t: FlatBufferTable) throws(FlatBufferError) -> (valuesCount: Int32, axis: Int32) {
+        package static func pack(_ t: FlatBufferTable) throws(FlatBufferError) -> (valuesCount: Int32, axis: Int32) {
             (try t.scalar(0, "values_count", default: 0), try t.scalar(1, "axis", default: 0))
         }
         /// UnpackOptions: num, axis.
-        public static func unpack(_ t: FlatBufferTable) throws(FlatBufferError) -> (num: Int32, axis: Int32) {
+        package static func unpack(_ t: FlatBufferTable) throws(FlatBufferError) -> (num: Int32, axis: Int32) {
             (try t.scalar(0, "num", default: 0), try t.scalar(1, "axis", default: 0))
         }
         /// SplitOptions / SplitVOptions: num_splits.
-        public static func numSplits(_ t: FlatBufferTable) throws(FlatBufferError) -> Int32 { try t.scalar(0, "num_splits", default: 0) }
+        package static func numSplits(_ t: FlatBufferTable) throws(FlatBufferError) -> Int32 { try t.scalar(0, "num_splits", default: 0) }
         /// MirrorPadOptions: mode (REFLECT = 0, SYMMETRIC = 1).
-        public static func mirrorPadMode(_ t: FlatBufferTable) throws(FlatBufferError) -> Int8 { try t.scalar(0, "mode", default: 0) }
+        package static func mirrorPadMode(_ t: FlatBufferTable) throws(FlatBufferError) -> Int8 { try t.scalar(0, "mode", default: 0) }
         /// CastOptions: in_data_type, out_data_type (TensorType codes, default 0).
-        public static func cast(_ t: FlatBufferTable) throws(FlatBufferError) -> (inType: Int8, outType: Int8) {
+        package static func cast(_ t: FlatBufferTable) throws(FlatBufferError) -> (inType: Int8, outType: Int8) {
             (try t.scalar(0, "in_data_type", default: 0), try t.scalar(1, "out_data_type", default: 0))
         }
         /// ShapeOptions: out_type (TensorType code, default 0).
-        public static func shapeOutType(_ t: FlatBufferTable) throws(FlatBufferError) -> Int8 { try t.scalar(0, "out_type", default: 0) }
+        package static func shapeOutType(_ t: FlatBufferTable) throws(FlatBufferError) -> Int8 { try t.scalar(0, "out_type", default: 0) }
     }
 }

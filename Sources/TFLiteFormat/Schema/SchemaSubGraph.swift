@@ -1,37 +1,37 @@
 extension Schema {
     /// A graph: tensors, its input and output tensor indices, operators in execution order.
-    public struct SubGraph: FlatBufferTableView {
-        public let table: FlatBufferTable
-        public init(_ table: FlatBufferTable) { self.table = table }
+    package struct SubGraph: FlatBufferTableView {
+        package let table: FlatBufferTable
+        package init(_ table: FlatBufferTable) { self.table = table }
 
-        public var tensors: TableList<Tensor>? { get throws(FlatBufferError) { try table.list(0, "tensors", of: Tensor.self) } }
-        public var inputs: [Int32]? { get throws(FlatBufferError) { try table.scalars(1, "inputs", as: Int32.self) } }
-        public var outputs: [Int32]? { get throws(FlatBufferError) { try table.scalars(2, "outputs", as: Int32.self) } }
-        public var operators: TableList<Operator>? { get throws(FlatBufferError) { try table.list(3, "operators", of: Operator.self) } }
-        public var name: String? { get throws(FlatBufferError) { try table.string(4, "name") } }
+        package var tensors: TableList<Tensor>? { get throws(FlatBufferError) { try table.list(0, "tensors", of: Tensor.self) } }
+        package var inputs: [Int32]? { get throws(FlatBufferError) { try table.scalars(1, "inputs", as: Int32.self) } }
+        package var outputs: [Int32]? { get throws(FlatBufferError) { try table.scalars(2, "outputs", as: Int32.self) } }
+        package var operators: TableList<Operator>? { get throws(FlatBufferError) { try table.list(3, "operators", of: Operator.self) } }
+        package var name: String? { get throws(FlatBufferError) { try table.string(4, "name") } }
     }
 
     /// One node of a subgraph.
-    public struct Operator: FlatBufferTableView {
-        public let table: FlatBufferTable
-        public init(_ table: FlatBufferTable) { self.table = table }
+    package struct Operator: FlatBufferTableView {
+        package let table: FlatBufferTable
+        package init(_ table: FlatBufferTable) { self.table = table }
 
-        public var opcodeIndex: UInt32 { get throws(FlatBufferError) { try table.scalar(0, "opcode_index", default: 0) } }
+        package var opcodeIndex: UInt32 { get throws(FlatBufferError) { try table.scalar(0, "opcode_index", default: 0) } }
         /// Tensor indices; -1 marks an omitted optional input.
-        public var inputs: [Int32]? { get throws(FlatBufferError) { try table.scalars(1, "inputs", as: Int32.self) } }
-        public var outputs: [Int32]? { get throws(FlatBufferError) { try table.scalars(2, "outputs", as: Int32.self) } }
+        package var inputs: [Int32]? { get throws(FlatBufferError) { try table.scalars(1, "inputs", as: Int32.self) } }
+        package var outputs: [Int32]? { get throws(FlatBufferError) { try table.scalars(2, "outputs", as: Int32.self) } }
         /// The `builtin_options` union: type id (see `BuiltinOptionsType`) and table.
-        public var builtinOptions: (type: UInt8, table: FlatBufferTable?) { get throws(FlatBufferError) { try table.union(3, "builtin_options") } }
+        package var builtinOptions: (type: UInt8, table: FlatBufferTable?) { get throws(FlatBufferError) { try table.union(3, "builtin_options") } }
         /// Where the inline custom options bytes lie, or nil when absent.
-        public var customOptionsRange: Range<Int>? { get throws(FlatBufferError) { try table.byteRange(5, "custom_options") } }
+        package var customOptionsRange: Range<Int>? { get throws(FlatBufferError) { try table.byteRange(5, "custom_options") } }
         /// 0 = FlexBuffers, the only format defined.
-        public var customOptionsFormat: Int8 { get throws(FlatBufferError) { try table.scalar(6, "custom_options_format", default: 0) } }
-        public var mutatingVariableInputs: [Bool]? { get throws(FlatBufferError) { try table.bools(7, "mutating_variable_inputs") } }
-        public var intermediates: [Int32]? { get throws(FlatBufferError) { try table.scalars(8, "intermediates", as: Int32.self) } }
+        package var customOptionsFormat: Int8 { get throws(FlatBufferError) { try table.scalar(6, "custom_options_format", default: 0) } }
+        package var mutatingVariableInputs: [Bool]? { get throws(FlatBufferError) { try table.bools(7, "mutating_variable_inputs") } }
+        package var intermediates: [Int32]? { get throws(FlatBufferError) { try table.scalars(8, "intermediates", as: Int32.self) } }
         /// File offset of out-of-line custom options (models over 2 GB); valid when > 1.
-        public var largeCustomOptionsOffset: UInt64 { get throws(FlatBufferError) { try table.scalar(9, "large_custom_options_offset", default: 0) } }
-        public var largeCustomOptionsSize: UInt64 { get throws(FlatBufferError) { try table.scalar(10, "large_custom_options_size", default: 0) } }
+        package var largeCustomOptionsOffset: UInt64 { get throws(FlatBufferError) { try table.scalar(9, "large_custom_options_offset", default: 0) } }
+        package var largeCustomOptionsSize: UInt64 { get throws(FlatBufferError) { try table.scalar(10, "large_custom_options_size", default: 0) } }
         /// The `builtin_options_2` union (StableHLO-era options): type id and table.
-        public var builtinOptions2: (type: UInt8, table: FlatBufferTable?) { get throws(FlatBufferError) { try table.union(11, "builtin_options_2") } }
+        package var builtinOptions2: (type: UInt8, table: FlatBufferTable?) { get throws(FlatBufferError) { try table.union(11, "builtin_options_2") } }
     }
 }

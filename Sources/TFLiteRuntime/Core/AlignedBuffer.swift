@@ -10,16 +10,16 @@ import Darwin
 /// Buffers of ``PageMemory/threshold`` bytes or more are whole pages mapped from the
 /// system (see ``PageMemory``): they start zero-filled without being written, and are
 /// returned to the system when the buffer is released.
-public final class AlignedBuffer: @unchecked Sendable {
-    public static let alignment = 64
-    public let pointer: UnsafeMutableRawPointer
-    public let count: Int
+package final class AlignedBuffer: @unchecked Sendable {
+    package static let alignment = 64
+    package let pointer: UnsafeMutableRawPointer
+    package let count: Int
     /// Bytes mapped at `pointer` (a multiple of the page size), or 0 for a heap allocation.
     private let mappedBytes: Int
 
     /// Allocates `count` zeroed bytes. Large buffers are fresh zero pages, which cost
     /// nothing until first touched (a tensor arena is not written at allocation).
-    public convenience init(zeroedCount count: Int) {
+    package convenience init(zeroedCount count: Int) {
         self.init(count: count, populate: false)
         if mappedBytes == 0 { pointer.initializeMemory(as: UInt8.self, repeating: 0, count: Swift.max(count, 1)) }
     }
@@ -29,7 +29,7 @@ public final class AlignedBuffer: @unchecked Sendable {
     /// buffers are mapped with their pages already present (and 2 MiB pages where the
     /// system offers them), which is cheaper than faulting them in one by one as they
     /// are written.
-    public convenience init(uninitializedCount count: Int) {
+    package convenience init(uninitializedCount count: Int) {
         self.init(count: count, populate: true)
     }
 
@@ -44,13 +44,13 @@ public final class AlignedBuffer: @unchecked Sendable {
     }
 
     /// Copies `bytes`.
-    public convenience init(copying bytes: UnsafeRawBufferPointer) {
+    package convenience init(copying bytes: UnsafeRawBufferPointer) {
         self.init(uninitializedCount: bytes.count)
         if let base = bytes.baseAddress, bytes.count > 0 { pointer.copyMemory(from: base, byteCount: bytes.count) }
     }
 
     /// Copies the elements of `array`.
-    public convenience init<T>(_ array: [T]) {
+    package convenience init<T>(_ array: [T]) {
         let size = MemoryLayout<T>.stride * array.count
         self.init(uninitializedCount: size)
         array.withUnsafeBytes { raw in
@@ -66,9 +66,9 @@ public final class AlignedBuffer: @unchecked Sendable {
         }
     }
 
-    public var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: pointer, count: count) }
+    package var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: pointer, count: count) }
 
-    public func typed<T>(_: T.Type) -> UnsafeMutablePointer<T> { pointer.assumingMemoryBound(to: T.self) }
+    package func typed<T>(_: T.Type) -> UnsafeMutablePointer<T> { pointer.assumingMemoryBound(to: T.self) }
 }
 
 /// Anonymous memory mapped directly from the system, for buffers large enough that the

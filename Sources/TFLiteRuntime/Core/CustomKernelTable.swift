@@ -8,7 +8,7 @@
 ///
 /// Two tables are equal when they hold the same registrations (each ``register(_:prepare:)``
 /// call is a distinct registration, since closures cannot be compared).
-public struct CustomKernelTable: Hashable, Sendable {
+package struct CustomKernelTable: Hashable, Sendable {
     private final class Entry: Sendable {
         let prepare: KernelPrepare
         init(_ prepare: @escaping KernelPrepare) { self.prepare = prepare }
@@ -16,28 +16,28 @@ public struct CustomKernelTable: Hashable, Sendable {
 
     private var entries: [String: Entry] = [:]
 
-    public init() {}
+    package init() {}
 
     /// Registers `prepare` for custom operators named `name`, replacing an earlier one.
-    public mutating func register(_ name: String, prepare: @escaping KernelPrepare) {
+    package mutating func register(_ name: String, prepare: @escaping KernelPrepare) {
         entries[name] = Entry(prepare)
     }
 
     /// The registered prepare function for `name`, if any.
-    public func prepare(for name: String) -> KernelPrepare? { entries[name]?.prepare }
+    package func prepare(for name: String) -> KernelPrepare? { entries[name]?.prepare }
 
     /// The registered names, sorted.
-    public var names: [String] { entries.keys.sorted() }
+    package var names: [String] { entries.keys.sorted() }
 
-    public var isEmpty: Bool { entries.isEmpty }
+    package var isEmpty: Bool { entries.isEmpty }
 
-    public static func == (a: CustomKernelTable, b: CustomKernelTable) -> Bool {
+    package static func == (a: CustomKernelTable, b: CustomKernelTable) -> Bool {
         a.entries.count == b.entries.count && a.entries.allSatisfy { name, entry in
             b.entries[name].map { $0 === entry } ?? false
         }
     }
 
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         for name in names {
             hasher.combine(name)
             if let entry = entries[name] { hasher.combine(ObjectIdentifier(entry)) }

@@ -18,6 +18,9 @@ public final class Engine {
     public let subgraphIndex: Int
     public let options: EngineOptions
     let subgraph: Subgraph
+    /// The operators `prepare` and `invoke` run, in order: the subgraph's own after
+    /// ``ActivationFusion`` (when ``EngineOptions/fusesActivations``).
+    let executionOrder: [Operator]
     let parallel: Parallel
     /// The instruction-set level of the microkernels this engine runs
     /// (`KernelLevel.resolve(options.kernelLevel)`), fixed at creation.
@@ -29,7 +32,10 @@ public final class Engine {
     private var requestedInputShapes: [Int: [Int]] = [:]
 
     struct Step {
+        /// The operator's index in the model (for errors and profiles).
         let operatorIndex: Int
+        /// Its position in `executionOrder`.
+        let position: Int
         let kernel: any PreparedKernel
         let scratchStart: Int
         let scratchCount: Int
@@ -71,6 +77,7 @@ public final class Engine {
         guard subgraph.operators.count <= options.maxOperators, subgraph.tensors.count <= options.maxTensors else {
             throw .unsupportedModel("subgraph \(subgraphIndex) has \(subgraph.operators.count) operators and \(subgraph.tensors.count) tensors, more than the limits of \(options.maxOperators) and \(options.maxTensors)")
         }
+        self.executionOrder = options.fusesActivations ? ActivationFusion.plan(subgraph) : subgraph.operators
         let count = Swift.max(subgraph.tensors.count, 1)
         pointerTable = .allocate(capacity: count)
         scratchTable = .allocate(capacity: 1)
@@ -158,7 +165,7 @@ public final class Engine {
         ownedBuffers = []
         foldedConstantBytes = 0
         work = 0
-        for op in subgraph.operators {
+        for (position, op) in executionOrder.enumerated() {
             guard let prepare = KernelRegistry.prepare(for: op.code, extra: options.customKernels) else {
                 throw .unsupportedOperator(index: op.index, op: op.code.name)
             }
@@ -188,7 +195,7 @@ public final class Engine {
             // 3586 x H x W pixels of no channels): work no byte of the budget pays for.
             if !op.outputs.isEmpty, op.outputs.allSatisfy({ $0 >= 0 && tensors[$0].byteCount == 0 }) { continue }
             if try fold(op, kernel: kernel, scratchSizes: context.scratchSizes, packer: packer) { continue }
-            result.steps.append(Step(operatorIndex: op.index, kernel: kernel,
+            result.steps.append(Step(operatorIndex: op.index, position: position, kernel: kernel,
                                      scratchStart: result.scratchSizes.count, scratchCount: context.scratchSizes.count))
             result.scratchSizes += context.scratchSizes
         }
@@ -262,7 +269,7 @@ public final class Engine {
         var first = [Int](repeating: Int.max, count: tensors.count)
         var last = [Int](repeating: Int.min, count: tensors.count)
         for (s, step) in prepared.steps.enumerated() {
-            let op = subgraph.operators[step.operatorIndex]
+            let op = executionOrder[step.position]
             for t in op.inputs + op.outputs + op.intermediates where t >= 0 && t < tensors.count {
                 first[t] = Swift.min(first[t], s)
                 last[t] = Swift.max(last[t], s)

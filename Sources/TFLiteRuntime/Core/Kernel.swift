@@ -5,22 +5,22 @@ import TFLiteModel
 ///
 /// `eval` may throw only for faults that depend on run-time data (a gather index out
 /// of range); everything else is rejected at prepare.
-public protocol PreparedKernel {
+package protocol PreparedKernel {
     func eval(_ context: EvalContext) throws(KernelError)
 }
 
 /// A kernel's prepare step: validates the operator in `context`, sets output shapes,
 /// requests scratch memory, and returns the prepared kernel.
-public typealias KernelPrepare = @Sendable (inout PrepareContext) throws(KernelError) -> any PreparedKernel
+package typealias KernelPrepare = @Sendable (inout PrepareContext) throws(KernelError) -> any PreparedKernel
 
 /// The run-time view of memory: one pointer per tensor of the subgraph, and the
 /// operator's scratch buffers, all fixed after planning.
-public struct EvalContext {
+package struct EvalContext {
     @usableFromInline let tensors: UnsafePointer<UnsafeMutableRawPointer>
     @usableFromInline let scratchBuffers: UnsafePointer<UnsafeMutableRawPointer>
-    public let scratchCount: Int
+    package let scratchCount: Int
     /// Parallel loops sized by the interpreter's thread count.
-    public let parallel: Parallel
+    package let parallel: Parallel
 
     init(tensors: UnsafePointer<UnsafeMutableRawPointer>, scratch: UnsafePointer<UnsafeMutableRawPointer>, scratchCount: Int, parallel: Parallel) {
         self.tensors = tensors
@@ -32,18 +32,18 @@ public struct EvalContext {
     /// The data of tensor `index` (a subgraph tensor index captured at prepare).
     /// Prepare guarantees the tensor has storage of the shape and type the kernel validated.
     @inlinable
-    public func raw(_ index: Int) -> UnsafeMutableRawPointer {
+    package func raw(_ index: Int) -> UnsafeMutableRawPointer {
         tensors[index]
     }
 
     @inlinable
-    public func pointer<T>(_ index: Int, as _: T.Type) -> UnsafeMutablePointer<T> {
+    package func pointer<T>(_ index: Int, as _: T.Type) -> UnsafeMutablePointer<T> {
         raw(index).assumingMemoryBound(to: T.self)
     }
 
     /// Scratch buffer `slot` returned by `PrepareContext.requestScratch(bytes:)`.
     @inlinable
-    public func scratch<T>(_ slot: Int, as _: T.Type) -> UnsafeMutablePointer<T> {
+    package func scratch<T>(_ slot: Int, as _: T.Type) -> UnsafeMutablePointer<T> {
         scratchBuffers[slot].assumingMemoryBound(to: T.self)
     }
 }

@@ -4,7 +4,7 @@ import TFLiteModel
 ///
 /// Each kernel family registers itself in its own `Kernels/<Family>/Registry+<Family>.swift`
 /// file; this table only concatenates them, so adding a kernel touches one family file.
-public enum KernelRegistry {
+package enum KernelRegistry {
     static let builtins: [BuiltinOperator: KernelPrepare] = {
         var table: [BuiltinOperator: KernelPrepare] = [:]
         for group in builtinGroups {
@@ -23,7 +23,7 @@ public enum KernelRegistry {
 
     /// The prepare function for `code`, or nil if the runtime has no kernel for it.
     /// Custom operators are looked up in `extra` first, then among the runtime's own.
-    public static func prepare(for code: OperatorCode, extra: CustomKernelTable = CustomKernelTable()) -> KernelPrepare? {
+    package static func prepare(for code: OperatorCode, extra: CustomKernelTable = CustomKernelTable()) -> KernelPrepare? {
         if code.builtin == .custom {
             guard let name = code.customName else { return nil }
             return extra.prepare(for: name) ?? customs[name]
@@ -32,14 +32,14 @@ public enum KernelRegistry {
     }
 
     /// True if the runtime (or `extra`) has a kernel for `code` (types are checked at prepare).
-    public static func supports(_ code: OperatorCode, extra: CustomKernelTable = CustomKernelTable()) -> Bool {
+    package static func supports(_ code: OperatorCode, extra: CustomKernelTable = CustomKernelTable()) -> Bool {
         prepare(for: code, extra: extra) != nil
     }
 
     /// Every builtin operator with a kernel, for documentation and `inspect`.
-    public static var supportedBuiltins: [BuiltinOperator] {
+    package static var supportedBuiltins: [BuiltinOperator] {
         builtins.keys.sorted { $0.rawValue < $1.rawValue }
     }
 
-    public static var supportedCustomOps: [String] { customs.keys.sorted() }
+    package static var supportedCustomOps: [String] { customs.keys.sorted() }
 }

@@ -3,21 +3,21 @@ import TFLiteModel
 
 /// Everything a kernel's prepare step may read and the few things it may decide:
 /// output shapes and scratch memory.
-public struct PrepareContext {
+package struct PrepareContext {
     /// The operator being prepared.
-    public let op: Operator
+    package let op: Operator
     /// Tensor states of the whole subgraph (shapes of earlier outputs already inferred).
-    public internal(set) var tensors: [TensorState]
+    package internal(set) var tensors: [TensorState]
     /// Scratch sizes requested so far, in bytes.
-    public internal(set) var scratchSizes: [Int] = []
+    package internal(set) var scratchSizes: [Int] = []
     /// Work declared with ``declareWork(_:)``.
-    public internal(set) var work = 0
+    package internal(set) var work = 0
     /// The interpreter's thread count (≥ 1).
-    public let threadCount: Int
+    package let threadCount: Int
     /// The requantization arithmetic of quantized convolutions and fully connected layers.
-    public let requantization: Requantization
+    package let requantization: Requantization
     /// The instruction-set level whose microkernels the prepared kernels call.
-    public let kernelLevel: KernelLevel
+    package let kernelLevel: KernelLevel
     /// Collects the packed constants of the whole prepare pass (nil: each is placed at once).
     let packer: ConstantPacker?
 
@@ -31,19 +31,19 @@ public struct PrepareContext {
         self.packer = packer
     }
 
-    public var opName: String { op.code.name }
-    public var inputCount: Int { op.inputs.count }
-    public var outputCount: Int { op.outputs.count }
+    package var opName: String { op.code.name }
+    package var inputCount: Int { op.inputs.count }
+    package var outputCount: Int { op.outputs.count }
 
     /// Tensor index of input `i`, or nil if absent (`-1`) or past the operator's inputs.
-    public func inputIndex(_ i: Int) -> Int? {
+    package func inputIndex(_ i: Int) -> Int? {
         guard i >= 0, i < op.inputs.count else { return nil }
         let t = op.inputs[i]
         return t >= 0 && t < tensors.count ? t : nil
     }
 
     /// Required input `i`.
-    public func input(_ i: Int) throws(KernelError) -> TensorState {
+    package func input(_ i: Int) throws(KernelError) -> TensorState {
         guard let t = inputIndex(i) else {
             throw .invalid("input \(i) is missing (the operator has \(op.inputs.count) inputs)")
         }
@@ -51,24 +51,24 @@ public struct PrepareContext {
     }
 
     /// Optional input `i` (nil when absent or `-1`).
-    public func optionalInput(_ i: Int) -> TensorState? {
+    package func optionalInput(_ i: Int) -> TensorState? {
         inputIndex(i).map { tensors[$0] }
     }
 
     /// Tensor index of output `i`.
-    public func outputIndex(_ i: Int) throws(KernelError) -> Int {
+    package func outputIndex(_ i: Int) throws(KernelError) -> Int {
         guard i >= 0, i < op.outputs.count, op.outputs[i] >= 0, op.outputs[i] < tensors.count else {
             throw .invalid("output \(i) is missing (the operator has \(op.outputs.count) outputs)")
         }
         return op.outputs[i]
     }
 
-    public func output(_ i: Int) throws(KernelError) -> TensorState {
+    package func output(_ i: Int) throws(KernelError) -> TensorState {
         tensors[try outputIndex(i)]
     }
 
     /// Requires exactly `inputs` inputs (counting absent optional ones) and `outputs` outputs.
-    public func expectCounts(inputs: ClosedRange<Int>, outputs: ClosedRange<Int>) throws(KernelError) {
+    package func expectCounts(inputs: ClosedRange<Int>, outputs: ClosedRange<Int>) throws(KernelError) {
         guard inputs.contains(op.inputs.count) else {
             throw .invalid("expected \(Self.describe(inputs)) inputs, found \(op.inputs.count)")
         }
@@ -77,7 +77,7 @@ public struct PrepareContext {
         }
     }
 
-    public func expectCounts(inputs: Int, outputs: Int) throws(KernelError) {
+    package func expectCounts(inputs: Int, outputs: Int) throws(KernelError) {
         try expectCounts(inputs: inputs...inputs, outputs: outputs...outputs)
     }
 
@@ -87,7 +87,7 @@ public struct PrepareContext {
 
     /// Sets the shape of output `i` (the type and quantization stay those of the model).
     /// Rejects negative dimensions and byte sizes that overflow.
-    public mutating func setOutputShape(_ i: Int, _ shape: [Int]) throws(KernelError) {
+    package mutating func setOutputShape(_ i: Int, _ shape: [Int]) throws(KernelError) {
         let t = try outputIndex(i)
         guard let size = tensors[t].type.byteSize else {
             throw .types("output \(i) has type \(tensors[t].type), which has no fixed element size")
@@ -98,14 +98,12 @@ public struct PrepareContext {
         tensors[t].shape = shape
     }
 
-    /// Requests `bytes` of scratch memory, live only while this operator runs.
-    /// Returns the slot to pass to `EvalContext.scratch(_:as:)`.
     /// Records work `eval` does beyond a constant amount per tensor element: the product
     /// of `factors` (saturating), e.g. the multiply-accumulates of a convolution or the
     /// box comparisons of non-max suppression. The engine sums it over the graph and
     /// checks it against ``EngineOptions/workBudget``, since such work is not bounded by the
     /// memory budget: a 1 KB file can declare a 2-D filter as large as its input.
-    public mutating func declareWork(_ factors: [Int]) {
+    package mutating func declareWork(_ factors: [Int]) {
         var product = 1
         for f in factors {
             let (p, overflow) = product.multipliedReportingOverflow(by: Swift.max(f, 0))
@@ -115,7 +113,9 @@ public struct PrepareContext {
         work = overflow ? .max : sum
     }
 
-    public mutating func requestScratch(bytes: Int) -> Int {
+    /// Requests `bytes` of scratch memory, live only while this operator runs.
+    /// Returns the slot to pass to `EvalContext.scratch(_:as:)`.
+    package mutating func requestScratch(bytes: Int) -> Int {
         scratchSizes.append(Swift.max(bytes, 0))
         return scratchSizes.count - 1
     }
@@ -133,7 +133,7 @@ public struct PrepareContext {
     }
 
     /// Error for an unsupported type combination, listing the operator's tensor types.
-    public func unsupportedTypes() -> KernelError {
+    package func unsupportedTypes() -> KernelError {
         let ins = op.inputs.map { $0 >= 0 && $0 < tensors.count ? tensors[$0].type.name : "-" }
         let outs = op.outputs.map { $0 >= 0 && $0 < tensors.count ? tensors[$0].type.name : "-" }
         return .types("inputs (\(ins.joined(separator: ", "))) -> outputs (\(outs.joined(separator: ", ")))")

@@ -2,7 +2,7 @@ import TFLiteModel
 
 /// Bytes of a tensor whose value is known before invoke: a model constant (a view into
 /// the file) or a value the runtime computed at prepare (folded, dequantized, densified).
-public struct ConstantBytes: @unchecked Sendable {
+package struct ConstantBytes: @unchecked Sendable {
     // What keeps `bytes` alive: the model's bytes, or a buffer the runtime owns. Two
     // optionals rather than an enum with two payloads: Swift stores such an enum's case in
     // spare bits of the reference, which LeakSanitizer cannot recognize as a pointer, so
@@ -11,7 +11,7 @@ public struct ConstantBytes: @unchecked Sendable {
     private let owner: AlignedBuffer?
     /// The bytes; valid as long as this value (or the model) is alive, aligned to at least
     /// the `alignment` they were created with.
-    public let bytes: UnsafeRawBufferPointer
+    package let bytes: UnsafeRawBufferPointer
 
     /// Wraps a model constant, copying it only when it is not aligned to `alignment` (a
     /// power of two): kernels read constants through typed pointers of their element type,
@@ -19,7 +19,7 @@ public struct ConstantBytes: @unchecked Sendable {
     /// need. Converters only guarantee 4 bytes for float data (MobileNet v1 from TF 2.21:
     /// 44 of its 60 buffers are not 16-byte aligned), so asking for more would copy most of
     /// the weights at load.
-    public init(view: ByteView, alignment: Int = 16) {
+    package init(view: ByteView, alignment: Int = 16) {
         let raw = view.bytes
         if let base = raw.baseAddress, Int(bitPattern: base) & (Swift.max(alignment, 1) - 1) != 0 {
             let copy = AlignedBuffer(copying: raw)
@@ -33,7 +33,7 @@ public struct ConstantBytes: @unchecked Sendable {
         }
     }
 
-    public init(owned buffer: AlignedBuffer) {
+    package init(owned buffer: AlignedBuffer) {
         view = nil
         owner = buffer
         bytes = buffer.bytes
@@ -43,24 +43,24 @@ public struct ConstantBytes: @unchecked Sendable {
     /// consumed at prepare (converted into its own packed form): see
     /// ``ModelBytes/releasePages(_:)``. Only a view into a memory-mapped model file is
     /// affected, and reading it again stays correct; a copy the runtime owns is kept.
-    public func releasePages() {
+    package func releasePages() {
         view?.releasePages()
     }
 
     /// The bytes as a typed buffer. The caller guarantees the element type matches.
-    public func typed<T>(_: T.Type) -> UnsafeBufferPointer<T> {
+    package func typed<T>(_: T.Type) -> UnsafeBufferPointer<T> {
         let count = bytes.count / MemoryLayout<T>.stride
         guard let base = bytes.baseAddress else { return UnsafeBufferPointer(start: nil, count: 0) }
         return UnsafeBufferPointer(start: base.assumingMemoryBound(to: T.self), count: count)
     }
 
     /// A copy of the elements.
-    public func array<T>(_: T.Type) -> [T] { Array(typed(T.self)) }
+    package func array<T>(_: T.Type) -> [T] { Array(typed(T.self)) }
 }
 
 /// What the runtime knows about one tensor while preparing a graph.
 public struct TensorState: Sendable {
-    public enum Storage: Sendable {
+    package enum Storage: Sendable {
         /// Absent optional tensor, or not yet placed.
         case none
         /// Lives in the planned arena (activations, graph inputs and outputs).
@@ -74,13 +74,13 @@ public struct TensorState: Sendable {
     public var type: ElementType
     public var shape: [Int]
     public var quantization: Quantization?
-    public var storage: Storage
+    package var storage: Storage
     public var isVariable: Bool
     /// How a sparse constant's bytes are laid out (nil for dense tensors); DENSIFY reads it.
     /// The tensor's `shape` is the dense shape, its bytes only the stored values.
-    public var sparsity: Sparsity?
+    package var sparsity: Sparsity?
 
-    public init(index: Int, name: String, type: ElementType, shape: [Int], quantization: Quantization?, storage: Storage, isVariable: Bool = false, sparsity: Sparsity? = nil) {
+    package init(index: Int, name: String, type: ElementType, shape: [Int], quantization: Quantization?, storage: Storage, isVariable: Bool = false, sparsity: Sparsity? = nil) {
         self.index = index; self.name = name; self.type = type; self.shape = shape
         self.quantization = quantization; self.storage = storage; self.isVariable = isVariable
         self.sparsity = sparsity
@@ -98,26 +98,26 @@ public struct TensorState: Sendable {
         return Shape.byteCount(shape, elementSize: size)
     }
 
-    public var constant: ConstantBytes? {
+    package var constant: ConstantBytes? {
         if case let .constant(c) = storage { return c }
         return nil
     }
 
-    public var isConstant: Bool { constant != nil }
+    package var isConstant: Bool { constant != nil }
 
     /// Per-tensor scale (the first scale), or nil if not quantized.
-    public var scale: Float? { quantization?.scales.first }
+    package var scale: Float? { quantization?.scales.first }
     /// Per-tensor zero point as Int32, or nil if not quantized.
-    public var zeroPoint: Int32? {
+    package var zeroPoint: Int32? {
         guard let z = quantization?.zeroPoints.first, let v = Int32(exactly: z) else { return nil }
         return v
     }
 }
 
 /// Shape arithmetic with overflow checks.
-public enum Shape {
+package enum Shape {
     /// Product of `dims`, or nil if any is negative or the product overflows.
-    public static func elementCount(_ dims: [Int]) -> Int? {
+    package static func elementCount(_ dims: [Int]) -> Int? {
         var n = 1
         for d in dims {
             guard d >= 0 else { return nil }
@@ -129,7 +129,7 @@ public enum Shape {
     }
 
     /// `elementCount(dims) * elementSize`, or nil on overflow.
-    public static func byteCount(_ dims: [Int], elementSize: Int) -> Int? {
+    package static func byteCount(_ dims: [Int], elementSize: Int) -> Int? {
         guard let n = elementCount(dims) else { return nil }
         let (p, o) = n.multipliedReportingOverflow(by: elementSize)
         return o ? nil : p

@@ -11,7 +11,7 @@ import TFLiteModel
 ///
 /// Everything here is integer arithmetic, so results are independent of SIMD width,
 /// thread count and floating-point contraction.
-public enum FixedPoint {
+package enum FixedPoint {
     /// Decomposes `multiplier` into a Q31 mantissa and exponent, as TFLite's
     /// `QuantizeMultiplier`: `frexp` gives `q ∈ [0.5, 1)` and `e`; the mantissa is
     /// `round(q · 2^31)` (ties away from zero), renormalized when it rounds up to 2^31.
@@ -22,7 +22,7 @@ public enum FixedPoint {
     /// `exponent` are frexp's `2·q` and `e - 1`, subnormals included; `|q|·2^31 < 2^31` has
     /// fraction bits of 2^-22 at the finest, so adding 0.5 is exact and truncating the sum
     /// rounds half away from zero.
-    public static func quantizeMultiplier(_ multiplier: Double) -> (mantissa: Int32, exponent: Int) {
+    package static func quantizeMultiplier(_ multiplier: Double) -> (mantissa: Int32, exponent: Int) {
         guard multiplier != 0, multiplier.isFinite else { return (0, 0) }
         var e = Int(multiplier.exponent) + 1
         var q = Int64(multiplier.significand * 1_073_741_824.0 + 0.5)   // |q|·2^31, rounded
@@ -42,7 +42,7 @@ public enum FixedPoint {
     /// The nudge `±2^30` followed by a truncating division rounds ties toward +∞:
     /// 1.5 → 2 but -1.5 → -1. Kernels must match this exactly.
     @inline(__always)
-    public static func saturatingRoundingDoublingHighMul(_ a: Int32, _ b: Int32) -> Int32 {
+    package static func saturatingRoundingDoublingHighMul(_ a: Int32, _ b: Int32) -> Int32 {
         if a == Int32.min && b == Int32.min { return Int32.max }
         let ab = Int64(a) * Int64(b)
         let nudge: Int64 = ab >= 0 ? (1 << 30) : (1 - (1 << 30))
@@ -53,7 +53,7 @@ public enum FixedPoint {
     /// `x / 2^exponent` rounded to nearest, ties away from zero (gemmlowp's
     /// `RoundingDivideByPOT`), for `0 ≤ exponent ≤ 31`.
     @inline(__always)
-    public static func roundingDivideByPOT(_ x: Int32, _ exponent: Int) -> Int32 {
+    package static func roundingDivideByPOT(_ x: Int32, _ exponent: Int) -> Int32 {
         let mask = Int32(truncatingIfNeeded: (Int64(1) << exponent) - 1)
         let remainder = x & mask
         let threshold = (mask >> 1) + (x < 0 ? 1 : 0)
@@ -65,7 +65,7 @@ public enum FixedPoint {
     /// The left shift for positive exponents wraps like the C++ code (callers keep
     /// `x · 2^e` in range, as TFLite's kernels do).
     @inline(__always)
-    public static func multiplyByQuantizedMultiplier(_ x: Int32, _ mantissa: Int32, _ exponent: Int) -> Int32 {
+    package static func multiplyByQuantizedMultiplier(_ x: Int32, _ mantissa: Int32, _ exponent: Int) -> Int32 {
         let left = exponent > 0 ? exponent : 0
         let right = exponent > 0 ? 0 : -exponent
         let shifted = x &<< Int32(left)
@@ -75,7 +75,7 @@ public enum FixedPoint {
     /// The clamp bounds of a fused activation in the quantized domain, as TFLite's
     /// `CalculateActivationRangeQuantized`: `Q(f) = zp + round(f / scale)` computed in
     /// `Float` with ties away from zero, intersected with `[qmin, qmax]`.
-    public static func activationRange(_ activation: FusedActivation, scale: Float, zeroPoint: Int32, qmin: Int32, qmax: Int32) -> (lower: Int32, upper: Int32)? {
+    package static func activationRange(_ activation: FusedActivation, scale: Float, zeroPoint: Int32, qmin: Int32, qmax: Int32) -> (lower: Int32, upper: Int32)? {
         func quantize(_ f: Float) -> Int32 {
             let r = (f / scale).rounded(.toNearestOrAwayFromZero)
             let v = Double(zeroPoint) + Double(r)

@@ -29,7 +29,7 @@ struct GemmTiles: Sendable {
         try ConvCheck.blasSizes([rows, outChannels, patch], op)
         columnsBytes = try ConvCheck.product([rows, patchBytes], "\(op) im2col")
         resultBytes = results ? try ConvCheck.product([rows, outChannels, 4], "\(op) tile") : 0
-        workerBytes = (columnsBytes + 2 * resultBytes + 63) / 64 * 64
+        workerBytes = try ConvCheck.cacheLines([columnsBytes, resultBytes, resultBytes], "\(op) scratch")
         scratch = context.requestScratch(bytes: try ConvCheck.product([workerBytes, context.threadCount], "\(op) scratch"))
         self.pixels = pixels
     }

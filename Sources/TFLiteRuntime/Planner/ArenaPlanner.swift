@@ -6,27 +6,27 @@
 /// into the smallest gap between already-placed requests whose lifetimes overlap it —
 /// best fit — or past the end when no gap is large enough. Offsets and sizes are rounded
 /// up to `alignment`, so every tensor starts on a 64-byte boundary.
-public struct ArenaPlanner {
-    public struct Request: Hashable, Sendable {
-        public var size: Int
-        public var first: Int
-        public var last: Int
-        public init(size: Int, first: Int, last: Int) {
+package struct ArenaPlanner {
+    package struct Request: Hashable, Sendable {
+        package var size: Int
+        package var first: Int
+        package var last: Int
+        package init(size: Int, first: Int, last: Int) {
             self.size = size; self.first = first; self.last = last
         }
     }
 
-    public struct Plan: Hashable, Sendable {
+    package struct Plan: Hashable, Sendable {
         /// Offset of each request, in request order.
-        public var offsets: [Int]
+        package var offsets: [Int]
         /// Total arena size in bytes.
-        public var size: Int
+        package var size: Int
     }
 
-    public static let alignment = 64
+    package static let alignment = 64
 
     /// Returns nil if the arena size would overflow `Int`.
-    public static func plan(_ requests: [Request]) -> Plan? {
+    package static func plan(_ requests: [Request]) -> Plan? {
         var alignedSizes: [Int] = []
         alignedSizes.reserveCapacity(requests.count)
         for r in requests {

@@ -8,13 +8,13 @@
 /// which each operand is either read in full or repeated (stride 0) in the same way are
 /// merged. Same shapes become one dimension, a scalar operand one dimension with stride
 /// 0, `[N, C] + [C]` two dimensions, so the innermost run is as long as possible.
-public struct Broadcast: Hashable, Sendable {
+package struct Broadcast: Hashable, Sendable {
     /// Most merged dimensions the iterator handles (TFLite broadcasts up to rank 6).
-    public static let maxRank = 6
+    package static let maxRank = 6
 
-    public let outputShape: [Int]
+    package let outputShape: [Int]
     /// Number of output elements.
-    public let elementCount: Int
+    package let elementCount: Int
     /// Merged dimensions, outermost first; never empty (a single 1 for scalar outputs).
     let dims: [Int]
     /// Element strides of each operand for each merged dimension (0 where repeated).
@@ -22,7 +22,7 @@ public struct Broadcast: Hashable, Sendable {
     let stridesB: [Int]
 
     /// The broadcast output shape of `a` and `b`.
-    public static func shape(_ a: [Int], _ b: [Int]) throws(KernelError) -> [Int] {
+    package static func shape(_ a: [Int], _ b: [Int]) throws(KernelError) -> [Int] {
         let rank = Swift.max(a.count, b.count)
         var out = [Int](repeating: 1, count: rank)
         for i in 0 ..< rank {
@@ -36,7 +36,7 @@ public struct Broadcast: Hashable, Sendable {
         return out
     }
 
-    public init(_ a: [Int], _ b: [Int]) throws(KernelError) {
+    package init(_ a: [Int], _ b: [Int]) throws(KernelError) {
         let out = try Self.shape(a, b)
         guard let count = Shape.elementCount(out) else {
             throw .invalid("broadcast shape \(out) is too large")
@@ -82,18 +82,18 @@ public struct Broadcast: Hashable, Sendable {
     }
 
     /// True when both operands are read contiguously, element for element.
-    public var isElementwise: Bool { dims.count == 1 && stridesA[0] == 1 && stridesB[0] == 1 }
+    package var isElementwise: Bool { dims.count == 1 && stridesA[0] == 1 && stridesB[0] == 1 }
 
     /// Strides (0 or 1) of the operands along the innermost merged dimension, the same
     /// for every run.
-    public var innerStrides: (a: Int, b: Int) { (stridesA[dims.count - 1], stridesB[dims.count - 1]) }
+    package var innerStrides: (a: Int, b: Int) { (stridesA[dims.count - 1], stridesB[dims.count - 1]) }
 
     /// Calls `body(output, a, b, n)` for consecutive runs covering the output elements
     /// `range` in order: output elements `output ..< output + n` read operand elements
     /// `a + k * innerStrides.a` and `b + k * innerStrides.b`. A run never crosses a row
     /// of the innermost merged dimension. Does not allocate.
     @inline(__always)
-    public func forEachRun(in range: Range<Int>, _ body: (_ output: Int, _ a: Int, _ b: Int, _ n: Int) -> Void) {
+    package func forEachRun(in range: Range<Int>, _ body: (_ output: Int, _ a: Int, _ b: Int, _ n: Int) -> Void) {
         guard !range.isEmpty else { return }
         var index = (0, 0, 0, 0, 0, 0)
         withUnsafeMutableBytes(of: &index) { raw in
@@ -119,17 +119,12 @@ public struct Broadcast: Hashable, Sendable {
                             pos += count
                             if pos >= range.upperBound { return }
                             column = 0
-                            // Next row: odometer over the outer merged dimensions.
-                            var d = inner - 1
-                            while d >= 0 {
-                                idx[d] += 1
-                                rowA += stridesA[d]
-                                rowB += stridesB[d]
-                                if idx[d] < dims[d] { break }
-                                rowA -= stridesA[d] * dims[d]
-                                rowB -= stridesB[d] * dims[d]
-                                idx[d] = 0
-                                d -= 1
+                            // Next row: odometer over the outer merged dimensions (the
+                            // range ends before it could run out).
+                            _ = advanceOdometer(idx, axes: inner, size: { dims[$0] }) { d, wrapped in
+                                let steps = wrapped ? 1 - dims[d] : 1
+                                rowA += steps * stridesA[d]
+                                rowB += steps * stridesB[d]
                             }
                         }
                     }

@@ -8,15 +8,15 @@ import TFLiteModel
 ///   the input (kernels reject empty outputs where TFLite does).
 /// Total padding is `max(0, (out - 1) * stride + eff - in)`; the first `total / 2`
 /// rows/columns go before, and the odd one out goes after (bottom/right).
-public struct AxisGeometry: Hashable, Sendable {
-    public var input: Int
-    public var output: Int
+package struct AxisGeometry: Hashable, Sendable {
+    package var input: Int
+    package var output: Int
     /// Padding before the first input element (top or left).
-    public var padBefore: Int
+    package var padBefore: Int
     /// Padding after the last input element (bottom or right).
-    public var padAfter: Int
+    package var padAfter: Int
 
-    public static func compute(input: Int, filter: Int, stride: Int, dilation: Int, padding: Padding) throws(KernelError) -> AxisGeometry {
+    package static func compute(input: Int, filter: Int, stride: Int, dilation: Int, padding: Padding) throws(KernelError) -> AxisGeometry {
         guard stride > 0, dilation > 0, filter > 0 else {
             throw .invalid("stride (\(stride)), dilation (\(dilation)) and filter size (\(filter)) must be positive")
         }
@@ -37,11 +37,11 @@ public struct AxisGeometry: Hashable, Sendable {
 }
 
 /// Clamp bounds of a fused activation for float outputs.
-public struct FloatActivationRange: Hashable, Sendable {
-    public var lower: Float
-    public var upper: Float
+package struct FloatActivationRange: Hashable, Sendable {
+    package var lower: Float
+    package var upper: Float
 
-    public static func of(_ activation: FusedActivation) throws(KernelError) -> FloatActivationRange {
+    package static func of(_ activation: FusedActivation) throws(KernelError) -> FloatActivationRange {
         switch activation {
         case .none: return FloatActivationRange(lower: -.infinity, upper: .infinity)
         case .relu: return FloatActivationRange(lower: 0, upper: .infinity)
@@ -53,5 +53,5 @@ public struct FloatActivationRange: Hashable, Sendable {
     }
 
     @inline(__always)
-    public func clamp(_ x: Float) -> Float { Swift.min(Swift.max(x, lower), upper) }
+    package func clamp(_ x: Float) -> Float { Swift.min(Swift.max(x, lower), upper) }
 }

@@ -12,16 +12,16 @@ import Dispatch
 /// and joined when the last copy is released. Where the pool's atomics are unavailable
 /// (Apple systems before macOS 15 / iOS 18), loops go to `DispatchQueue.concurrentPerform`.
 /// A loop started from inside another loop's body runs on the calling thread alone.
-public struct Parallel: Sendable {
-    public let threadCount: Int
+package struct Parallel: Sendable {
+    package let threadCount: Int
     private let runner: (any TaskRunner)?
 
     /// Smallest amount of work, in the units of `forEachChunk(_:cost:_:)` (about one
     /// multiply-add or one byte moved each), worth handing to another thread: waking a
     /// parked worker costs some microseconds, in which a core does this much.
-    public static let minimumWorkPerThread = 1 << 15
+    package static let minimumWorkPerThread = 1 << 15
 
-    public init(threadCount: Int) {
+    package init(threadCount: Int) {
         let threads = Swift.max(1, threadCount)
         self.threadCount = threads
         if threads == 1 {
@@ -35,7 +35,7 @@ public struct Parallel: Sendable {
 
     /// Calls `body` on disjoint subranges covering `0..<count`, in parallel when more than
     /// one thread is configured and there are at least `minimumChunk` items per thread.
-    public func forEachChunk(_ count: Int, minimumChunk: Int = 1, _ body: (Range<Int>) -> Void) {
+    package func forEachChunk(_ count: Int, minimumChunk: Int = 1, _ body: (Range<Int>) -> Void) {
         guard count > 0 else { return }
         let chunks = Swift.min(threadCount, Swift.max(1, count / Swift.max(1, minimumChunk)))
         perform(count, chunks: chunks) { _, range in body(range) }
@@ -44,12 +44,12 @@ public struct Parallel: Sendable {
     /// Like ``forEachChunk(_:minimumChunk:_:)`` for items costing about `cost` units of
     /// work each (see ``minimumWorkPerThread``): a loop too small to repay a second
     /// thread runs on the calling one.
-    public func forEachChunk(_ count: Int, cost: Int, _ body: (Range<Int>) -> Void) {
+    package func forEachChunk(_ count: Int, cost: Int, _ body: (Range<Int>) -> Void) {
         forEachChunk(count, minimumChunk: Self.minimumChunk(cost: cost), body)
     }
 
     /// Items of `cost` units each per thread needed to reach ``minimumWorkPerThread``.
-    public static func minimumChunk(cost: Int) -> Int {
+    package static func minimumChunk(cost: Int) -> Int {
         let c = Swift.max(1, cost)
         let (q, r) = minimumWorkPerThread.quotientAndRemainder(dividingBy: c)
         return Swift.max(1, r == 0 ? q : q + 1)
@@ -57,7 +57,7 @@ public struct Parallel: Sendable {
 
     /// Like ``forEachChunk(_:minimumChunk:_:)``, also passing the chunk's index, which is
     /// below `threadCount`: kernels index per-thread scratch with it.
-    public func forEachChunkIndexed(_ count: Int, _ body: (Int, Range<Int>) -> Void) {
+    package func forEachChunkIndexed(_ count: Int, _ body: (Int, Range<Int>) -> Void) {
         guard count > 0 else { return }
         perform(count, chunks: Swift.min(threadCount, count), body)
     }
@@ -66,7 +66,7 @@ public struct Parallel: Sendable {
     /// they become free: for a few uneven tasks (GEMM tiles), where fixed chunks of whole
     /// tasks would leave one thread idle. Which thread runs an index varies from run to
     /// run, so every task must compute the same values wherever it runs.
-    public func forEachTask(_ count: Int, _ body: (Int) -> Void) {
+    package func forEachTask(_ count: Int, _ body: (Int) -> Void) {
         guard count > 0 else { return }
         guard count > 1, let runner else {
             for i in 0 ..< count { body(i) }

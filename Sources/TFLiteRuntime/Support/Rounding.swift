@@ -1,6 +1,6 @@
 /// Float → integer rounding written with adds, compares and bit patterns only, so loops
 /// over it vectorize on baseline x86-64: `rounded(.toNearestOrAwayFromZero)` is a libm
-/// call (`roundf`, 3.2 ns per element in QUANTIZE), and SSE2 has no rounding instruction.
+/// call (`roundf`), and SSE2 has no rounding instruction.
 enum Rounding {
     /// Inputs are clamped to `±limit` first: `limit + 1.5·2^23` stays in the binade
     /// `[2^23, 2^24)`, whose spacing is exactly 1.

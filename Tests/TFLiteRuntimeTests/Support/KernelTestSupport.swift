@@ -2,7 +2,7 @@ import Testing
 import TFLiteModel
 @testable import TFLiteRuntime
 
-/// The input pattern of `Fixtures/generate/conv_goldens.py`: element `i` is
+/// The input pattern of `scripts/fixtures/conv_goldens.py`: element `i` is
 /// `((i * 37 + k) % 19 - 9) / 8`, exact in Float, so TensorFlow and the tests see the same data.
 func goldenPattern(_ count: Int, _ k: Int) -> [Float] {
     (0 ..< count).map { Float(((($0 * 37 + k) % 19) - 9)) / 8 }

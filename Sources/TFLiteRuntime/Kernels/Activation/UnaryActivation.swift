@@ -4,7 +4,7 @@ import TFLiteModel
 /// SQRT and RSQRT. The output has the input's shape and type.
 ///
 /// Prepare validates the operator and picks the kernel for the element type; float32
-/// kernels are in `+F32`, uint8/int8 ones in `+Quantized`.
+/// kernels are in `+F32`, uint8/int8 ones in `+Q8`.
 enum UnaryActivation {
     enum Kind: Sendable {
         case leakyRelu, logistic, tanh, hardSwish, exp, sqrt, rsqrt

@@ -34,7 +34,7 @@ enum BatchMatMulHybrid {
                 sums[mat * n + j] = sum
             }
         }
-        let workerBytes = (2 * m * n * 4 + 63) / 64 * 64
+        let workerBytes = try ConvCheck.cacheLines([try ConvCheck.product([2, m, n, 4], "BATCH_MATMUL")], "BATCH_MATMUL")
         let work = context.requestScratch(bytes: try ConvCheck.product([workerBytes, context.threadCount], "BATCH_MATMUL"))
         let codes = context.requestScratch(bytes: try ConvCheck.product([lhsRows, k, 4], "BATCH_MATMUL"))
         let rowParams = context.requestScratch(bytes: try ConvCheck.product([lhsRows, 8], "BATCH_MATMUL"))

@@ -123,17 +123,63 @@ struct Conv2DF32Im2col: PreparedKernel {
 }
 
 extension Conv2DGeometry {
+    /// Writes the receptive fields of output pixels `first ..< first + count` one after
+    /// another (`patch` floats each, as ``gatherPatch(pixel:group:groups:groupInC:from:into:)``
+    /// orders them), walking the pixel coordinates instead of dividing them out per pixel.
+    ///
+    /// A stem convolution gathers few values per filter row (5×5×3: 15), so the per-pixel
+    /// divisions and a `memmove` call per row were most of its im2col cost.
+    func gatherPatches(first: Int, count: Int, from x: UnsafePointer<Float>, into col: UnsafeMutablePointer<Float>) {
+        guard count > 0, outW > 0, outH > 0 else { return }
+        let patch = kh * kw * inC
+        let perImage = outH * outW
+        var b = first / perImage
+        var oy = (first % perImage) / outW
+        var ox = first % outW
+        let rowLength = kw * inC
+        for r in 0 ..< count {
+            let dst = col + r * patch
+            let iy0 = oy * strideH - padTop
+            let ix0 = ox * strideW - padLeft
+            if dilationW == 1, ix0 >= 0, ix0 + kw <= inW {
+                // Every tap of a filter row is inside the row: one contiguous run.
+                for ky in 0 ..< kh {
+                    let iy = iy0 + ky * dilationH
+                    let d = dst + ky * rowLength
+                    if iy >= 0, iy < inH {
+                        copyFloats(from: x + ((b * inH + iy) * inW + ix0) * inC, to: d, count: rowLength)
+                    } else {
+                        d.update(repeating: 0, count: rowLength)
+                    }
+                }
+            } else {
+                gatherPatch(b: b, oy: oy, ox: ox, group: 0, groups: 1, groupInC: inC, from: x, into: dst)
+            }
+            ox += 1
+            if ox == outW {
+                ox = 0
+                oy += 1
+                if oy == outH { oy = 0; b += 1 }
+            }
+        }
+    }
+
     /// Writes the receptive field of output pixel `pixel` (flattened `(b, oy, ox)`) of an
     /// NHWC float image for group `group` (of `groups`, `groupInC` channels each) as
     /// `kh·kw·groupInC` floats ordered `(ky, kx, channel)`, zeros for taps in the padding.
     @inline(__always)
     func gatherPatch(pixel: Int, group: Int, groups: Int, groupInC: Int,
                      from x: UnsafePointer<Float>, into col: UnsafeMutablePointer<Float>) {
+        let perImage = outH * outW
+        gatherPatch(b: pixel / perImage, oy: (pixel % perImage) / outW, ox: pixel % outW, group: group,
+                    groups: groups, groupInC: groupInC, from: x, into: col)
+    }
+
+    /// The receptive field of the output pixel at image `b`, row `oy`, column `ox`.
+    @inline(__always)
+    func gatherPatch(b: Int, oy: Int, ox: Int, group: Int, groups: Int, groupInC: Int,
+                     from x: UnsafePointer<Float>, into col: UnsafeMutablePointer<Float>) {
         let g = self
-        let perImage = g.outH * g.outW
-        let b = pixel / perImage
-        let oy = (pixel % perImage) / g.outW
-        let ox = pixel % g.outW
         let iy0 = oy * g.strideH - g.padTop
         let ix0 = ox * g.strideW - g.padLeft
         let rowLength = g.kw * groupInC
@@ -170,5 +216,22 @@ extension Conv2DGeometry {
                 }
             }
         }
+    }
+}
+
+/// Copies `count` floats between buffers that do not overlap, in four-lane blocks: the
+/// runs im2col copies are short (a filter row), where a `memmove` call costs more than
+/// the copy.
+@inline(__always)
+func copyFloats(from src: UnsafePointer<Float>, to dst: UnsafeMutablePointer<Float>, count: Int) {
+    var i = 0
+    while i + 4 <= count {
+        UnsafeMutableRawPointer(dst + i).storeBytes(of: UnsafeRawPointer(src + i).loadUnaligned(as: SIMD4<Float>.self),
+                                                    as: SIMD4<Float>.self)
+        i += 4
+    }
+    while i < count {
+        dst[i] = src[i]
+        i += 1
     }
 }

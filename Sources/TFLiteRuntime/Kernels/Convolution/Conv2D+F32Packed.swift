@@ -77,10 +77,7 @@ struct Conv2DF32Packed: PreparedKernel {
             if pointwise {
                 (a, lda) = (x + tile.first * g.inC, g.inC)
             } else {
-                for r in 0 ..< tile.count {
-                    g.gatherPatch(pixel: tile.first + r, group: 0, groups: 1, groupInC: g.inC, from: x,
-                                  into: tile.columns + r * patch)
-                }
+                g.gatherPatches(first: tile.first, count: tile.count, from: x, into: tile.columns)
                 (a, lda) = (UnsafePointer(tile.columns), patch)
             }
             gemm(m: tile.count, n: outC, k: patch, a: a, lda: lda, packedB: w, c: y + tile.first * outC, ldc: outC)

@@ -7,7 +7,7 @@ import TFLiteModel
 /// The group count is `inC / Cg` (TFLite's grouped convolution); both `inC` and `outC`
 /// must divide evenly into it.
 ///
-/// float32, quantized uint8 / int8 (``Conv2DQuantized``), and hybrid float32 with int8
+/// float32, quantized uint8 / int8 (``Conv2DQ8``), and hybrid float32 with int8
 /// weights (``Conv2DHybrid``).
 enum Conv2D {
     static let prepare: KernelPrepare = { (context: inout PrepareContext) throws(KernelError) -> any PreparedKernel in
@@ -40,7 +40,7 @@ enum Conv2D {
         context.declareWork([geometry.outputPixels, outC, kh, kw, groupInC])
 
         if input.type == .uint8 || input.type == .int8 {
-            return try Conv2DQuantized.make(&context, geometry: geometry, groups: groups, input: input, filter: filter,
+            return try Conv2DQ8.make(&context, geometry: geometry, groups: groups, input: input, filter: filter,
                                             bias: bias, output: output, activation: options.activation)
         }
         if input.type == .float32, filter.type == .int8 {

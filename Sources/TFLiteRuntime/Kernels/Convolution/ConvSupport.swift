@@ -63,6 +63,19 @@ enum ConvCheck {
         return n
     }
 
+    /// `a + b + ...` bytes rounded up to whole 64-byte cache lines, with overflow checks:
+    /// the size of one worker's scratch made of such parts.
+    static func cacheLines(_ bytes: [Int], _ what: String) throws(KernelError) -> Int {
+        var total = 0
+        for b in bytes {
+            let (sum, overflow) = total.addingReportingOverflow(b)
+            guard b >= 0, !overflow else { throw .invalid("\(what): size \(bytes) overflows") }
+            total = sum
+        }
+        guard total <= Int.max - 63 else { throw .invalid("\(what): size \(bytes) overflows") }
+        return (total + 63) / 64 * 64
+    }
+
     /// Float clamp range of a fused activation, naming the operator's option.
     static func activation(_ a: FusedActivation) throws(KernelError) -> FloatActivationRange {
         try FloatActivationRange.of(a)
@@ -73,7 +86,7 @@ enum ConvCheck {
 /// `channels` values, in one pass.
 ///
 /// Plain loops over pointers, which LLVM vectorizes: the `SIMD8<Float>` form with
-/// `clamped(lowerBound:upperBound:)` was measured ~60x slower (the generic mask operations
+/// `clamped(lowerBound:upperBound:)` was far slower (the generic mask operations
 /// behind it are not lowered to min/max instructions), and was most of the time of a
 /// pointwise convolution.
 struct FloatBiasActivation {

@@ -4,7 +4,7 @@ import TFLiteModel
 import MicrokernelsAVX2
 #endif
 
-/// Float DEPTHWISE_CONV_2D: a general per-pixel kernel, and `depthwiseConv3x3F32` for the
+/// Float DEPTHWISE_CONV_2D: a general per-pixel kernel, and `DepthwiseConv2D3x3F32` for the
 /// common 3×3 / multiplier 1 / stride 1 or 2 case.
 enum DepthwiseConv2DF32 {
     static func make(geometry g: Conv2DGeometry, input: Int, filter: Int, bias: Int?, output: Int,
@@ -114,7 +114,7 @@ struct DepthwiseConv2DF32General: PreparedKernel {
 ///
 /// Bias and activation are one plain loop over each finished output row (the general
 /// kernel's epilogue, so the same operations), which LLVM vectorizes: a
-/// `SIMD8<Float>.clamped` per pixel here was ~60x slower than that loop.
+/// `SIMD8<Float>.clamped` per pixel here was far slower than that loop.
 ///
 /// At ``KernelLevel/avx2`` each row is `depthwiseConv3x3F32AVX2` instead: the same walk
 /// eight channels wide with fused multiply-adds, bias and clamp applied to each block
@@ -179,7 +179,7 @@ struct DepthwiseConv2D3x3F32: PreparedKernel {
 
 /// One output row of a 3×3, multiplier 1, stride 1 or 2 depthwise convolution in Float,
 /// before bias and activation: `depthwiseConv3x3F32`'s loops, also run by the exact 8-bit
-/// kernel (``DepthwiseConv2D3x3Quantized``) on centered codes.
+/// kernel (``DepthwiseConv2D3x3Q8``) on centered codes.
 ///
 /// Pixels whose window lies inside the image (`interiorX` × `interiorY`) point their taps
 /// straight into the input rows; border pixels point taps in the padding at a row of zeros.
@@ -194,7 +194,7 @@ struct Depthwise3x3Walk: Sendable {
     /// Whether interior pixels go row by row (`interiorRun`) rather than pixel by pixel.
     /// The row walk reads the input `strideW·inC` floats apart; when that is a multiple of
     /// 256 bytes (64, 128, 512, 1024 channels) the walk's loads fall into few cache sets and
-    /// measured up to 1.5x slower than the pixel path, otherwise up to 1.4x faster.
+    /// is slower than the pixel path, otherwise faster.
     let rowRuns: Bool
 
     init(geometry g: Conv2DGeometry) {
@@ -347,7 +347,7 @@ struct Depthwise3x3Walk: Sendable {
     ///
     /// The SIMD loop walks its 19 pointers instead of indexing them with a counter: with a
     /// counter, LLVM's loop vectorizer rewrote the `SIMD4` arithmetic into per-lane shuffles
-    /// and scalar multiplies (measured 1.7x slower on 128 channels).
+    /// and scalar multiplies.
     @inline(__always)
     static func pixel(_ p0: UnsafePointer<Float>, _ p1: UnsafePointer<Float>, _ p2: UnsafePointer<Float>,
                       _ p3: UnsafePointer<Float>, _ p4: UnsafePointer<Float>, _ p5: UnsafePointer<Float>,

@@ -18,7 +18,7 @@ enum DepthwiseConv2DHybrid {
             throw .invalid("DEPTHWISE_CONV_2D: hybrid weights need one scale per output channel (\(g.outC))")
         }
         let accBytes = try ConvCheck.product([g.outC, 4], "DEPTHWISE_CONV_2D")
-        let workerBytes = (accBytes + 63) / 64 * 64
+        let workerBytes = try ConvCheck.cacheLines([accBytes], "DEPTHWISE_CONV_2D")
         let work = context.requestScratch(bytes: try ConvCheck.product([workerBytes, context.threadCount], "DEPTHWISE_CONV_2D"))
         let codes = context.requestScratch(bytes: input.elementCount)
         let imageParams = context.requestScratch(bytes: try ConvCheck.product([g.batch, 8], "DEPTHWISE_CONV_2D"))

@@ -7,7 +7,7 @@ import TFLiteModel
 /// As in TFLite, the multiplier is `M = outC / inC` (it must divide evenly); the options'
 /// `depth_multiplier` is redundant and ignored.
 ///
-/// float32, quantized uint8 / int8 (``DepthwiseConv2DQuantized``), and hybrid float32 with
+/// float32, quantized uint8 / int8 (``DepthwiseConv2DQ8``), and hybrid float32 with
 /// int8 weights (``DepthwiseConv2DHybrid``).
 enum DepthwiseConv2D {
     static let prepare: KernelPrepare = { (context: inout PrepareContext) throws(KernelError) -> any PreparedKernel in
@@ -35,7 +35,7 @@ enum DepthwiseConv2D {
         context.declareWork([geometry.outputPixels, outC, kh, kw])
 
         if input.type == .uint8 || input.type == .int8 {
-            return try DepthwiseConv2DQuantized.make(&context, geometry: geometry, input: input, filter: filter,
+            return try DepthwiseConv2DQ8.make(&context, geometry: geometry, input: input, filter: filter,
                                                      bias: bias, output: output, activation: options.activation)
         }
         if input.type == .float32, filter.type == .int8 {

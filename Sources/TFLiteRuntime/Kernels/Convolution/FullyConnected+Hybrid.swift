@@ -14,12 +14,12 @@ enum FullyConnectedHybrid {
                      batch: Int, units: Int, depth: Int) throws(KernelError) -> any PreparedKernel {
         try HybridCheck.floats(context, input: input, bias: bias, output: output)
         let w = try HybridWeights(weights, channels: units, channelAxis: 0, op: "FULLY_CONNECTED")
-        let rows = Swift.max(1, Swift.min(FullyConnectedQuantized.tileRows, batch))
-        let columns = Swift.max(1, Swift.min(FullyConnectedQuantized.tileColumns, units))
+        let rows = Swift.max(1, Swift.min(FullyConnectedQ8.tileRows, batch))
+        let columns = Swift.max(1, Swift.min(FullyConnectedQ8.tileColumns, units))
         try ConvCheck.blasSizes([batch, units, depth, rows, columns], "FULLY_CONNECTED")
         let codes = context.requestScratch(bytes: try ConvCheck.product([batch, depth, 4], "FULLY_CONNECTED"))
         let rowScales = context.requestScratch(bytes: try ConvCheck.product([batch, 4], "FULLY_CONNECTED"))
-        let workerBytes = (2 * rows * columns * 4 + 63) / 64 * 64
+        let workerBytes = try ConvCheck.cacheLines([try ConvCheck.product([2, rows, columns, 4], "FULLY_CONNECTED")], "FULLY_CONNECTED")
         let work = context.requestScratch(bytes: try ConvCheck.product([workerBytes, context.threadCount], "FULLY_CONNECTED"))
         return FullyConnectedHybridGemm(
             input: input.index, bias: bias?.index, output: output.index, batch: batch, units: units, depth: depth,

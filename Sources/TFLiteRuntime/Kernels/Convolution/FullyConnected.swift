@@ -7,7 +7,7 @@ import TFLiteModel
 /// `[batch, out]`, or with `keep_num_dims` the input's shape with its last dimension
 /// (which must then equal `in`) replaced by `out`. Absent options mean TFLite's defaults.
 ///
-/// float32, quantized uint8 / int8 (``FullyConnectedQuantized``), and hybrid float32 with
+/// float32, quantized uint8 / int8 (``FullyConnectedQ8``), and hybrid float32 with
 /// int8 weights (``FullyConnectedHybrid``).
 enum FullyConnected {
     static let prepare: KernelPrepare = { (context: inout PrepareContext) throws(KernelError) -> any PreparedKernel in
@@ -47,7 +47,7 @@ enum FullyConnected {
         context.declareWork([batch, units, depth])
 
         if input.type == .uint8 || input.type == .int8 {
-            return try FullyConnectedQuantized.make(&context, input: input, weights: weights, bias: bias, output: output,
+            return try FullyConnectedQ8.make(&context, input: input, weights: weights, bias: bias, output: output,
                                                     activation: options.activation, batch: batch, units: units, depth: depth)
         }
         if input.type == .float32, weights.type == .int8 {

@@ -9,7 +9,7 @@ import TFLiteModel
 /// convolution padding rule applied with the *output* size in the role of the input size
 /// (``transposePadding(output:filter:stride:padding:)``).
 ///
-/// float32, quantized uint8 / int8 (``TransposeConvQuantized``), and hybrid float32 with
+/// float32, quantized uint8 / int8 (``TransposeConvQ8``), and hybrid float32 with
 /// int8 weights (``TransposeConvHybrid``).
 enum TransposeConv {
     static let prepare: KernelPrepare = { (context: inout PrepareContext) throws(KernelError) -> any PreparedKernel in
@@ -52,7 +52,7 @@ enum TransposeConv {
                                       dilationH: 1, dilationW: 1, padTop: padTop, padLeft: padLeft)
 
         if input.type == .uint8 || input.type == .int8 {
-            return try TransposeConvQuantized.make(&context, geometry: geometry, weights: weights, input: input,
+            return try TransposeConvQ8.make(&context, geometry: geometry, weights: weights, input: input,
                                                    bias: bias, output: output, activation: options.activation)
         }
         if input.type == .float32, weights.type == .int8 {

@@ -6,8 +6,8 @@ import TFLiteModel
 ///
 /// Prepare checks the operand and output types agree, computes the output shape and
 /// the merged broadcast strides, and picks the kernel for the element type:
-/// float32 (`+F32`), int32 (`+I32`, the shape arithmetic of converted models) or
-/// uint8/int8 (`+Quantized`, bit-exact with TFLite's reference kernels).
+/// float32 (`+F32`), int32 (`+S32`, the shape arithmetic of converted models) or
+/// uint8/int8 (`+Q8`, bit-exact with TFLite's reference kernels).
 enum BinaryElementwise {
     enum Kind: Sendable {
         case add, sub, mul, div, squaredDifference, maximum, minimum

@@ -130,15 +130,14 @@ struct Pool2DSeparable<Reduction: PoolReduction> {
 
 /// The separable pools, as one kernel that is not generic: the witness of a generic
 /// kernel's `eval` is the unspecialized body, which called `lift`, `combine` and the
-/// loads and stores through witnesses per element (55 ns per output element of a float
-/// 9×9 max pool); each case here runs the specialization of ``Pool2DSeparable/run(_:)``.
+/// loads and stores through witnesses per element; each case here runs the specialization of ``Pool2DSeparable/run(_:)``.
 enum SeparablePool: PreparedKernel {
     case maxF32(Pool2DSeparable<MaxPoolF32>)
     case averageF32(Pool2DSeparable<AveragePoolF32>)
-    case maxU8(Pool2DSeparable<MaxPoolQuantized<UInt8>>)
-    case maxI8(Pool2DSeparable<MaxPoolQuantized<Int8>>)
-    case averageU8(Pool2DSeparable<AveragePoolQuantized<UInt8>>)
-    case averageI8(Pool2DSeparable<AveragePoolQuantized<Int8>>)
+    case maxU8(Pool2DSeparable<MaxPoolQ8<UInt8>>)
+    case maxI8(Pool2DSeparable<MaxPoolQ8<Int8>>)
+    case averageU8(Pool2DSeparable<AveragePoolQ8<UInt8>>)
+    case averageI8(Pool2DSeparable<AveragePoolQ8<Int8>>)
 
     func eval(_ context: EvalContext) throws(KernelError) {
         switch self {
@@ -174,8 +173,8 @@ struct AveragePoolF32: PoolReduction {
     }
 }
 
-/// Largest code, then the activation clamp (as ``Pool2DQuantized8``).
-struct MaxPoolQuantized<T: Quantized8>: PoolReduction {
+/// Largest code, then the activation clamp (as ``Pool2DQ8Kernel``).
+struct MaxPoolQ8<T: Quantized8>: PoolReduction {
     let lower: Int32, upper: Int32
     @inline(__always) static func lift(_ x: T) -> Int32 { Int32(x) }
     @inline(__always) static func combine(_ a: Int32, _ b: Int32) -> Int32 { Swift.max(a, b) }
@@ -185,8 +184,8 @@ struct MaxPoolQuantized<T: Quantized8>: PoolReduction {
 }
 
 /// Wrapping `Int32` sum of codes, rounded division by the pixel count (half up for uint8,
-/// half away from zero for int8), then the activation clamp (as ``Pool2DQuantized8``).
-struct AveragePoolQuantized<T: Quantized8>: PoolReduction {
+/// half away from zero for int8), then the activation clamp (as ``Pool2DQ8Kernel``).
+struct AveragePoolQ8<T: Quantized8>: PoolReduction {
     let lower: Int32, upper: Int32
     @inline(__always) static func lift(_ x: T) -> Int32 { Int32(x) }
     @inline(__always) static func combine(_ a: Int32, _ b: Int32) -> Int32 { a &+ b }

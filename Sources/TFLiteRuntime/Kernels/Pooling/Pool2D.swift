@@ -7,7 +7,7 @@ import TFLiteModel
 /// divides the sum by the number of in-image pixels; max takes the largest of them. The
 /// fused activation clamps the result.
 ///
-/// float32, and quantized uint8 / int8 (``Pool2DQuantized``).
+/// float32, and quantized uint8 / int8 (``Pool2DQ8``).
 enum Pool2D {
     enum Kind: Sendable { case average, max }
 
@@ -71,7 +71,7 @@ enum Pool2D {
             let separable = area.partialValue > directWindowLimit
             try context.setOutputShape(0, [batch, y.output, x.output, channels])
             if input.type == .uint8 || input.type == .int8 {
-                return try Pool2DQuantized.make(&context, kind: kind, input: input, output: output,
+                return try Pool2DQ8.make(&context, kind: kind, input: input, output: output,
                                                 geometry: geometry, activation: options.activation, separable: separable)
             }
             guard input.type == .float32, output.type == .float32 else { throw context.unsupportedTypes() }

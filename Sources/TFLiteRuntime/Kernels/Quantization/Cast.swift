@@ -75,7 +75,7 @@ extension SaturatingIntegerCast {
         let upper = Float(sign: .plus, exponent: Self.bitWidth - (Self.isSigned ? 1 : 0), significand: 1)
         let lower = Self.isSigned ? -upper : 0
         // Through Int64 (exact: t is integral and in range): `Self(t)` here is the generic
-        // FixedWidthInteger conversion, a bit-by-bit algorithm (3 ns per element), where
+        // FixedWidthInteger conversion, a bit-by-bit algorithm, where
         // Int64's own initializer is one instruction.
         if t >= upper { self = Self.max } else if t < lower { self = Self.min } else { self = Self(truncatingIfNeeded: Int64(t)) }
     }
@@ -88,7 +88,7 @@ extension UInt8: SaturatingIntegerCast {}
 
 /// The element types are stored, not generic parameters: the witness of a generic
 /// kernel's `eval` is the unspecialized body, which converted each element through
-/// witnesses (4.7-8.3 ns per element); `eval` picks the specialization of `convert` for the
+/// witnesses; `eval` picks the specialization of `convert` for the
 /// pair of types.
 struct CastKernel: PreparedKernel {
     enum Element {

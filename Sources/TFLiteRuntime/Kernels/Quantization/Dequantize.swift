@@ -84,7 +84,7 @@ struct DequantizeAffine: PreparedKernel {
     enum Storage { case int8, uint8, int16 }
     /// The input's code type. Not a generic parameter: the witness of a generic kernel's
     /// `eval` is the unspecialized body, which read each code and called `quantizedValue`
-    /// through witnesses (2.9 ns per element on int8); `eval` dispatches to the
+    /// through witnesses; `eval` dispatches to the
     /// specializations of `run` instead.
     let storage: Storage
     let input: Int

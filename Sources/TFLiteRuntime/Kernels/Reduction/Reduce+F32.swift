@@ -140,16 +140,10 @@ struct ReduceF32Kernel<R: ReducerF32>: PreparedKernel {
                 var offset = base
                 while true {
                     acc = R.reduceStrided(acc, x + offset, n, stride: s)
-                    var d = last - 1
-                    while d >= 0 {
-                        idx[d] += 1
-                        offset += groups[d].stride
-                        if idx[d] < groups[d].size { break }
-                        offset -= groups[d].stride * groups[d].size
-                        idx[d] = 0
-                        d -= 1
+                    let more = advanceOdometer(idx, axes: last, size: { groups[$0].size }) { d, wrapped in
+                        offset += wrapped ? -groups[d].stride * (groups[d].size - 1) : groups[d].stride
                     }
-                    if d < 0 { return }
+                    if !more { return }
                 }
             }
         }

@@ -11,7 +11,7 @@ import TFLiteModel
 ///
 /// Prepare validates the operator, computes the output shape and the
 /// ``ReductionGeometry``, and picks the kernel for the element type; float32 kernels
-/// are in `+F32`, uint8/int8 MEAN and SUM in `+Quantized`.
+/// are in `+F32`, uint8/int8 MEAN and SUM in `+Q8`.
 enum Reduce {
     enum Kind: Sendable {
         case mean, sum, max

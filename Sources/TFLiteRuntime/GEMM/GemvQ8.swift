@@ -1,0 +1,131 @@
+import TFLiteModel
+#if arch(x86_64)
+import MicrokernelsAVX2
+#endif
+
+/// Quantized CONV_2D and FULLY_CONNECTED whose output is a single row of channels (a
+/// batch-1 classifier, a convolution down to one pixel), against the 8-bit weights as
+/// they are in the model.
+///
+/// One row makes the product a matrix-vector product: each weight is used once per
+/// invoke, so a packed `Float` copy for ``ExactGEMM`` (4 bytes per weight: 4 MB for
+/// MobileNet's 1001-class layer) would be read as often as it saves conversions, and
+/// would cost its size in memory and its conversion at load. Here the row's centered
+/// activations `x - zx` become `Int16` (`|·| ≤ 255`), and
+///
+///     acc[o] = Σ_i (w[o, i] - zw)·xc[i] = Σ_i w[o, i]·xc[i] - zw·Σ_i xc[i]
+///
+/// in wrapping `Int32`, which is TFLite's sum modulo 2^32 whatever the order. Each product
+/// and each pair of products fits in `Int32` (`2·255·255`), so LLVM forms the sum with
+/// `pmaddwd`. Output channels are split over the threads; ``Requantizer`` finishes.
+struct GemvQ8: Quantized8Kernel {
+    /// How the row of `depth` activations is read from the input tensor.
+    enum Row: Sendable {
+        /// FULLY_CONNECTED: the input's `depth` codes.
+        case dense
+        /// CONV_2D with one output pixel: the receptive field, `(ky, kx, channel)` order,
+        /// with taps in the padding contributing nothing (centered value 0).
+        case patch(Conv2DGeometry)
+    }
+
+    let signed: Bool
+    let input: Int, bias: Int?, output: Int
+    let row: Row
+    /// `[units, depth]` codes (OHWI filters are already `[outC, kh·kw·inC]`), read from
+    /// the model at each invoke.
+    let weights: ConstantBytes
+    let units: Int, depth: Int
+    let inputZeroPoint: Int32, weightZeroPoint: Int32
+    let requantizer: Requantizer
+    let scratch: Int
+    /// The level's matrix-vector microkernel computes the sums (else the portable loop).
+    let vectorized: Bool
+    /// Offset of the `Int32` accumulators in the scratch, after the `Int16` row.
+    let accOffset: Int
+    /// Output channels per parallel block.
+    static let block = 64
+
+    /// The kernel, or nil when the operator is not a single row or the weights are not
+    /// constant (the callers' other kernels apply).
+    static func make(_ context: inout PrepareContext, signed: Bool, input: Int, weights: TensorState, bias: Int?, output: Int,
+                     rows: Int, units: Int, depth: Int, row: Row, params: QuantizedConvParams) throws(KernelError) -> GemvQ8? {
+        guard rows == 1, let constant = weights.constant else { return nil }
+        guard constant.bytes.count >= (try ConvCheck.product([units, depth], "quantized row")) else {
+            throw .invalid("weights hold \(constant.bytes.count) bytes; \(units) x \(depth) needed")
+        }
+        let rowBytes = try ConvCheck.product([depth, MemoryLayout<Int16>.stride], "quantized row")
+        let accOffset = try ConvCheck.cacheLines([rowBytes], "quantized row")
+        let accBytes = try ConvCheck.product([units, MemoryLayout<Int32>.stride], "quantized row")
+        let (total, overflow) = accOffset.addingReportingOverflow(accBytes)
+        guard !overflow else { throw .invalid("quantized row scratch overflows") }
+        return GemvQ8(signed: signed, input: input, bias: bias, output: output, row: row, weights: constant,
+                             units: units, depth: depth, inputZeroPoint: params.inputZeroPoint,
+                             weightZeroPoint: params.weightZeroPoint, requantizer: params.requantizer,
+                             scratch: context.requestScratch(bytes: total),
+                             vectorized: context.kernelLevel >= .avx2, accOffset: accOffset)
+    }
+
+    func run<T: Quantized8>(_ context: EvalContext, _: T.Type) {
+        let x = UnsafePointer(context.pointer(input, as: T.self))
+        let y = context.pointer(output, as: T.self)
+        let b = context.optionalInt32s(bias)
+        let memory = UnsafeMutableRawPointer(context.scratch(scratch, as: UInt8.self))
+        let xc = memory.assumingMemoryBound(to: Int16.self)
+        let acc = (memory + accOffset).assumingMemoryBound(to: Int32.self)
+        switch row {
+        case .dense:
+            for i in 0 ..< depth { xc[i] = Int16(truncatingIfNeeded: Int32(x[i]) &- inputZeroPoint) }
+        case let .patch(g):
+            gather(g, x, into: xc)
+        }
+        var sum: Int32 = 0
+        for i in 0 ..< depth { sum = sum &+ Int32(xc[i]) }
+        let offset = weightZeroPoint &* sum
+        let w = weights.typed(T.self)
+        guard let base = w.baseAddress else { return }
+        let blocks = (units + Self.block - 1) / Self.block
+        forEachWorker(context.parallel, blocks) { _, range in
+            for blk in range {
+                let o0 = blk * Self.block, n = Swift.min(Self.block, units - o0)
+                #if arch(x86_64)
+                if vectorized {
+                    gemvS8S16AVX2(n: n, k: depth, w: base + o0 * depth, ldw: depth, signed: T.isSigned, x: xc, acc: acc + o0)
+                    for o in o0 ..< o0 + n { acc[o] = acc[o] &- offset }
+                    requantizer.store(acc + o0, count: n, firstChannel: o0, bias: b, into: y + o0)
+                    continue
+                }
+                #endif
+                for o in o0 ..< o0 + n {
+                    acc[o] = Self.dot(base + o * depth, xc, depth) &- offset
+                }
+                requantizer.store(acc + o0, count: n, firstChannel: o0, bias: b, into: y + o0)
+            }
+        }
+    }
+
+    /// `Σ w[i]·x[i]` in wrapping `Int32`.
+    @inline(__always)
+    static func dot<T: Quantized8>(_ w: UnsafePointer<T>, _ x: UnsafePointer<Int16>, _ count: Int) -> Int32 {
+        var sum: Int32 = 0
+        for i in 0 ..< count { sum = sum &+ Int32(truncatingIfNeeded: w[i]) &* Int32(x[i]) }
+        return sum
+    }
+
+    /// The receptive field of the single output pixel (batch 1, `outH = outW = 1`).
+    private func gather<T: Quantized8>(_ g: Conv2DGeometry, _ x: UnsafePointer<T>, into xc: UnsafeMutablePointer<Int16>) {
+        var k = 0
+        for ky in 0 ..< g.kh {
+            let iy = ky * g.dilationH - g.padTop
+            for kx in 0 ..< g.kw {
+                let ix = kx * g.dilationW - g.padLeft
+                if iy >= 0, iy < g.inH, ix >= 0, ix < g.inW {
+                    let src = x + (iy * g.inW + ix) * g.inC
+                    for c in 0 ..< g.inC { xc[k + c] = Int16(truncatingIfNeeded: Int32(src[c]) &- inputZeroPoint) }
+                } else {
+                    (xc + k).update(repeating: 0, count: g.inC)
+                }
+                k += g.inC
+            }
+        }
+    }
+}

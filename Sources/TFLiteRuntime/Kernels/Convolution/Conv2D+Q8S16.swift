@@ -1,0 +1,127 @@
+import Microkernels
+#if arch(x86_64)
+import MicrokernelsAVX2
+#endif
+
+/// Quantized CONV_2D with a constant filter on levels that have an integer GEMM
+/// (``KernelLevel/avx2``): the same im2col tiles as ``Conv2DQ8Gemm``, but the rows
+/// hold centered codes as `Int16` and the exact sums come from the level's 16-bit integer
+/// GEMM (``GemmS16Layout``) instead of chunked `Float` BLAS calls. Wrapping `Int32` sums
+/// are TFLite's accumulator whatever the order, so outputs are bit-identical to the
+/// portable kernel's and to the reference.
+struct Conv2DQ8GemmS16: Quantized8Kernel {
+    let signed: Bool
+    let input: Int, bias: Int?, output: Int
+    let geometry: Conv2DGeometry
+    let groups: Int, groupInC: Int, groupOutC: Int
+    /// `kh·kw·Cg`, and the same rounded up to even: the im2col row stride.
+    let patch: Int, paddedPatch: Int
+    let tiles: GemmTiles
+    /// Per group, ``GemmS16Layout``'s panels of the centered filter rows `w - zw`.
+    let packed: PackedBuffer
+    let packedPerGroup: Int
+    let inputZeroPoint: Int32
+    let requantizer: Requantizer
+
+    /// The kernel when `level` has an integer GEMM, else nil (the caller's portable kernel
+    /// applies).
+    static func make<T: Quantized8>(_: T.Type, _ context: inout PrepareContext, geometry g: Conv2DGeometry, groups: Int,
+                                    input: Int, filter constant: ConstantBytes, bias: Int?, output: Int,
+                                    params: QuantizedConvParams) throws(KernelError) -> Conv2DQ8GemmS16? {
+        let groupInC = g.inC / groups, groupOutC = g.outC / groups
+        // Panels of 16 columns: below 8 output channels a group's packed Int16 weights
+        // would take more than 4 bytes per 8-bit weight, the most any packing here costs
+        // (packed constants are paid for by the file's bytes, not the memory budget).
+        guard context.kernelLevel >= .avx2, groupOutC >= 8 else { return nil }
+        let patch = try ConvCheck.product([g.kh, g.kw, groupInC], "CONV_2D patch")
+        let weights = constant.typed(T.self)
+        guard weights.count >= (try ConvCheck.product([g.outC, patch], "CONV_2D filter")) else {
+            throw .invalid("the filter holds \(weights.count) values; \(g.outC) x \(patch) needed")
+        }
+        guard let perGroup = GemmS16Layout.packedCount(n: groupOutC, k: patch) else {
+            throw .invalid("CONV_2D packed filter size overflows")
+        }
+        let count = try ConvCheck.product([perGroup, groups], "CONV_2D packed filter")
+        let bytes = try ConvCheck.product([count, MemoryLayout<Int16>.stride], "CONV_2D packed filter")
+        let zw = params.weightZeroPoint
+        let packed = try context.pack(bytes: bytes) { pointer in
+            let out = pointer.bindMemory(to: Int16.self, capacity: count)
+            if let w = weights.baseAddress {
+                for group in 0 ..< groups {
+                    // The centered rows `w - zw` of the group's `[groupOutC, patch]` filter.
+                    let rows = w + group * groupOutC * patch
+                    GemmS16Layout.pack(n: groupOutC, k: patch, into: out + group * perGroup) { j, d in
+                        Int16(truncatingIfNeeded: Int32(truncatingIfNeeded: rows[j * patch + d]) &- zw)
+                    }
+                }
+            }
+            constant.releasePages()
+            return 0
+        }
+        // Int16 rows of `paddedPatch` take at most the Float rows' bytes the tiles plan for.
+        let tiles = try GemmTiles(&context, pixels: g.outputPixels, patch: patch, outChannels: groupOutC, op: "CONV_2D")
+        return Conv2DQ8GemmS16(
+            signed: T.isSigned, input: input, bias: bias, output: output, geometry: g, groups: groups,
+            groupInC: groupInC, groupOutC: groupOutC, patch: patch, paddedPatch: GemmS16Layout.paddedDepth(patch),
+            tiles: tiles, packed: packed, packedPerGroup: perGroup, inputZeroPoint: params.inputZeroPoint,
+            requantizer: params.requantizer)
+    }
+
+    func run<T: Quantized8>(_ context: EvalContext, _: T.Type) {
+        let x = UnsafePointer(context.pointer(input, as: T.self))
+        let y = context.pointer(output, as: T.self)
+        let b = context.optionalInt32s(bias)
+        let w = UnsafePointer(packed.pointer.assumingMemoryBound(to: Int16.self))
+        let g = geometry, outC = g.outC, kp = paddedPatch, zx = inputZeroPoint
+        let pointwise = groups == 1 && g.kh == 1 && g.kw == 1 && g.strideH == 1 && g.strideW == 1
+            && g.padTop == 0 && g.padLeft == 0 && g.outH == g.inH && g.outW == g.inW && patch == kp
+        tiles.forEach(context) { tile in
+            let p0 = tile.first, rows = tile.count
+            let columns = UnsafeMutableRawPointer(tile.columns).assumingMemoryBound(to: Int16.self)
+            for group in 0 ..< groups {
+                if pointwise {
+                    Self.center(x + p0 * g.inC, rows * g.inC, columns, zeroPoint: zx)
+                } else {
+                    for r in 0 ..< rows {
+                        let row = columns + r * kp
+                        im2colRow(g, pixel: p0 + r, firstChannel: group * groupInC, channels: groupInC, x, into: row,
+                                  center: { Self.center($0, $1, $2, zeroPoint: zx) })
+                        if kp > patch { row[patch] = 0 }
+                    }
+                }
+                gemmS16(m: rows, n: groupOutC, kp: kp, a: columns, lda: kp, packedB: w + group * packedPerGroup,
+                        c: tile.sums, ldc: groupOutC)
+                requantizer.storeRows(tile.sums, rows: rows, count: groupOutC, accStride: groupOutC,
+                                      firstChannel: group * groupOutC, bias: b,
+                                      into: y + p0 * outC + group * groupOutC, outStride: outC)
+            }
+        }
+    }
+
+    /// `out[i] = x[i] - zx` as `Int16`, with the level's microkernel.
+    @inline(__always)
+    /// Static, so that the closure handed to `im2colRow` captures one integer rather than
+    /// `self` (a method reference retained and released per call).
+    private static func center<T: Quantized8>(_ x: UnsafePointer<T>, _ count: Int, _ out: UnsafeMutablePointer<Int16>,
+                                              zeroPoint: Int32) {
+        #if arch(x86_64)
+        if count < 16 {
+            // Shorter than one vector: the microkernel would only run its scalar tail.
+            centerCodes(x, count: count, zeroPoint: zeroPoint, into: out)
+            return
+        }
+        centerCodesS16AVX2(x, count: count, signed: T.isSigned, zeroPoint: zeroPoint, into: out)
+        #else
+        centerCodes(x, count: count, zeroPoint: zeroPoint, into: out)
+        #endif
+    }
+
+    /// The level's GEMM (only levels with one build this kernel).
+    @inline(__always)
+    private func gemmS16(m: Int, n: Int, kp: Int, a: UnsafePointer<Int16>, lda: Int, packedB: UnsafePointer<Int16>,
+                         c: UnsafeMutablePointer<Int32>, ldc: Int) {
+        #if arch(x86_64)
+        MicrokernelsAVX2.gemmS16x4x16c2(m: m, n: n, kp: kp, a: a, lda: lda, packedB: packedB, c: c, ldc: ldc)
+        #endif
+    }
+}

@@ -1,0 +1,121 @@
+import TFLiteModel
+
+extension Reduce {
+    /// uint8/int8 MEAN and SUM, TFLite's reference `QuantizedMeanOrSum`: per output, the
+    /// codes are summed in wrapping `Int32` (row-major order), then
+    /// `y = MBQM(Σx − z_x·n, M', e') + z_y`, clamped to the type, with
+    /// `M, e = QuantizeMultiplier(Double(s_x)/Double(s_y))`. SUM uses `M, e` as is; MEAN
+    /// folds `1/n` in: `k = min(⌊log2 n⌋, 32, 31 + e)`, `M' = (M·2^k) / n` (Int64,
+    /// truncating), `e' = e − k`. An empty input gives all-zero codes, as in TFLite.
+    ///
+    /// BUILTIN_REF takes this path for MEAN of every shape (its special 4-D mean over
+    /// height and width belongs to the optimized kernel and rounds differently). For
+    /// int8 SUM, BUILTIN_REF reads the int8 codes as uint8 (a defect of its reference
+    /// dispatch, whose results are meaningless); we compute the int8 sum correctly, which
+    /// equals BUILTIN_REF's uint8 result on the same model shifted by 128.
+    static func quantized<T: QuantizedByte>(_: T.Type, _ kind: Kind, input: TensorState, output: TensorState,
+                                            geometry: ReductionGeometry) throws(KernelError) -> any PreparedKernel {
+        let qx = try QuantizedOperand(input, role: "input")
+        let qy = try QuantizedOperand(output, role: "output")
+        var (mantissa, exponent) = FixedPoint.quantizeMultiplier(Double(qx.scale) / Double(qy.scale))
+        let n = Int64(geometry.reducedCount)
+        if kind == .mean, n > 0 {
+            var k = 63 - UInt64(n).leadingZeroBitCount
+            k = Swift.min(k, 32, 31 + exponent)
+            // k ≥ 0 whenever the multiplier is nonzero (e ≥ -31); a zero one stays zero.
+            k = Swift.max(k, 0)
+            mantissa = Int32(truncatingIfNeeded: (Int64(mantissa) << Int64(k)) / n)
+            exponent -= k
+        }
+        guard exponent <= 31 else {
+            throw .invalid("input scale \(qx.scale) is too large for output scale \(qy.scale)")
+        }
+        return ReduceQ8Kernel(signed: T.isSigned, input: input.index, output: output.index, geometry: geometry,
+                                     zeroX: qx.zeroPoint, zeroY: qy.zeroPoint, mantissa: mantissa, exponent: exponent)
+    }
+}
+
+/// A quantized MEAN or SUM. Work is split over output elements; each sums its inputs
+/// in row-major order on its own, so results do not depend on the thread count.
+struct ReduceQ8Kernel: Quantized8Kernel {
+    let signed: Bool
+    let input: Int
+    let output: Int
+    let geometry: ReductionGeometry
+    let zeroX: Int32
+    let zeroY: Int32
+    let mantissa: Int32
+    let exponent: Int
+
+    @inline(__always)
+    func finish<T: QuantizedByte>(_ sum: Int32) -> T {
+        let n = Int64(geometry.reducedCount)
+        let shifted = Int32(truncatingIfNeeded: Int64(sum) - Int64(zeroX) * n)
+        return T.clamping(FixedPoint.multiplyByQuantizedMultiplier(shifted, mantissa, exponent) &+ zeroY)
+    }
+
+    func run<T: Quantized8>(_ context: EvalContext, _: T.Type) {
+        let x = UnsafePointer(context.pointer(input, as: T.self))
+        let y = context.pointer(output, as: T.self)
+        let minimumOutputs = Swift.max(1, (1 << 14) / Swift.max(geometry.reducedCount, 1))
+        switch geometry.layout {
+        case let .empty(count):
+            for i in 0 ..< count { y[i] = 0 }
+        case let .elementwise(count):
+            context.parallel.forEachChunk(count, minimumChunk: 1 << 14) { range in
+                for i in range { y[i] = finish(x[i].code) }
+            }
+        case let .inner(outer, reduced):
+            context.parallel.forEachChunk(outer, minimumChunk: minimumOutputs) { range in
+                for o in range {
+                    var sum: Int32 = 0
+                    for r in 0 ..< reduced { sum = sum &+ x[o * reduced + r].code }
+                    y[o] = finish(sum)
+                }
+            }
+        case let .middle(outer, reduced, inner):
+            context.parallel.forEachChunk(outer * inner, minimumChunk: minimumOutputs) { range in
+                for i in range {
+                    let base = (i / inner) * reduced * inner + i % inner
+                    var sum: Int32 = 0
+                    for r in 0 ..< reduced { sum = sum &+ x[base + r * inner].code }
+                    y[i] = finish(sum)
+                }
+            }
+        case let .general(kept, reduced):
+            context.parallel.forEachChunk(geometry.outputCount, minimumChunk: minimumOutputs) { range in
+                for o in range { y[o] = finish(Self.sumGeneral(x, outputIndex: o, kept: kept, reduced: reduced)) }
+            }
+        }
+    }
+
+    /// The sum for output `outputIndex` of the general layout, reduced groups walked in
+    /// row-major order with an odometer (at most 8 groups, see ``ReductionGeometry``).
+    static func sumGeneral<T: QuantizedByte>(_ x: UnsafePointer<T>, outputIndex: Int, kept: [ReductionGeometry.Group],
+                                             reduced: [ReductionGeometry.Group]) -> Int32 {
+        var base = 0
+        var rest = outputIndex
+        for g in kept.reversed() {
+            base += (rest % g.size) * g.stride
+            rest /= g.size
+        }
+        var sum: Int32 = 0
+        var index = (0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &index) { raw in
+            let idx = raw.baseAddress.unsafelyUnwrapped.assumingMemoryBound(to: Int.self)
+            reduced.withUnsafeBufferPointer { groups in
+                let last = groups.count - 1
+                let n = groups[last].size, s = groups[last].stride
+                var offset = base
+                while true {
+                    for r in 0 ..< n { sum = sum &+ x[offset + r * s].code }
+                    let more = advanceOdometer(idx, axes: last, size: { groups[$0].size }) { d, wrapped in
+                        offset += wrapped ? -groups[d].stride * (groups[d].size - 1) : groups[d].stride
+                    }
+                    if !more { return }
+                }
+            }
+        }
+        return sum
+    }
+}
