@@ -18,7 +18,7 @@ public indirect enum FlexBufferValue: Hashable, Sendable {
     /// Entries in stored order (FlexBuffers sorts them by key).
     case map([MapEntry])
 
-    /// One entry of a ``map(_:)``.
+    /// One entry of a map value.
     public struct MapEntry: Hashable, Sendable {
         public var key: String
         public var value: FlexBufferValue
