@@ -103,7 +103,7 @@ let package = Package(
                 .target(name: "COpenBLAS", condition: .when(platforms: [.linux, .android, .windows])),
             ] + isaTargetNames.map { .target(name: $0) }
         ),
-        .target(name: "TensorFlowLite", dependencies: ["TFLiteRuntime", "TFLiteModel", "Microkernels"]),
+        .target(name: "TensorFlowLite", dependencies: ["TFLiteRuntime", "TFLiteModel", "TFLiteFormat", "Microkernels"]),
         .target(name: "MLKit", dependencies: ["TensorFlowLite", "CPNG"]),
         .target(name: "Firebase", dependencies: ["MLKit"]),
         // Reader/writer of NumPy `.npy` arrays (CLI inputs, outputs and test data); no dependencies.

@@ -34,7 +34,9 @@ struct DetectCommand: ToolCommand {
         options.shouldEnableClassification = true
         options.shouldEnableMultipleObjects = true
         options.detectionScoreThreshold = threshold
-        let objects = try ObjectDetector.objectDetector(options: options).results(in: image)
+        let detector = ObjectDetector.objectDetector(options: options)
+        for warning in try detector.loadWarnings() { console.err("warning: \(warning)\n") }
+        let objects = try detector.results(in: image)
         if json {
             let items: [JSONValue] = objects.map { o in
                 let l = o.labels.first

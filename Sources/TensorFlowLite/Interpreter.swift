@@ -87,9 +87,15 @@ public final class Interpreter {
         if let budget = options?.workBudget { engineOptions.workBudget = budget }
         if options?.requantization == .float32 { engineOptions.requantization = .float32 }
         engineOptions.kernelLevel = options?.kernelLevel.map(\.runtimeLevel)
+        engineOptions.customKernels = options?.customKernels ?? CustomKernelTable()
         do {
             engine = try Engine(model: model, subgraphIndex: 0, options: engineOptions)
         } catch {
+            let failure = Self.interpreterError(error, options: options)
+            if case .customOperatorFailed = failure {
+                Self.report(error.description, options: options)
+                throw failure
+            }
             let message = Self.creationFailureMessage(error, model: model)
             Self.report(message, options: options)
             throw InterpreterError.tensorFlowLiteError(message)
@@ -115,6 +121,23 @@ public final class Interpreter {
         return "\(lead) \(tflite): \(error.description)"
     }
 
+    /// The error the caller sees for a runtime error: an operator's error as
+    /// ``InterpreterError/tensorFlowLiteError(_:)``, except that of a registered custom
+    /// operator, which is ``InterpreterError/customOperatorFailed(name:operatorIndex:reason:)``.
+    static func interpreterError(_ error: RuntimeError, options: Options?) -> InterpreterError {
+        switch error {
+        case let .invalidOperator(index, op, reason), let .unsupportedTypes(index, op, reason),
+             let .invokeFailed(index, op, reason):
+            if op.hasPrefix("CUSTOM:"), let names = options?.customKernels.names,
+               case let name = String(op.dropFirst("CUSTOM:".count)), names.contains(name) {
+                return .customOperatorFailed(name: name, operatorIndex: index, reason: reason)
+            }
+        default:
+            break
+        }
+        return .tensorFlowLiteError(error.description)
+    }
+
     /// Prints `TensorFlow Lite Error: <message>` when options were given, as
     /// TensorFlowLiteSwift's error reporter does.
     static func report(_ message: String, options: Options?) {
@@ -136,7 +159,7 @@ public final class Interpreter {
             try engine.invoke()
         } catch {
             Self.report(error.description, options: options)
-            throw InterpreterError.tensorFlowLiteError(error.description)
+            throw Self.interpreterError(error, options: options)
         }
         hasInvoked = true
     }
@@ -156,7 +179,7 @@ public final class Interpreter {
             case .memoryBudgetExceeded, .allocationFailed:
                 throw InterpreterError.failedToAllocateTensors
             default:
-                throw InterpreterError.tensorFlowLiteError(error.description)
+                throw Self.interpreterError(error, options: options)
             }
         }
         hasInvoked = false
@@ -274,6 +297,8 @@ extension Interpreter {
         /// lowered to the CPU's. 8-bit outputs are identical on every level; forcing a
         /// lower one is for comparisons and for working around a platform problem.
         public var kernelLevel: KernelLevel? = nil
+        /// Kernels registered with ``registerCustomOperator(_:_:)``.
+        var customKernels = CustomKernelTable()
 
         public init() {}
 

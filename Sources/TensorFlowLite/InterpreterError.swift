@@ -18,6 +18,10 @@ public enum InterpreterError: Error, Equatable, Hashable {
     case allocateTensorsRequired
     case invokeInterpreterRequired
     case tensorFlowLiteError(String)
+    /// A custom operator registered with ``Interpreter/Options/registerCustomOperator(_:_:)``
+    /// threw, or broke the rules of the custom-operator API, while preparing or running
+    /// (an addition): its name, its index in the model, and the error's description.
+    case customOperatorFailed(name: String, operatorIndex: Int, reason: String)
 }
 
 extension InterpreterError: LocalizedError {
@@ -45,6 +49,8 @@ extension InterpreterError: LocalizedError {
             return "Must call invoke()."
         case let .tensorFlowLiteError(message):
             return "TensorFlow Lite Error: \(message)"
+        case let .customOperatorFailed(name, index, reason):
+            return "Custom operator '\(name)' (operator \(index)) failed: \(reason)"
         }
     }
 }

@@ -24,6 +24,7 @@ struct FuzzRegressionTests {
         switch target {
         case "model-load", "model-invoke":
             urls += files(in: "Fixtures/models").filter { $0.pathExtension == "tflite" && !$0.lastPathComponent.hasPrefix("face_detection_full") }
+            urls += files(in: "Fuzz/seeds/models-mediapipe")
         case "png":
             urls += files(in: "Fixtures/vision").filter { $0.pathExtension == "png" }
         case "bundle-files":
@@ -48,6 +49,17 @@ struct FuzzRegressionTests {
             let bytes = try [UInt8](Data(contentsOf: url))
             let outcome = target.run(bytes)
             #expect(!outcome.isEmpty, "\(name) \(url.lastPathComponent)")
+        }
+    }
+
+    /// The MediaPipe seeds load and run to the end, so the fuzzers start inside the
+    /// operators' option parsing and kernels rather than at a load error.
+    @Test func mediaPipeSeedsReachTheKernels() throws {
+        let urls = Self.files(in: "Fuzz/seeds/models-mediapipe")
+        #expect(urls.count == 7)
+        for url in urls {
+            let outcome = FuzzEntryPoints.modelInvoke(try [UInt8](Data(contentsOf: url)))
+            #expect(outcome.hasPrefix("invoked: "), "\(url.lastPathComponent): \(outcome)")
         }
     }
 

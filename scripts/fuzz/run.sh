@@ -73,6 +73,8 @@ add_model_seed() { # FILE NAME
   if [ "$size" -le 65536 ]; then cp -f "$1" "$scratch/seeds/models-small/$2"; fi
 }
 for m in "$root"/Fixtures/models/*.tflite; do add_model_seed "$m" "$(basename "$m")"; done
+# One tiny model per MediaPipe custom operator (scripts/fuzz/make_mediapipe_seeds.py).
+for m in "$root"/Fuzz/seeds/models-mediapipe/*.tflite; do add_model_seed "$m" "$(basename "$m")"; done
 # The classifier with TFLite metadata seeds the metadata decoding that model-load runs too.
 add_model_seed "$root/Fixtures/vision/mobilenet_float_metadata.tflite" "mobilenet_float_metadata.tflite"
 for m in "$root"/Fixtures/bundles/*/model.tflite; do add_model_seed "$m" "bundle-$(basename "$(dirname "$m")").tflite"; done

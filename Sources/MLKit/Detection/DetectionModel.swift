@@ -9,6 +9,9 @@ final class DetectionModel: @unchecked Sendable {
     let preprocessor: ImagePreprocessor
     /// Output index of boxes, classes, scores and count.
     let outputIndex: (boxes: Int, classes: Int, scores: Int, count: Int)
+    /// Where the bundle's metadata did not match the model and the model's structure was
+    /// used instead (``DetectionTensorBinding``).
+    let warnings: [String]
 
     /// Files of a bundle at `path` (see ``ObjectDetectorOptions/init(localModel:)``).
     static func files(_ path: String) throws(ModelBundleError) -> (model: String, labels: String, metadata: String) {
@@ -43,30 +46,9 @@ final class DetectionModel: @unchecked Sendable {
         if input.shape.dimensions != metadata.inputShape {
             throw VisionError.invalidModel("tflite_metadata.json says inputShape \(metadata.inputShape) but the model's input is \(input.shape.dimensions)")
         }
-        if let name = metadata.inputTensor, name != input.name {
-            throw VisionError.invalidModel("tflite_metadata.json says inputTensor \"\(name)\" but the model's input is \"\(input.name)\"")
-        }
-        let interpreter = runner.interpreter
-        guard interpreter.outputTensorCount == 4 else {
-            throw VisionError.unexpectedOutput("the model has \(interpreter.outputTensorCount) outputs; a detection model ending in TFLite_Detection_PostProcess has 4")
-        }
-        // Which model output each role is: by name when outputTensors names them, else by position.
-        let names = try (0 ..< 4).map { try interpreter.output(at: $0).name }
-        var index: [String: Int] = [:]
-        for (k, role) in metadata.outputTensorRepresentation.enumerated() {
-            if let wanted = metadata.outputTensors?[k] {
-                guard let i = names.firstIndex(of: wanted) else {
-                    throw VisionError.invalidModel("tflite_metadata.json names output \"\(wanted)\", which the model does not have (it has \(names))")
-                }
-                index[role] = i
-            } else {
-                index[role] = k
-            }
-        }
-        guard let b = index["bounding_boxes"], let c = index["class_labels"], let s = index["class_confidences"], let n = index["num_of_boxes"] else {
-            throw VisionError.invalidModel("incomplete outputTensorRepresentation")
-        }
-        outputIndex = (b, c, s, n)
+        let binding = try DetectionTensorBinding(metadata: metadata, interpreter: runner.interpreter)
+        outputIndex = (binding.boxes, binding.classes, binding.scores, binding.count)
+        warnings = binding.warnings
     }
 
     /// Runs the model and maps its boxes to `image` pixels.

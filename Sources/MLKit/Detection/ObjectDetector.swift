@@ -182,6 +182,16 @@ public final class ObjectDetector: NSObject, @unchecked Sendable {
         delivery.deliver({ try self.results(in: image) }, completion: completion)
     }
 
+    /// What loading the bundle had to work around (loading it if needed): a
+    /// `tflite_metadata.json` naming tensors the model does not have, in which case the
+    /// model's only image input and the outputs of its `TFLite_Detection_PostProcess`
+    /// operator are used instead. Empty when the metadata matches the model.
+    ///
+    /// - Throws: the error that makes the bundle unusable, as ``results(in:)`` would.
+    public func loadWarnings() throws -> [String] {
+        try model.get().warnings
+    }
+
     /// The objects in `image`, synchronously (callable from any thread here).
     public func results(in image: VisionImage) throws -> [Object] {
         let m = try model.get()

@@ -83,7 +83,7 @@ public final class Engine {
         scratchTable = .allocate(capacity: 1)
         pointerTable.initialize(repeating: emptyStorage.pointer, count: count)
         scratchTable.initialize(to: emptyStorage.pointer)
-        if let missing = RuntimeError.missingKernels(subgraph.operators) { throw missing }
+        if let missing = RuntimeError.missingKernels(subgraph.operators, extra: options.customKernels) { throw missing }
         tensors = try Self.initialTensors(subgraph)
         // Surface type and shape errors at creation; memory is only planned at allocate.
         pendingPrepared = try prepareSteps()
@@ -164,7 +164,7 @@ public final class Engine {
         foldedConstantBytes = 0
         work = 0
         for (position, op) in executionOrder.enumerated() {
-            guard let prepare = KernelRegistry.prepare(for: op.code) else {
+            guard let prepare = KernelRegistry.prepare(for: op.code, extra: options.customKernels) else {
                 throw .unsupportedOperator(index: op.index, op: op.code.name)
             }
             // The context takes the tensor states over (and gives them back) instead of

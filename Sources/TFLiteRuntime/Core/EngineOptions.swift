@@ -36,6 +36,9 @@ public struct EngineOptions: Hashable, Sendable {
     /// above the CPU's is lowered to the CPU's (``KernelLevel/resolve(_:)``). 8-bit
     /// outputs are identical on every level.
     public var kernelLevel: KernelLevel? = nil
+    /// Kernels for custom operators the runtime does not have (or replacements of its
+    /// own), looked up by name before the built-in ones.
+    package var customKernels = CustomKernelTable()
     /// Whether a float RELU, RELU6 or RELU_N1_TO_1 operator is folded into the operator
     /// that produces its input, as that operator's fused activation (``ActivationFusion``).
     /// Outputs are the same either way; the intermediate tensor is then never written, and

@@ -22,16 +22,19 @@ package enum KernelRegistry {
     }()
 
     /// The prepare function for `code`, or nil if the runtime has no kernel for it.
-    package static func prepare(for code: OperatorCode) -> KernelPrepare? {
+    /// Custom operators are looked up in `extra` first, then among the runtime's own.
+    package static func prepare(for code: OperatorCode, extra: CustomKernelTable = CustomKernelTable()) -> KernelPrepare? {
         if code.builtin == .custom {
             guard let name = code.customName else { return nil }
-            return customs[name]
+            return extra.prepare(for: name) ?? customs[name]
         }
         return builtins[code.builtin]
     }
 
-    /// True if the runtime has a kernel for `code` (types are checked at prepare).
-    package static func supports(_ code: OperatorCode) -> Bool { prepare(for: code) != nil }
+    /// True if the runtime (or `extra`) has a kernel for `code` (types are checked at prepare).
+    package static func supports(_ code: OperatorCode, extra: CustomKernelTable = CustomKernelTable()) -> Bool {
+        prepare(for: code, extra: extra) != nil
+    }
 
     /// Every builtin operator with a kernel, for documentation and `inspect`.
     package static var supportedBuiltins: [BuiltinOperator] {

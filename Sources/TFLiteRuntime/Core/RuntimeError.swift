@@ -30,12 +30,17 @@ public enum RuntimeError: Error, Hashable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
+        case let .unsupportedOperator(index, op) where op.hasPrefix("CUSTOM:"):
+            let name = op.dropFirst("CUSTOM:".count)
+            return "operator \(index) is the custom operator '\(name)', which this runtime has no kernel for; register one for the name '\(name)' (Interpreter.Options.registerCustomOperator)"
         case let .unsupportedOperator(index, op):
             return "operator \(index) (\(op)) is not supported by this runtime"
         case let .unsupportedOperators(ops):
             let names = ops.map { "\($0.index) (\($0.op))" }
             let list = names.count > 1 ? names.dropLast().joined(separator: ", ") + " and " + (names.last ?? "") : names.joined()
-            return "operators \(list) are not supported by this runtime"
+            let hint = ops.contains { $0.op.hasPrefix("CUSTOM:") }
+                ? "; register a kernel for each custom operator's name (Interpreter.Options.registerCustomOperator)" : ""
+            return "operators \(list) are not supported by this runtime\(hint)"
         case let .unsupportedTypes(index, op, types):
             return "operator \(index) (\(op)) does not support the types \(types)"
         case let .invalidOperator(index, op, reason):
@@ -86,10 +91,10 @@ extension RuntimeError {
     /// The error for a subgraph's operators without a kernel, nil when every one has one:
     /// ``unsupportedOperator(index:op:)`` for one missing code, else
     /// ``unsupportedOperators(_:)`` listing each missing code once.
-    static func missingKernels(_ operators: [Operator]) -> RuntimeError? {
+    static func missingKernels(_ operators: [Operator], extra: CustomKernelTable = CustomKernelTable()) -> RuntimeError? {
         var seen = Set<String>()
         var missing: [UnsupportedOperator] = []
-        for op in operators where !KernelRegistry.supports(op.code) && seen.insert(op.code.name).inserted {
+        for op in operators where !KernelRegistry.supports(op.code, extra: extra) && seen.insert(op.code.name).inserted {
             missing.append(UnsupportedOperator(index: op.index, op: op.code.name))
         }
         guard let first = missing.first else { return nil }

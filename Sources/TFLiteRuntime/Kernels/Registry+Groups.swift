@@ -23,6 +23,6 @@ extension KernelRegistry {
     }
 
     static var customGroups: [[(String, KernelPrepare)]] {
-        [detectionKernels]
+        [detectionKernels, mediaPipeKernels]
     }
 }

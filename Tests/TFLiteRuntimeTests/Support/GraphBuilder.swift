@@ -48,10 +48,10 @@ struct GraphBuilder {
         operators.append(Operator(index: operators.count, code: OperatorCode(builtin: code), inputs: inputs, outputs: outputs, options: options))
     }
 
-    mutating func customOp(_ name: String, inputs: [Int], outputs: [Int], options: [UInt8]) -> ModelBytes {
+    mutating func customOp(_ name: String, inputs: [Int], outputs: [Int], options: [UInt8], version: Int = 1) -> ModelBytes {
         let storage = ModelBytes(options)
         let view = ByteView(storage: storage, offset: 0, count: options.count)
-        operators.append(Operator(index: operators.count, code: OperatorCode(builtin: .custom, customName: name),
+        operators.append(Operator(index: operators.count, code: OperatorCode(builtin: .custom, customName: name, version: version),
                                   inputs: inputs, outputs: outputs, customOptions: view))
         return storage
     }
