@@ -25,7 +25,7 @@ import TFLiteModel
 
     @Test func everyMissingOperatorIsListed() {
         let plan = RuntimePlan(Self.modelWithThreeUnsupportedOps())
-        #expect(plan.text == "Runtime:\n  not runnable: operators 0 (LSH_PROJECTION), 2 (SKIP_GRAM) and 3 (CUSTOM:MyCustomOp) are not supported by this runtime")
+        #expect(plan.text == "Runtime:\n  not runnable: operators 0 (LSH_PROJECTION), 2 (SKIP_GRAM) and 3 (CUSTOM:MyCustomOp) are not supported by this runtime; register a kernel for each custom operator's name (Interpreter.Options.registerCustomOperator)")
         #expect(plan.unsupportedOperators.map(\.op) == ["LSH_PROJECTION", "SKIP_GRAM", "CUSTOM:MyCustomOp"])
         guard case let .object(members) = plan.json, case let .array(listed)? = members["unsupported_operators"] else {
             Issue.record("no unsupported_operators array in \(plan.json)")

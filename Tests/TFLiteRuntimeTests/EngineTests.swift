@@ -49,7 +49,7 @@ import TFLiteModel
             UnsupportedOperator(index: 4, op: "CUSTOM:MyCustomOp"),
         ])
         #expect(throws: expected) { try g.engine() }
-        #expect(expected.description == "operators 0 (LSH_PROJECTION), 2 (SKIP_GRAM) and 4 (CUSTOM:MyCustomOp) are not supported by this runtime")
+        #expect(expected.description == "operators 0 (LSH_PROJECTION), 2 (SKIP_GRAM) and 4 (CUSTOM:MyCustomOp) are not supported by this runtime; register a kernel for each custom operator's name (Interpreter.Options.registerCustomOperator)")
         #expect(expected.unsupportedOperators.map(\.op) == ["LSH_PROJECTION", "SKIP_GRAM", "CUSTOM:MyCustomOp"])
     }
 

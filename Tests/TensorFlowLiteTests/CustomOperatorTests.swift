@@ -122,7 +122,7 @@ struct WrongTypeAccess: CustomOperator {
 
     @Test func unregisteredCustomOperatorIsRefusedWithHowToRegister() {
         #expect(throws: InterpreterError.tensorFlowLiteError(
-            "operator 0 is the custom operator 'ScaledSquare', which this runtime has no kernel for; register one for the name 'ScaledSquare' (Interpreter.Options.registerCustomOperator)")) {
+            "Failed to create the interpreter. Encountered unresolved custom op: ScaledSquare: operator 0 is the custom operator 'ScaledSquare', which this runtime has no kernel for; register one for the name 'ScaledSquare' (Interpreter.Options.registerCustomOperator)")) {
             try Interpreter(model: Self.model())
         }
         // Registering another name does not help.
