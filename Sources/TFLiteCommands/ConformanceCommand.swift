@@ -54,7 +54,8 @@ struct ConformanceCommand: ToolCommand {
                                                   generatedBy: "swift run -c release tflite conformance --markdown \((path as NSString).lastPathComponent)",
                                                   coverage: ConformanceCoverage(
                                                       schemaBuiltins: BuiltinOperator.schemaOperators.map(\.name),
-                                                      supported: Set(KernelRegistry.supportedBuiltins.map(\.name))))
+                                                      supported: Set(KernelRegistry.supportedBuiltins.map(\.name)),
+                                                      customs: KernelRegistry.supportedCustoms))
             do {
                 try text.write(toFile: path, atomically: true, encoding: .utf8)
             } catch {

@@ -6,11 +6,32 @@ public struct ConformanceCoverage: Sendable {
     public let builtins: [String]
     /// The subset of `builtins` with a kernel here.
     public let supported: Set<String>
+    /// Custom operator names with a built-in kernel here, sorted.
+    public let customs: [String]
 
-    public init(schemaBuiltins: [String], supported: Set<String>) {
+    public init(schemaBuiltins: [String], supported: Set<String>, customs: [String] = []) {
         let notOperators: Set<String> = ["CUSTOM", "DELEGATE", "PLACEHOLDER_FOR_GREATER_OP_CODES"]
         builtins = schemaBuiltins.filter { !notOperators.contains($0) }
         self.supported = supported
+        self.customs = customs.sorted()
+    }
+
+    /// Where each built-in custom kernel's reference comes from. The MediaPipe operators
+    /// have no single-operator cases in this corpus: LiteRT cannot run them without
+    /// MediaPipe's op resolver, so they are checked against references made otherwise.
+    static func reference(ofCustom name: String) -> String {
+        switch name {
+        case "TFLite_Detection_PostProcess":
+            return "LiteRT's reference kernel, in the cases above"
+        case "Convolution2DTransposeBias":
+            return "LiteRT `BUILTIN_REF` on the same model with the operator rewritten as TRANSPOSE_CONV + bias, "
+                + "and MediaPipe's own inference on whole selfie-segmentation models"
+        case "MaxPoolingWithArgmax2D", "MaxUnpooling2D":
+            return "hand-worked cases of MediaPipe's window-relative indices (`MediaPipePoolingTests`)"
+        default:
+            return "a NumPy transcription of MediaPipe's kernel, op by op, and MediaPipe's own inference "
+                + "on the whole face-landmark model"
+        }
     }
 
     /// The markdown section. `tested` names the operators that have conformance cases.
@@ -36,6 +57,22 @@ public struct ConformanceCoverage: Sendable {
             out += "\nWith kernels but no single-operator case: \(untested.map { "`\($0)`" }.joined(separator: ", ")).\n"
         }
         out += "\nWithout a kernel: \(missing.map { "`\($0)`" }.joined(separator: ", ")).\n"
+        if !customs.isEmpty {
+            out += """
+
+            ### Custom operators
+
+            Built-in kernels for \(customs.count) custom operators (users register their own with \
+            `Interpreter.Options.registerCustomOperator`). Each is compared with the reference named \
+            here; the MediaPipe ones are specified in spec/mediapipe-ops.md, their references are \
+            committed in `Fixtures/mediapipe/` and checked by `MediaPipeModelTests`.
+
+            | custom operator | reference |
+            |---|---|
+
+            """
+            for name in customs { out += "| `\(name)` | \(Self.reference(ofCustom: name)) |\n" }
+        }
         return out
     }
 }

@@ -36,6 +36,9 @@ package enum KernelRegistry {
         prepare(for: code, extra: extra) != nil
     }
 
+    /// The custom operator names the runtime itself has kernels for, sorted.
+    package static var supportedCustoms: [String] { customs.keys.sorted() }
+
     /// Every builtin operator with a kernel, for documentation and `inspect`.
     package static var supportedBuiltins: [BuiltinOperator] {
         builtins.keys.sorted { $0.rawValue < $1.rawValue }
