@@ -39,10 +39,12 @@ let isaTargets: [Target] = [
         swiftSettings: [
             // Whole-module code generation for x86-64-v3. `-disable-cmo` keeps callers in
             // baseline modules from inlining (and so recompiling for SSE2) these bodies.
-            .unsafeFlags(["-Xcc", "-mavx2", "-Xcc", "-mfma", "-Xcc", "-mf16c", "-Xcc", "-mbmi2",
-                          "-Xfrontend", "-disable-cmo"]),
+            .unsafeFlags([
+                "-Xcc", "-mavx2", "-Xcc", "-mfma", "-Xcc", "-mf16c", "-Xcc", "-mbmi2",
+                "-Xfrontend", "-disable-cmo",
+            ])
         ]
-    ),
+    )
 ]
 #else
 let isaTargetNames: [String] = []
@@ -103,32 +105,44 @@ let package = Package(
                 .target(name: "COpenBLAS", condition: .when(platforms: [.linux, .android, .windows])),
             ] + isaTargetNames.map { .target(name: $0) }
         ),
-        .target(name: "TensorFlowLite", dependencies: ["TFLiteRuntime", "TFLiteModel", "TFLiteFormat", "Microkernels"]),
+        .target(
+            name: "TensorFlowLite", dependencies: ["TFLiteRuntime", "TFLiteModel", "TFLiteFormat", "Microkernels"]),
         .target(name: "MLKit", dependencies: ["TensorFlowLite", "CPNG"]),
         .target(name: "Firebase", dependencies: ["MLKit"]),
         // Reader/writer of NumPy `.npy` arrays (CLI inputs, outputs and test data); no dependencies.
         .target(name: "NumPy"),
         // Runs the conformance corpus through the public API (tests and `tflite conformance`).
         .target(name: "TFLiteConformance", dependencies: ["TensorFlowLite", "NumPy"]),
-        .target(name: "TFLiteCommands", dependencies: ["TensorFlowLite", "MLKit", "TFLiteModel", "TFLiteFormat", "TFLiteRuntime", "Microkernels", "NumPy", "TFLiteConformance",
-                                                     .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        .target(
+            name: "TFLiteCommands",
+            dependencies: [
+                "TensorFlowLite", "MLKit", "TFLiteModel", "TFLiteFormat", "TFLiteRuntime", "Microkernels", "NumPy",
+                "TFLiteConformance",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
         .executableTarget(name: "tflite", dependencies: ["TFLiteCommands"]),
         // Entry points shared by the libFuzzer targets (Fuzz/) and the regression replay.
-        .target(name: "TFLiteFuzzing", dependencies: ["TensorFlowLite", "MLKit", "TFLiteModel", "TFLiteFormat", "NumPy"]),
+        .target(
+            name: "TFLiteFuzzing", dependencies: ["TensorFlowLite", "MLKit", "TFLiteModel", "TFLiteFormat", "NumPy"]),
 
         // MARK: - Tests
         // Test-only FlatBuffers/FlexBuffers writers, shared by the format and model tests.
         .target(name: "FlatBufferTestSupport", path: "Tests/Support/FlatBufferTestSupport"),
         .target(name: "SeededRandom", path: "Tests/Support/SeededRandom"),
-        .testTarget(name: "TFLiteFormatTests", dependencies: ["SeededRandom", "TFLiteFormat", "FlatBufferTestSupport"]),
-        .testTarget(name: "TFLiteModelTests", dependencies: ["SeededRandom", "TFLiteModel", "TFLiteFormat", "FlatBufferTestSupport"]),
+        .testTarget(
+            name: "TFLiteFormatTests", dependencies: ["SeededRandom", "TFLiteFormat", "FlatBufferTestSupport"]),
+        .testTarget(
+            name: "TFLiteModelTests",
+            dependencies: ["SeededRandom", "TFLiteModel", "TFLiteFormat", "FlatBufferTestSupport"]),
         // Test data lives in Fixtures/ (LiteRT goldens in Fixtures/goldens/), read through
         // #filePath, so `swift test` needs no bundle.
-        .testTarget(name: "TFLiteRuntimeTests", dependencies: ["SeededRandom", "TFLiteRuntime", "TFLiteModel", "NumPy"]),
+        .testTarget(
+            name: "TFLiteRuntimeTests", dependencies: ["SeededRandom", "TFLiteRuntime", "TFLiteModel", "NumPy"]),
         .testTarget(name: "TensorFlowLiteTests", dependencies: ["TensorFlowLite", "TFLiteModel"]),
         // Every level's microkernels against plain reference loops, on the levels this CPU runs.
-        .testTarget(name: "MicrokernelsTests",
-                    dependencies: ["SeededRandom", "Microkernels"] + isaTargetNames.map { .target(name: $0) }),
+        .testTarget(
+            name: "MicrokernelsTests",
+            dependencies: ["SeededRandom", "Microkernels"] + isaTargetNames.map { .target(name: $0) }),
         .testTarget(name: "NumPyTests", dependencies: ["SeededRandom", "NumPy"]),
         .testTarget(name: "ConformanceTests", dependencies: ["TFLiteConformance", "TensorFlowLite"]),
         // PNG, preprocessing, bundles, labelers and detectors; Fixtures/vision/ holds tiny PNGs,
@@ -136,7 +150,8 @@ let package = Package(
         // scripts/fixtures/vision/ and scripts/fixtures/metadata_model.py).
         .testTarget(name: "VisionTests", dependencies: ["MLKit", "TensorFlowLite", "TFLiteFormat"]),
         .testTarget(name: "TFLiteCommandsTests", dependencies: ["TFLiteCommands", "TFLiteModel", "NumPy"]),
-        .testTarget(name: "MLKitTests", dependencies: ["MLKit", "TensorFlowLite", "TFLiteModel", "FlatBufferTestSupport"]),
+        .testTarget(
+            name: "MLKitTests", dependencies: ["MLKit", "TensorFlowLite", "TFLiteModel", "FlatBufferTestSupport"]),
         // Fuzz regression replay, concurrency, resource limits and API misuse.
         .testTarget(
             name: "ReliabilityTests",

@@ -33,7 +33,7 @@ let package = Package(
             ],
             path: "Benchmarks/KernelBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-        ),
+        )
     ],
     swiftLanguageModes: [.v6]
 )

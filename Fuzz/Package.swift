@@ -27,12 +27,12 @@ let package = Package(
     platforms: [.macOS(.v13)],
     dependencies: [.package(name: "swift-tflite", path: "..")],
     targets: [
-        fuzzTarget("FuzzModelLoad"),     // 1. model bytes → Model(data:)
-        fuzzTarget("FuzzModelInvoke"),   // 2. model bytes → Interpreter → allocate → invoke
-        fuzzTarget("FuzzFlexBuffer"),    // 3. FlexBuffer bytes → FlexBuffer(...).tree()
-        fuzzTarget("FuzzPNG"),           // 4. PNG bytes → VisionImage(data:) → preprocessing
-        fuzzTarget("FuzzNPY"),           // 5. .npy bytes → NPYArray(bytes:)
-        fuzzTarget("FuzzBundleFiles"),   // 6. manifest / metadata / dict.txt / descriptor parsers
+        fuzzTarget("FuzzModelLoad"), // 1. model bytes → Model(data:)
+        fuzzTarget("FuzzModelInvoke"), // 2. model bytes → Interpreter → allocate → invoke
+        fuzzTarget("FuzzFlexBuffer"), // 3. FlexBuffer bytes → FlexBuffer(...).tree()
+        fuzzTarget("FuzzPNG"), // 4. PNG bytes → VisionImage(data:) → preprocessing
+        fuzzTarget("FuzzNPY"), // 5. .npy bytes → NPYArray(bytes:)
+        fuzzTarget("FuzzBundleFiles"), // 6. manifest / metadata / dict.txt / descriptor parsers
     ],
     swiftLanguageModes: [.v6]
 )

@@ -8,7 +8,9 @@
 // flow gives a wrong answer or a wrong error.
 import PackageDescription
 
-let products: [Target.Dependency] = ["TensorFlowLite", "MLKit", "Firebase"].map { .product(name: $0, package: "swift-tflite") }
+let products: [Target.Dependency] = ["TensorFlowLite", "MLKit", "Firebase"].map {
+    .product(name: $0, package: "swift-tflite")
+}
 
 let package = Package(
     name: "GuideFlows",

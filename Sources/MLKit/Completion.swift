@@ -48,8 +48,8 @@ struct Completion<Value>: @unchecked Sendable {
 
     func callAsFunction(_ result: Result<Value, any Error>) {
         switch result {
-        case let .success(value): body(value, nil)
-        case let .failure(error): body(nil, error)
+        case .success(let value): body(value, nil)
+        case .failure(let error): body(nil, error)
         }
     }
 }

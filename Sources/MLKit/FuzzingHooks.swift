@@ -12,14 +12,18 @@ import TensorFlowLite
     /// converted to uint8, int8 and float32 tensor bytes.
     ///
     /// - Returns: the total number of tensor bytes produced.
-    public static func preprocess(_ image: VisionImage, orientation: VisionImageOrientation, width: Int, height: Int) -> Int {
+    public static func preprocess(_ image: VisionImage, orientation: VisionImageOrientation, width: Int, height: Int)
+        -> Int
+    {
         image.orientation = orientation
         let upright = image.upright()
         var bytes = 0
         for fit in [ImageFit.stretch, .centerCrop, .letterbox(padValue: 114)] {
             for antialiased in [false, true] {
-                let preprocessor = ImagePreprocessor(fit: fit, normalization: .symmetricUnitRange, antialiased: antialiased)
-                let samples = preprocessor.resized(upright, ImageInputSpec(width: width, height: height, dataType: .float32, quantization: nil))
+                let preprocessor = ImagePreprocessor(
+                    fit: fit, normalization: .symmetricUnitRange, antialiased: antialiased)
+                let samples = preprocessor.resized(
+                    upright, ImageInputSpec(width: width, height: height, dataType: .float32, quantization: nil))
                 for type in [Tensor.DataType.uInt8, .int8, .float32] {
                     let spec = ImageInputSpec(width: width, height: height, dataType: type, quantization: nil)
                     bytes += preprocessor.tensorData(samples: samples, spec).count
@@ -39,10 +43,13 @@ import TensorFlowLite
         var out = bytes
         var offset = 8
         while out.count - offset >= 12 {
-            let length = Int(out[offset]) << 24 | Int(out[offset + 1]) << 16 | Int(out[offset + 2]) << 8 | Int(out[offset + 3])
+            let length =
+                Int(out[offset]) << 24 | Int(out[offset + 1]) << 16 | Int(out[offset + 2]) << 8 | Int(out[offset + 3])
             guard length <= out.count - offset - 12 else { break }
             let crcOffset = offset + 8 + length
-            let crc = out.withUnsafeBytes { CRC32.checksum(UnsafeRawBufferPointer(rebasing: $0[(offset + 4) ..< crcOffset])) }
+            let crc = out.withUnsafeBytes {
+                CRC32.checksum(UnsafeRawBufferPointer(rebasing: $0[(offset + 4) ..< crcOffset]))
+            }
             out[crcOffset] = UInt8(crc >> 24)
             out[crcOffset + 1] = UInt8((crc >> 16) & 0xFF)
             out[crcOffset + 2] = UInt8((crc >> 8) & 0xFF)

@@ -34,7 +34,8 @@ public class LocalModel: NSObject, @unchecked Sendable {
     /// instead.
     public convenience init?(manifestPath: String) {
         guard let manifest = try? AutoMLManifest(contentsOfFile: manifestPath),
-              FileManager.default.fileExists(atPath: manifest.modelPath) else { return nil }
+            FileManager.default.fileExists(atPath: manifest.modelPath)
+        else { return nil }
         self.init(path: manifest.modelPath, manifestPath: manifestPath)
     }
 

@@ -58,28 +58,35 @@ struct ModelTensorFormat: Sendable, Equatable {
     /// dimension positive; and, ours, a byte count that fits in `Int`.
     init(type: ModelElementType, dimensions: [NSNumber], role: String, index: UInt) throws {
         guard type != .unknown else {
-            throw MachineLearningErrorCode.invalidArgument.error("The \(role) format at index \(index) has type unknown; expected float32, int32, uInt8 or int64.")
+            throw MachineLearningErrorCode.invalidArgument.error(
+                "The \(role) format at index \(index) has type unknown; expected float32, int32, uInt8 or int64.")
         }
         guard !dimensions.isEmpty else {
-            throw MachineLearningErrorCode.invalidArgument.error("The \(role) format at index \(index) has no dimensions; expected at least one.")
+            throw MachineLearningErrorCode.invalidArgument.error(
+                "The \(role) format at index \(index) has no dimensions; expected at least one.")
         }
         var dims: [Int] = []
         var count = 1
         for (axis, number) in dimensions.enumerated() {
             let value = number.int64Value
             guard value > 0, Double(value) == number.doubleValue, let dim = Int(exactly: value) else {
-                throw MachineLearningErrorCode.invalidArgument.error("The \(role) format at index \(index) has dimension \(number) at axis \(axis); every dimension must be a positive integer.")
+                throw MachineLearningErrorCode.invalidArgument.error(
+                    "The \(role) format at index \(index) has dimension \(number) at axis \(axis); every dimension must be a positive integer."
+                )
             }
             let (product, overflow) = count.multipliedReportingOverflow(by: dim)
             guard !overflow else {
-                throw MachineLearningErrorCode.invalidArgument.error("The \(role) format at index \(index) has dimensions \(dimensions.map(\.int64Value)) whose element count overflows.")
+                throw MachineLearningErrorCode.invalidArgument.error(
+                    "The \(role) format at index \(index) has dimensions \(dimensions.map(\.int64Value)) whose element count overflows."
+                )
             }
             dims.append(dim)
             count = product
         }
         let (bytes, overflow) = count.multipliedReportingOverflow(by: type.byteSize)
         guard !overflow else {
-            throw MachineLearningErrorCode.invalidArgument.error("The \(role) format at index \(index) has dimensions \(dims) whose byte size overflows.")
+            throw MachineLearningErrorCode.invalidArgument.error(
+                "The \(role) format at index \(index) has dimensions \(dims) whose byte size overflows.")
         }
         self.type = type
         self.dimensions = dims

@@ -8,9 +8,9 @@ enum ModelNumber: Sendable, Equatable {
 
     var text: String {
         switch self {
-        case let .signed(v): return "\(v)"
-        case let .unsigned(v): return "\(v)"
-        case let .real(v): return "\(v)"
+        case .signed(let v): return "\(v)"
+        case .unsigned(let v): return "\(v)"
+        case .real(let v): return "\(v)"
         }
     }
 }
@@ -57,7 +57,8 @@ public final class ModelInputs: NSObject, @unchecked Sendable {
             try Self.flatten(array, path: [], shape: shape, into: &numbers, input: index)
             values.append(.numbers(numbers, shape: shape))
         } else {
-            throw MachineLearningErrorCode.invalidArgument.error("Input \(index) has type \(type(of: input)); expected Data or an array of numbers.")
+            throw MachineLearningErrorCode.invalidArgument.error(
+                "Input \(index) has type \(type(of: input)); expected Data or an array of numbers.")
         }
     }
 
@@ -89,10 +90,14 @@ public final class ModelInputs: NSObject, @unchecked Sendable {
     /// Appends the numbers of `array` (reached through `path`) in row-major order,
     /// checking that every array at depth `path.count` has `shape[path.count]` elements
     /// and that only the last depth holds numbers.
-    private static func flatten(_ array: [Any], path: [Int], shape: [Int], into numbers: inout [ModelNumber], input: Int) throws {
+    private static func flatten(
+        _ array: [Any], path: [Int], shape: [Int], into numbers: inout [ModelNumber], input: Int
+    ) throws {
         let depth = path.count
         guard array.count == shape[depth] else {
-            throw MachineLearningErrorCode.invalidArgument.error("Input \(input) is a ragged array: the array at \(path) has \(array.count) elements, but the first array at that depth has \(shape[depth]).")
+            throw MachineLearningErrorCode.invalidArgument.error(
+                "Input \(input) is a ragged array: the array at \(path) has \(array.count) elements, but the first array at that depth has \(shape[depth])."
+            )
         }
         let holdsArrays = depth + 1 < shape.count
         for (i, element) in array.enumerated() {
@@ -104,13 +109,17 @@ public final class ModelInputs: NSObject, @unchecked Sendable {
                 guard !holdsArrays else { throw mixed(input, elementPath) }
                 numbers.append(number)
             } else {
-                throw MachineLearningErrorCode.invalidArgument.error("Input \(input) has a non-numeric element of type \(type(of: element)) at \(elementPath); expected NSNumber or a Swift integer or floating-point number.")
+                throw MachineLearningErrorCode.invalidArgument.error(
+                    "Input \(input) has a non-numeric element of type \(type(of: element)) at \(elementPath); expected NSNumber or a Swift integer or floating-point number."
+                )
             }
         }
     }
 
     private static func mixed(_ input: Int, _ path: [Int]) -> NSError {
-        MachineLearningErrorCode.invalidArgument.error("Input \(input) is a ragged array: the element at \(path) is nested to a different depth than the first element.")
+        MachineLearningErrorCode.invalidArgument.error(
+            "Input \(input) is a ragged array: the element at \(path) is nested to a different depth than the first element."
+        )
     }
 
     /// `value` as a number, or `nil` if it is not one.

@@ -24,29 +24,37 @@ struct LoadedModel: Sendable {
     static func load(_ source: ModelInterpreter.Source) throws -> (LoadedModel, PooledInterpreter) {
         let path: String
         switch source {
-        case let .local(local):
+        case .local(let local):
             path = local.path
-        case let .remote(remote, manager):
+        case .remote(let remote, let manager):
             switch manager.installedPath(remote) {
-            case let .success(installed): path = installed
+            case .success(let installed): path = installed
             case .failure:
-                throw MachineLearningErrorCode.failedPrecondition.error("Failed to load the custom model as no models currently exist on the device for the given model options: remote model '\(remote.name)' has not been downloaded to \(manager.cacheDirectory.path); download it with ModelManager first.")
+                throw MachineLearningErrorCode.failedPrecondition.error(
+                    "Failed to load the custom model as no models currently exist on the device for the given model options: remote model '\(remote.name)' has not been downloaded to \(manager.cacheDirectory.path); download it with ModelManager first."
+                )
             }
         }
         let model: Model
         do {
             model = try Model(contentsOfFile: path)
         } catch {
-            throw MachineLearningErrorCode.invalidArgument.error("Failed to load the custom model at \(path): \(error.description)")
+            throw MachineLearningErrorCode.invalidArgument.error(
+                "Failed to load the custom model at \(path): \(error.description)")
         }
         let first = try makeInterpreter(model, path: path)
         let interpreter = first.interpreter
-        let signatures = model.subgraphs.first.map { graph in
-            (graph.inputs + graph.outputs).map { graph.tensors.indices.contains($0) ? graph.tensors[$0].shapeSignature : nil }
-        } ?? []
+        let signatures =
+            model.subgraphs.first.map { graph in
+                (graph.inputs + graph.outputs).map {
+                    graph.tensors.indices.contains($0) ? graph.tensors[$0].shapeSignature : nil
+                }
+            } ?? []
         func info(_ tensor: Tensor, signature: [Int]?) -> TensorInfo {
             let dynamic = (signature ?? []).enumerated().filter { $0.element == -1 }.map(\.offset)
-            return TensorInfo(name: tensor.name, type: ModelElementType(tensor.dataType), typeName: "\(tensor.dataType)", shape: tensor.shape.dimensions, dynamicAxes: Set(dynamic))
+            return TensorInfo(
+                name: tensor.name, type: ModelElementType(tensor.dataType), typeName: "\(tensor.dataType)",
+                shape: tensor.shape.dimensions, dynamicAxes: Set(dynamic))
         }
         do {
             let inputs = try (0 ..< interpreter.inputTensorCount).map { i in
@@ -57,7 +65,8 @@ struct LoadedModel: Sendable {
             }
             return (LoadedModel(model: model, path: path, inputs: inputs, outputs: outputs), first)
         } catch {
-            throw MachineLearningErrorCode.invalidArgument.error("The custom model at \(path) has an input or output this runtime cannot read: \(error)")
+            throw MachineLearningErrorCode.invalidArgument.error(
+                "The custom model at \(path) has an input or output this runtime cannot read: \(error)")
         }
     }
 
@@ -98,7 +107,8 @@ extension ModelInterpreter {
             }
             if resized { try interpreter.allocateTensors() }
         } catch {
-            throw MachineLearningErrorCode.invalidArgument.error("The model cannot take inputs of dimensions \(feeds.map(\.shape)): \(error)")
+            throw MachineLearningErrorCode.invalidArgument.error(
+                "The model cannot take inputs of dimensions \(feeds.map(\.shape)): \(error)")
         }
         do {
             for (i, feed) in feeds.enumerated() { try interpreter.copy(feed.data, toInputAt: i) }
@@ -115,7 +125,9 @@ extension ModelInterpreter {
                 throw MachineLearningErrorCode.unknown.error("The model produced no output \(index): \(error)")
             }
             guard tensor.data.count == format.byteCount else {
-                throw MachineLearningErrorCode.invalidArgument.error("Total size of model output \(index) is \(tensor.data.count), but \(format.byteCount) expected by data options.")
+                throw MachineLearningErrorCode.invalidArgument.error(
+                    "Total size of model output \(index) is \(tensor.data.count), but \(format.byteCount) expected by data options."
+                )
             }
             results[index] = (format, tensor.data)
         }
@@ -125,20 +137,27 @@ extension ModelInterpreter {
     /// The bytes and shape of each input, in model order, after checking that the options
     /// declare exactly the model's inputs with the model's types and shapes, and that
     /// `values` match them.
-    private static func checkInputs(_ model: LoadedModel, formats: [UInt: ModelTensorFormat], values: [ModelInputValue]) throws -> [(data: Data, shape: [Int])] {
+    private static func checkInputs(_ model: LoadedModel, formats: [UInt: ModelTensorFormat], values: [ModelInputValue])
+        throws -> [(data: Data, shape: [Int])]
+    {
         let count = model.inputs.count
         guard !formats.isEmpty else {
-            throw MachineLearningErrorCode.invalidArgument.error("The options declare no input formats, but the model has \(count) input(s).")
+            throw MachineLearningErrorCode.invalidArgument.error(
+                "The options declare no input formats, but the model has \(count) input(s).")
         }
         if let index = formats.keys.sorted().first(where: { $0 >= count }) {
-            throw MachineLearningErrorCode.outOfRange.error("Input index \(index) is out of range: the model has \(count) input(s).")
+            throw MachineLearningErrorCode.outOfRange.error(
+                "Input index \(index) is out of range: the model has \(count) input(s).")
         }
         guard formats.count == count else {
             let declared = formats.keys.sorted().map(String.init).joined(separator: ", ")
-            throw MachineLearningErrorCode.invalidArgument.error("The model has \(count) inputs, but the options declare formats for \(formats.count) (indices [\(declared)]).")
+            throw MachineLearningErrorCode.invalidArgument.error(
+                "The model has \(count) inputs, but the options declare formats for \(formats.count) (indices [\(declared)])."
+            )
         }
         guard values.count == count else {
-            throw MachineLearningErrorCode.invalidArgument.error("The model has \(count) input(s), but \(values.count) were added to the model inputs.")
+            throw MachineLearningErrorCode.invalidArgument.error(
+                "The model has \(count) input(s), but \(values.count) were added to the model inputs.")
         }
         return try (0 ..< count).map { i in
             guard let format = formats[UInt(i)] else {
@@ -147,34 +166,49 @@ extension ModelInterpreter {
             let tensor = model.inputs[i]
             try checkType(tensor, format, role: "Input", index: i)
             guard tensor.shape.count == format.dimensions.count,
-                  zip(tensor.shape, format.dimensions).enumerated().allSatisfy({ $0.element.0 == $0.element.1 || tensor.dynamicAxes.contains($0.offset) }) else {
-                throw MachineLearningErrorCode.invalidArgument.error("Input \(i) has dimensions \(tensor.shape) in the model, but \(format.dimensions) expected by data options.")
+                zip(tensor.shape, format.dimensions).enumerated().allSatisfy({
+                    $0.element.0 == $0.element.1 || tensor.dynamicAxes.contains($0.offset)
+                })
+            else {
+                throw MachineLearningErrorCode.invalidArgument.error(
+                    "Input \(i) has dimensions \(tensor.shape) in the model, but \(format.dimensions) expected by data options."
+                )
             }
             return (try ModelTensorCoding.encode(values[i], format: format, index: i), format.dimensions)
         }
     }
 
     /// The declared outputs, in index order, after checking their indices and types.
-    private static func checkOutputs(_ model: LoadedModel, formats: [UInt: ModelTensorFormat]) throws -> [(UInt, ModelTensorFormat)] {
+    private static func checkOutputs(_ model: LoadedModel, formats: [UInt: ModelTensorFormat]) throws -> [(
+        UInt, ModelTensorFormat
+    )] {
         let count = model.outputs.count
         guard !formats.isEmpty else {
-            throw MachineLearningErrorCode.invalidArgument.error("The options declare no output formats; declare at least one of the model's \(count) output(s).")
+            throw MachineLearningErrorCode.invalidArgument.error(
+                "The options declare no output formats; declare at least one of the model's \(count) output(s).")
         }
         return try formats.keys.sorted().map { index in
             guard index < count, let format = formats[index] else {
-                throw MachineLearningErrorCode.outOfRange.error("Output index \(index) is out of range: the model has \(count) output(s).")
+                throw MachineLearningErrorCode.outOfRange.error(
+                    "Output index \(index) is out of range: the model has \(count) output(s).")
             }
             try checkType(model.outputs[Int(index)], format, role: "Output", index: Int(index))
             return (index, format)
         }
     }
 
-    private static func checkType(_ tensor: LoadedModel.TensorInfo, _ format: ModelTensorFormat, role: String, index: Int) throws {
+    private static func checkType(
+        _ tensor: LoadedModel.TensorInfo, _ format: ModelTensorFormat, role: String, index: Int
+    ) throws {
         guard let type = tensor.type else {
-            throw MachineLearningErrorCode.invalidArgument.error("\(role) \(index) has type \(tensor.typeName) in the model, which the custom model API cannot pass (it supports float32, int32, uInt8 and int64).")
+            throw MachineLearningErrorCode.invalidArgument.error(
+                "\(role) \(index) has type \(tensor.typeName) in the model, which the custom model API cannot pass (it supports float32, int32, uInt8 and int64)."
+            )
         }
         guard type == format.type else {
-            throw MachineLearningErrorCode.invalidArgument.error("\(role) \(index) has type \(type.name) in the model, but \(format.type.name) expected by data options.")
+            throw MachineLearningErrorCode.invalidArgument.error(
+                "\(role) \(index) has type \(type.name) in the model, but \(format.type.name) expected by data options."
+            )
         }
     }
 }

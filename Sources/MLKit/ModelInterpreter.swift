@@ -94,7 +94,10 @@ public final class ModelInterpreter: NSObject, @unchecked Sendable {
     /// with the outputs, or with an `NSError` in ``MachineLearningErrorDomain`` whose
     /// message says what was expected and what was found (see
     /// ``MachineLearningErrorCode``). `inputs` and `options` are read when the run starts.
-    public func run(inputs: ModelInputs, options: ModelInputOutputOptions, completion: @escaping (ModelOutputs?, (any Error)?) -> Void) {
+    public func run(
+        inputs: ModelInputs, options: ModelInputOutputOptions,
+        completion: @escaping (ModelOutputs?, (any Error)?) -> Void
+    ) {
         let queue = completionTarget()
         let completion = Completion(completion)
         DispatchQueue.global(qos: .userInitiated).async { [self] in
@@ -145,14 +148,18 @@ public final class ModelInterpreter: NSObject, @unchecked Sendable {
         index(of: opName, role: "output", in: { $0.outputs }, completion: completion)
     }
 
-    private func index(of name: String, role: String, in tensors: @escaping @Sendable (LoadedModel) -> [LoadedModel.TensorInfo],
-                       completion: @escaping (NSNumber?, (any Error)?) -> Void) {
+    private func index(
+        of name: String, role: String, in tensors: @escaping @Sendable (LoadedModel) -> [LoadedModel.TensorInfo],
+        completion: @escaping (NSNumber?, (any Error)?) -> Void
+    ) {
         let completion = Completion(completion)
         let find: @Sendable (LoadedModel) -> Result<NSNumber, any Error> = { model in
             let list = tensors(model)
             guard let i = list.firstIndex(where: { $0.name == name }) else {
                 let names = list.map { "'\($0.name)'" }.joined(separator: ", ")
-                return .failure(MachineLearningErrorCode.invalidArgument.error("The model has no \(role) named '\(name)'; its \(role)s are [\(names)]."))
+                return .failure(
+                    MachineLearningErrorCode.invalidArgument.error(
+                        "The model has no \(role) named '\(name)'; its \(role)s are [\(names)]."))
             }
             return .success(NSNumber(value: i))
         }

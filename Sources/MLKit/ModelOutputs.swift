@@ -20,7 +20,9 @@ public final class ModelOutputs: NSObject, @unchecked Sendable {
     public func output(index: UInt) throws -> Any {
         guard let output = outputs[index] else {
             let declared = outputs.keys.sorted().map(String.init).joined(separator: ", ")
-            throw MachineLearningErrorCode.invalidArgument.error("There is no model output with index \(index); the options declare output formats for indices [\(declared)].")
+            throw MachineLearningErrorCode.invalidArgument.error(
+                "There is no model output with index \(index); the options declare output formats for indices [\(declared)]."
+            )
         }
         return ModelTensorCoding.decode(output.data, type: output.format.type, dimensions: output.format.dimensions)
     }

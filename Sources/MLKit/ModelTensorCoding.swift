@@ -8,14 +8,17 @@ enum ModelTensorCoding {
     /// number of elements (any nesting), each exactly representable in the declared type.
     static func encode(_ value: ModelInputValue, format: ModelTensorFormat, index: Int) throws -> Data {
         switch value {
-        case let .data(data):
+        case .data(let data):
             guard data.count == format.byteCount else {
-                throw MachineLearningErrorCode.invalidArgument.error("Input \(index) should have \(format.byteCount) bytes, but found \(data.count) bytes.")
+                throw MachineLearningErrorCode.invalidArgument.error(
+                    "Input \(index) should have \(format.byteCount) bytes, but found \(data.count) bytes.")
             }
             return data
-        case let .numbers(numbers, shape):
+        case .numbers(let numbers, let shape):
             guard numbers.count == format.elementCount else {
-                throw MachineLearningErrorCode.invalidArgument.error("Input \(index) should have \(format.elementCount) elements (dimensions \(format.dimensions)), but found \(numbers.count) elements (array shape \(shape)).")
+                throw MachineLearningErrorCode.invalidArgument.error(
+                    "Input \(index) should have \(format.elementCount) elements (dimensions \(format.dimensions)), but found \(numbers.count) elements (array shape \(shape))."
+                )
             }
             switch format.type {
             case .float32: return try packFloats(numbers, index: index, format: format)
@@ -29,15 +32,17 @@ enum ModelTensorCoding {
     }
 
     /// Packs integers: each number must be exactly representable in `T`.
-    private static func pack<T: FixedWidthInteger>(_ numbers: [ModelNumber], index: Int, format: ModelTensorFormat, _ convert: (Double) -> T?) throws -> Data {
+    private static func pack<T: FixedWidthInteger>(
+        _ numbers: [ModelNumber], index: Int, format: ModelTensorFormat, _ convert: (Double) -> T?
+    ) throws -> Data {
         var out = [T]()
         out.reserveCapacity(numbers.count)
         for (i, number) in numbers.enumerated() {
             let value: T?
             switch number {
-            case let .signed(v): value = T(exactly: v)
-            case let .unsigned(v): value = T(exactly: v)
-            case let .real(v): value = convert(v)
+            case .signed(let v): value = T(exactly: v)
+            case .unsigned(let v): value = T(exactly: v)
+            case .real(let v): value = convert(v)
             }
             guard let value else { throw unrepresentable(number, at: i, index: index, format: format) }
             out.append(T(littleEndian: value))
@@ -52,19 +57,24 @@ enum ModelTensorCoding {
         out.reserveCapacity(numbers.count)
         for (i, number) in numbers.enumerated() {
             switch number {
-            case let .signed(v): out.append(Float32(v))
-            case let .unsigned(v): out.append(Float32(v))
-            case let .real(v):
+            case .signed(let v): out.append(Float32(v))
+            case .unsigned(let v): out.append(Float32(v))
+            case .real(let v):
                 let rounded = Float32(v)
-                guard rounded.isFinite || !v.isFinite else { throw unrepresentable(number, at: i, index: index, format: format) }
+                guard rounded.isFinite || !v.isFinite else {
+                    throw unrepresentable(number, at: i, index: index, format: format)
+                }
                 out.append(rounded)
             }
         }
         return out.withUnsafeBytes { Data($0) }
     }
 
-    private static func unrepresentable(_ number: ModelNumber, at element: Int, index: Int, format: ModelTensorFormat) -> NSError {
-        MachineLearningErrorCode.invalidArgument.error("Input \(index) element \(element) is \(number.text), which \(format.type.name) cannot represent.")
+    private static func unrepresentable(_ number: ModelNumber, at element: Int, index: Int, format: ModelTensorFormat)
+        -> NSError
+    {
+        MachineLearningErrorCode.invalidArgument.error(
+            "Input \(index) element \(element) is \(number.text), which \(format.type.name) cannot represent.")
     }
 
     // MARK: - Outputs

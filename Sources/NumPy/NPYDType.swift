@@ -52,7 +52,7 @@ public enum NPYDType: String, CaseIterable, Hashable, Sendable, CustomStringConv
             case "<": break
             case "=" where Self.hostIsLittleEndian: break
             case ">", "=": throw .bigEndian(descr)
-            default: throw .unsupportedDType(descr)  // `|` means "no byte order": invalid for multi-byte types
+            default: throw .unsupportedDType(descr) // `|` means "no byte order": invalid for multi-byte types
             }
         }
         self = type

@@ -27,18 +27,24 @@ public enum NPYError: Error, Hashable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case let .cannotRead(path, reason): return "cannot read '\(path)': \(reason)"
-        case let .cannotWrite(path, reason): return "cannot write '\(path)': \(reason)"
+        case .cannotRead(let path, let reason): return "cannot read '\(path)': \(reason)"
+        case .cannotWrite(let path, let reason): return "cannot write '\(path)': \(reason)"
         case .badMagic: return "not a .npy file: missing the \\x93NUMPY magic string"
-        case let .unsupportedVersion(major, minor): return "unsupported .npy format version \(major).\(minor) (expected 1.0, 2.0 or 3.0)"
-        case let .truncated(what): return "truncated .npy file: \(what)"
-        case let .malformedHeader(what): return "malformed .npy header: \(what)"
-        case let .unsupportedDType(descr): return "unsupported .npy dtype '\(descr)' (supported: \(NPYDType.allCases.map(\.descr).joined(separator: " ")))"
-        case let .bigEndian(descr): return "big-endian .npy dtype '\(descr)' is not supported; save the array as little-endian"
+        case .unsupportedVersion(let major, let minor):
+            return "unsupported .npy format version \(major).\(minor) (expected 1.0, 2.0 or 3.0)"
+        case .truncated(let what): return "truncated .npy file: \(what)"
+        case .malformedHeader(let what): return "malformed .npy header: \(what)"
+        case .unsupportedDType(let descr):
+            return
+                "unsupported .npy dtype '\(descr)' (supported: \(NPYDType.allCases.map(\.descr).joined(separator: " ")))"
+        case .bigEndian(let descr):
+            return "big-endian .npy dtype '\(descr)' is not supported; save the array as little-endian"
         case .fortranOrder: return "Fortran-order .npy arrays are not supported; save with np.ascontiguousarray"
-        case let .invalidShape(what): return "invalid .npy shape: \(what)"
-        case let .dataSizeMismatch(expected, actual): return ".npy data is \(actual) bytes, but dtype and shape need \(expected)"
-        case let .typeMismatch(expected, actual): return ".npy array has dtype \(actual.descr), not \(expected.descr)"
+        case .invalidShape(let what): return "invalid .npy shape: \(what)"
+        case .dataSizeMismatch(let expected, let actual):
+            return ".npy data is \(actual) bytes, but dtype and shape need \(expected)"
+        case .typeMismatch(let expected, let actual):
+            return ".npy array has dtype \(actual.descr), not \(expected.descr)"
         }
     }
 }

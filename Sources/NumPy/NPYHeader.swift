@@ -9,7 +9,7 @@ struct NPYHeader: Hashable, Sendable {
     var dtype: NPYDType
     var shape: [Int]
 
-    static let magic: [UInt8] = [0x93, 0x4E, 0x55, 0x4D, 0x50, 0x59]  // \x93NUMPY
+    static let magic: [UInt8] = [0x93, 0x4E, 0x55, 0x4D, 0x50, 0x59] // \x93NUMPY
     /// Data alignment NumPy pads the preamble to.
     static let alignment = 64
     /// Spare header room NumPy leaves after the dict so the first axis can grow in place.
@@ -43,24 +43,30 @@ struct NPYHeader: Hashable, Sendable {
         let headerBytes = bytes[headerStart ..< dataOffset]
         let text: String
         if major == 3 {
-            guard let utf8 = String(validatingUTF8Bytes: headerBytes) else { throw .malformedHeader("header is not valid UTF-8") }
+            guard let utf8 = String(validatingUTF8Bytes: headerBytes) else {
+                throw .malformedHeader("header is not valid UTF-8")
+            }
             text = utf8
         } else {
-            text = String(String.UnicodeScalarView(headerBytes.map { Unicode.Scalar($0) }))  // Latin-1
+            text = String(String.UnicodeScalarView(headerBytes.map { Unicode.Scalar($0) })) // Latin-1
         }
         return (try parseDict(text), dataOffset)
     }
 
     /// Interprets the header dict text.
     static func parseDict(_ text: String) throws(NPYError) -> NPYHeader {
-        guard case let .dict(pairs) = try PythonLiteral.parse(text) else {
+        guard case .dict(let pairs) = try PythonLiteral.parse(text) else {
             throw .malformedHeader("header is not a dict")
         }
         var fields: [String: PythonLiteral] = [:]
         for (key, value) in pairs {
-            guard case let .string(name) = key else { throw .malformedHeader("a header key is not a string") }
-            guard ["descr", "fortran_order", "shape"].contains(name) else { throw .malformedHeader("unexpected key '\(name)'") }
-            guard fields.updateValue(value, forKey: name) == nil else { throw .malformedHeader("duplicate key '\(name)'") }
+            guard case .string(let name) = key else { throw .malformedHeader("a header key is not a string") }
+            guard ["descr", "fortran_order", "shape"].contains(name) else {
+                throw .malformedHeader("unexpected key '\(name)'")
+            }
+            guard fields.updateValue(value, forKey: name) == nil else {
+                throw .malformedHeader("duplicate key '\(name)'")
+            }
         }
         guard let descr = fields["descr"] else { throw .malformedHeader("missing key 'descr'") }
         guard let fortran = fields["fortran_order"] else { throw .malformedHeader("missing key 'fortran_order'") }
@@ -68,20 +74,22 @@ struct NPYHeader: Hashable, Sendable {
 
         let dtype: NPYDType
         switch descr {
-        case let .string(s): dtype = try NPYDType(descr: s)
+        case .string(let s): dtype = try NPYDType(descr: s)
         case .list: throw .unsupportedDType("structured dtype")
         default: throw .malformedHeader("'descr' is not a string")
         }
-        guard case let .bool(isFortran) = fortran else { throw .malformedHeader("'fortran_order' is not True or False") }
+        guard case .bool(let isFortran) = fortran else {
+            throw .malformedHeader("'fortran_order' is not True or False")
+        }
         guard !isFortran else { throw .fortranOrder }
         let items: [PythonLiteral]
         switch shapeValue {
-        case let .tuple(t), let .list(t): items = t
+        case .tuple(let t), .list(let t): items = t
         default: throw .malformedHeader("'shape' is not a tuple")
         }
         var shape: [Int] = []
         for item in items {
-            guard case let .int(d) = item else { throw .malformedHeader("'shape' holds a non-integer") }
+            guard case .int(let d) = item else { throw .malformedHeader("'shape' holds a non-integer") }
             shape.append(d)
         }
         return NPYHeader(dtype: dtype, shape: shape)
@@ -105,7 +113,7 @@ struct NPYHeader: Hashable, Sendable {
     /// The full preamble (magic through the final `\n`), byte-identical to NumPy's
     /// `np.save` output: version 1.0 unless the header needs a 32-bit length.
     func encodedPreamble() -> [UInt8] {
-        let dict = Array(dictText.utf8)  // ASCII: dtype names and digits only
+        let dict = Array(dictText.utf8) // ASCII: dtype names and digits only
         let withNewline = dict.count + 1
         var lengthFieldSize = 2
         var version: UInt8 = 1
@@ -133,7 +141,7 @@ extension String {
         var iterator = bytes.makeIterator()
         loop: while true {
             switch decoder.decode(&iterator) {
-            case let .scalarValue(s): scalars.append(s)
+            case .scalarValue(let s): scalars.append(s)
             case .emptyInput: break loop
             case .error: return nil
             }

@@ -118,7 +118,7 @@ func floatFromHalfBits(_ bits: UInt16) -> Float {
         let magnitude = Float(mantissa) * 0x1p-24
         return sign == 0 ? magnitude : -magnitude
     case 0x1F:
-        return Float(bitPattern: sign | 0x7F80_0000 | mantissa << 13)  // infinity or NaN (payload kept)
+        return Float(bitPattern: sign | 0x7F80_0000 | mantissa << 13) // infinity or NaN (payload kept)
     default:
         return Float(bitPattern: sign | UInt32(exponent - 15 + 127) << 23 | mantissa << 13)
     }

@@ -14,21 +14,25 @@ struct BenchCommand: ToolCommand {
         commandName: "bench",
         abstract: "Time model load and inference (use a release build: swift run -c release)",
         discussion: """
-        Load time covers reading the file, validating it, preparing every operator and \
-        planning memory (everything before the first invoke). Inputs are filled with \
-        seeded pseudo-random values. Latencies are wall-clock per invoke. With --profile, \
-        also prints the time spent per operator type and per operator (mean over the runs).
-        """
+            Load time covers reading the file, validating it, preparing every operator and \
+            planning memory (everything before the first invoke). Inputs are filled with \
+            seeded pseudo-random values. Latencies are wall-clock per invoke. With --profile, \
+            also prints the time spent per operator type and per operator (mean over the runs).
+            """
     )
 
-    @Argument(help: ArgumentHelp("Path of a .tflite file", valueName: "model"), completion: .file(extensions: ["tflite"]))
+    @Argument(
+        help: ArgumentHelp("Path of a .tflite file", valueName: "model"), completion: .file(extensions: ["tflite"]))
     var path: String
     @Option(help: ArgumentHelp("Threads (default 1)", valueName: "n"), transform: value(in: 1 ... 256))
     var threads = 1
-    @Option(name: [.customShort("n"), .long], help: ArgumentHelp("Timed invocations (default 50)", valueName: "n"),
-            transform: value(in: 1 ... 1_000_000))
+    @Option(
+        name: [.customShort("n"), .long], help: ArgumentHelp("Timed invocations (default 50)", valueName: "n"),
+        transform: value(in: 1 ... 1_000_000))
     var runs = 50
-    @Option(help: ArgumentHelp("Untimed invocations first (default 5)", valueName: "n"), transform: value(in: 0 ... 1_000_000))
+    @Option(
+        help: ArgumentHelp("Untimed invocations first (default 5)", valueName: "n"),
+        transform: value(in: 0 ... 1_000_000))
     var warmup = 5
     @Flag(help: "Print one JSON object")
     var json = false
@@ -51,8 +55,10 @@ struct BenchCommand: ToolCommand {
         let prepared = clock.now
         try engine.allocate()
         let loadSeconds = seconds(clock.now - loadStart)
-        let loadParts = (decode: seconds(decoded - loadStart), prepare: seconds(prepared - decoded),
-                         allocate: seconds(clock.now - prepared))
+        let loadParts = (
+            decode: seconds(decoded - loadStart), prepare: seconds(prepared - decoded),
+            allocate: seconds(clock.now - prepared)
+        )
 
         fillInputs(engine)
         let firstStart = clock.now
@@ -72,13 +78,14 @@ struct BenchCommand: ToolCommand {
             latencies.append(seconds(clock.now - start))
         }
         latencies.sort()
-        let stats = BenchStats(loadMs: loadSeconds * 1e3,
-                               loadPartsMs: (loadParts.decode * 1e3, loadParts.prepare * 1e3, loadParts.allocate * 1e3),
-                               firstInvokeMs: firstSeconds * 1e3,
-                               medianMs: percentile(latencies, 0.5) * 1e3, p90Ms: percentile(latencies, 0.9) * 1e3,
-                               minMs: (latencies.first ?? 0) * 1e3, peakRSS: peakResidentBytes(), baselineRSS: baselineRSS,
-                               runs: runs, threads: threads, arenaBytes: engine.arenaSize,
-                               kernelLevel: engine.kernelLevel.description, blasCore: blasCoreName())
+        let stats = BenchStats(
+            loadMs: loadSeconds * 1e3,
+            loadPartsMs: (loadParts.decode * 1e3, loadParts.prepare * 1e3, loadParts.allocate * 1e3),
+            firstInvokeMs: firstSeconds * 1e3,
+            medianMs: percentile(latencies, 0.5) * 1e3, p90Ms: percentile(latencies, 0.9) * 1e3,
+            minMs: (latencies.first ?? 0) * 1e3, peakRSS: peakResidentBytes(), baselineRSS: baselineRSS,
+            runs: runs, threads: threads, arenaBytes: engine.arenaSize,
+            kernelLevel: engine.kernelLevel.description, blasCore: blasCoreName())
         if json {
             console.out(stats.json.serialized())
         } else {
@@ -112,7 +119,8 @@ struct BenchStats {
             "prepare_ms": .float(Float(loadPartsMs.prepare)), "allocate_ms": .float(Float(loadPartsMs.allocate)),
             "first_invoke_ms": .float(Float(firstInvokeMs)),
             "median_ms": .float(Float(medianMs)), "p90_ms": .float(Float(p90Ms)), "min_ms": .float(Float(minMs)),
-            "peak_rss_bytes": .int(peakRSS), "baseline_rss_bytes": .int(baselineRSS), "runs": .int(runs), "threads": .int(threads), "arena_bytes": .int(arenaBytes),
+            "peak_rss_bytes": .int(peakRSS), "baseline_rss_bytes": .int(baselineRSS), "runs": .int(runs),
+            "threads": .int(threads), "arena_bytes": .int(arenaBytes),
             "kernel_level": .string(kernelLevel), "host_kernel_level": .string(KernelLevel.host.description),
             "blas_core": .string(blasCore),
         ])
@@ -121,16 +129,16 @@ struct BenchStats {
     var text: String {
         func ms(_ x: Double) -> String { String(format: "%.3f ms", x) }
         return """
-        threads \(threads), \(runs) runs
-        kernels                        \(kernelLevel) (this CPU: \(KernelLevel.host)\(KernelLevel.cpuHasAVX512VNNI ? ", has AVX-512 VNNI" : "")); BLAS core \(blasCore)
-        load (file → ready to invoke)  \(ms(loadMs)) (decode \(ms(loadPartsMs.decode)), prepare \(ms(loadPartsMs.prepare)), allocate \(ms(loadPartsMs.allocate)))
-        first invoke                   \(ms(firstInvokeMs))
-        median                         \(ms(medianMs))
-        p90                            \(ms(p90Ms))
-        min                            \(ms(minMs))
-        peak RSS                       \(peakRSS / 1024) KiB (\(baselineRSS / 1024) KiB before loading the model)
-        tensor arena                   \(arenaBytes / 1024) KiB
-        """
+            threads \(threads), \(runs) runs
+            kernels                        \(kernelLevel) (this CPU: \(KernelLevel.host)\(KernelLevel.cpuHasAVX512VNNI ? ", has AVX-512 VNNI" : "")); BLAS core \(blasCore)
+            load (file → ready to invoke)  \(ms(loadMs)) (decode \(ms(loadPartsMs.decode)), prepare \(ms(loadPartsMs.prepare)), allocate \(ms(loadPartsMs.allocate)))
+            first invoke                   \(ms(firstInvokeMs))
+            median                         \(ms(medianMs))
+            p90                            \(ms(p90Ms))
+            min                            \(ms(minMs))
+            peak RSS                       \(peakRSS / 1024) KiB (\(baselineRSS / 1024) KiB before loading the model)
+            tensor arena                   \(arenaBytes / 1024) KiB
+            """
     }
 }
 
@@ -143,12 +151,12 @@ func fillInputs(_ engine: Engine) {
         if type == .float32 {
             let floats = buffer.bindMemory(to: Float.self)
             for i in floats.indices {
-                state = state &* 6364136223846793005 &+ 1442695040888963407
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
                 floats[i] = Float(Int64(state >> 40)) / Float(1 << 23) - 1
             }
         } else {
             for i in buffer.indices {
-                state = state &* 6364136223846793005 &+ 1442695040888963407
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
                 buffer[i] = UInt8(truncatingIfNeeded: state >> 56)
             }
         }

@@ -13,14 +13,14 @@ func customOptionsJSON(_ options: ByteView) -> JSONValue? {
 private func json(_ tree: FlexTree) -> JSONValue {
     switch tree {
     case .null: return .null
-    case let .int(v): return .int(Int(clamping: v))
-    case let .uint(v): return .int(Int(clamping: v))
-    case let .float(v): return .float(Float(v))
-    case let .bool(v): return .bool(v)
-    case let .string(s), let .key(s): return .string(s)
-    case let .blob(bytes): return .array(bytes.map { .int(Int($0)) })
-    case let .vector(items): return .array(items.map(json))
-    case let .map(entries):
+    case .int(let v): return .int(Int(clamping: v))
+    case .uint(let v): return .int(Int(clamping: v))
+    case .float(let v): return .float(Float(v))
+    case .bool(let v): return .bool(v)
+    case .string(let s), .key(let s): return .string(s)
+    case .blob(let bytes): return .array(bytes.map { .int(Int($0)) })
+    case .vector(let items): return .array(items.map(json))
+    case .map(let entries):
         var object: [String: JSONValue] = [:]
         for e in entries { object[e.key] = json(e.value) }
         return .object(object)

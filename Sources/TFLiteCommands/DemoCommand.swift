@@ -8,16 +8,18 @@ struct DemoCommand: ToolCommand {
         commandName: "demo",
         abstract: "Label the bundled digits, detect the bundled shapes, find the astronaut's face",
         discussion: """
-        Runs the three vision demos on the files bundled in Fixtures/ (run it from the \
-        repository root): the digit labeler bundle on Fixtures/images/digits/*.png, the \
-        shapes detector bundle on Fixtures/images/shapes/*.png, and MediaPipe's short-range \
-        face detector on Fixtures/images/astronaut.png. Prints every result and writes \
-        annotated PNGs to DIR (default: demo-output). Exits 1 if any part fails.
-        """
+            Runs the three vision demos on the files bundled in Fixtures/ (run it from the \
+            repository root): the digit labeler bundle on Fixtures/images/digits/*.png, the \
+            shapes detector bundle on Fixtures/images/shapes/*.png, and MediaPipe's short-range \
+            face detector on Fixtures/images/astronaut.png. Prints every result and writes \
+            annotated PNGs to DIR (default: demo-output). Exits 1 if any part fails.
+            """
     )
 
-    @Option(name: [.customShort("o"), .long], help: ArgumentHelp("Where annotated images go (default: demo-output)", valueName: "dir"),
-            completion: .directory)
+    @Option(
+        name: [.customShort("o"), .long],
+        help: ArgumentHelp("Where annotated images go (default: demo-output)", valueName: "dir"),
+        completion: .directory)
     var outputDir: String?
 
     func run(console: Console) async throws -> Int32 {
@@ -28,9 +30,11 @@ struct DemoCommand: ToolCommand {
             throw ToolError("cannot create \(outputDirectory): \(error.localizedDescription)")
         }
         var failures = 0
-        for (title, part) in [("Digits (AutoML image labeling, Fixtures/bundles/digits)", Self.demoDigits),
-                              ("Shapes (AutoML object detection, Fixtures/bundles/shapes)", Self.demoShapes),
-                              ("Faces (MediaPipe short-range face detection)", Self.demoFaces)] {
+        for (title, part) in [
+            ("Digits (AutoML image labeling, Fixtures/bundles/digits)", Self.demoDigits),
+            ("Shapes (AutoML object detection, Fixtures/bundles/shapes)", Self.demoShapes),
+            ("Faces (MediaPipe short-range face detection)", Self.demoFaces),
+        ] {
             console.out("== \(title)\n")
             do {
                 try part(outputDirectory, console)
@@ -45,7 +49,8 @@ struct DemoCommand: ToolCommand {
 
     static func pngFiles(in directory: String) throws -> [String] {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else {
-            throw ToolError("\(directory) was not found relative to the current directory; run from the repository root")
+            throw ToolError(
+                "\(directory) was not found relative to the current directory; run from the repository root")
         }
         return names.filter { $0.hasSuffix(".png") }.sorted().map { (directory as NSString).appendingPathComponent($0) }
     }
@@ -65,7 +70,9 @@ struct DemoCommand: ToolCommand {
             total += 1
             if truth == top.text { correct += 1 }
             let verdict = truth == top.text ? "" : "  ✗ expected \(truth ?? "?")"
-            console.out("  \((path as NSString).lastPathComponent)  →  \(top.text) (\(String(format: "%.3f", Double(top.confidence))))\(verdict)\n")
+            console.out(
+                "  \((path as NSString).lastPathComponent)  →  \(top.text) (\(String(format: "%.3f", Double(top.confidence))))\(verdict)\n"
+            )
         }
         console.out("  \(correct) of \(total) labeled correctly\n")
     }
@@ -82,10 +89,16 @@ struct DemoCommand: ToolCommand {
             console.out("  \(name): \(objects.count) object(s)\n")
             for o in objects {
                 let l = o.labels.first
-                console.out("    \(l?.text ?? "?") " + String(format: "%.3f ", Double(l?.confidence ?? 0)) + VisionCommandSupport.boxText(o.frame) + "\n")
+                console.out(
+                    "    \(l?.text ?? "?") " + String(format: "%.3f ", Double(l?.confidence ?? 0))
+                        + VisionCommandSupport.boxText(o.frame) + "\n")
             }
             let annotations = objects.map { o in
-                ImageAnnotation(frame: o.frame, caption: o.labels.first.map { $0.text.uppercased() + String(format: " %.2f", Double($0.confidence)) } ?? "")
+                ImageAnnotation(
+                    frame: o.frame,
+                    caption: o.labels.first.map {
+                        $0.text.uppercased() + String(format: " %.2f", Double($0.confidence))
+                    } ?? "")
             }
             let out = (outputDirectory as NSString).appendingPathComponent("shapes-" + name)
             try image.annotated(annotations).writePNG(toFile: out)
@@ -96,12 +109,18 @@ struct DemoCommand: ToolCommand {
     static func demoFaces(_ outputDirectory: String, _ console: Console) throws {
         let path = "Fixtures/images/astronaut.png"
         let image = try VisionCommandSupport.loadImage(path)
-        let detector = FaceDetector.faceDetector(options: FaceDetectorOptions(modelPath: "Fixtures/models/face_detection_short_range.tflite"))
+        let detector = FaceDetector.faceDetector(
+            options: FaceDetectorOptions(modelPath: "Fixtures/models/face_detection_short_range.tflite"))
         let faces = try detector.results(in: image)
         console.out("  \(path): \(faces.count) face(s)\n")
-        for f in faces { console.out(String(format: "    face %.3f ", Double(f.confidence)) + VisionCommandSupport.boxText(f.frame) + "\n") }
+        for f in faces {
+            console.out(
+                String(format: "    face %.3f ", Double(f.confidence)) + VisionCommandSupport.boxText(f.frame) + "\n")
+        }
         let out = (outputDirectory as NSString).appendingPathComponent("astronaut-faces.png")
-        try image.annotated(faces.map { ImageAnnotation(frame: $0.frame, caption: String(format: "FACE %.2f", Double($0.confidence))) }).writePNG(toFile: out)
+        try image.annotated(
+            faces.map { ImageAnnotation(frame: $0.frame, caption: String(format: "FACE %.2f", Double($0.confidence))) }
+        ).writePNG(toFile: out)
         console.out("    annotated: \(out)\n")
     }
 }

@@ -45,7 +45,8 @@ private func json(_ tensor: ModelSummary.TensorInfo) -> JSONValue {
 
 private func json(_ signature: Signature) -> JSONValue {
     func names(_ list: [Signature.TensorName]) -> JSONValue {
-        .object(Dictionary(list.map { ($0.name, JSONValue.int($0.tensorIndex)) }, uniquingKeysWith: { first, _ in first }))
+        .object(
+            Dictionary(list.map { ($0.name, JSONValue.int($0.tensorIndex)) }, uniquingKeysWith: { first, _ in first }))
     }
     return .object([
         "key": .string(signature.key),

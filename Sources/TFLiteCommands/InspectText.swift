@@ -9,8 +9,10 @@ public func inspectText(_ model: Model) -> String {
     let summary = ModelSummary(model)
     var lines: [String] = []
     let main = summary.main
-    lines.append("schema version \(summary.version), \(plural(summary.subgraphs.count, "subgraph")), "
-        + "\(plural(main?.tensorCount ?? 0, "tensor")), \(plural(main?.operators.count ?? 0, "operator")) in subgraph 0")
+    lines.append(
+        "schema version \(summary.version), \(plural(summary.subgraphs.count, "subgraph")), "
+            + "\(plural(main?.tensorCount ?? 0, "tensor")), \(plural(main?.operators.count ?? 0, "operator")) in subgraph 0"
+    )
     if let description = summary.description { lines.append("description: \(description)") }
     if let version = summary.minRuntimeVersion { lines.append("min_runtime_version: \(version)") }
 
@@ -34,10 +36,12 @@ public func inspectText(_ model: Model) -> String {
         lines += ["", "Op histogram (subgraph 0):"] + table(main.histogram.map { ($0.name, String($0.count)) })
     }
     if let main {
-        lines += ["", "Memory (subgraph 0):"] + table([
-            ("constant weights", "\(byteCount(main.constantBytes)) in \(plural(main.constantBuffers, "buffer"))"),
-            ("activations", "\(byteCount(main.activationBytes)) (static shapes, before memory planning)"),
-        ])
+        lines +=
+            ["", "Memory (subgraph 0):"]
+            + table([
+                ("constant weights", "\(byteCount(main.constantBytes)) in \(plural(main.constantBuffers, "buffer"))"),
+                ("activations", "\(byteCount(main.activationBytes)) (static shapes, before memory planning)"),
+            ])
     }
     if !summary.metadata.isEmpty {
         lines += ["", "Metadata:"] + table(summary.metadata.map { ($0.name, byteCount($0.size)) })
@@ -148,7 +152,8 @@ private func columns(_ rows: [[String]]) -> [String] {
     return rows.map { row in
         var line = " "
         for (c, cell) in row.enumerated() {
-            line += " " + (c + 1 < row.count ? cell.padding(toLength: widths[c] + 1, withPad: " ", startingAt: 0) : cell)
+            line +=
+                " " + (c + 1 < row.count ? cell.padding(toLength: widths[c] + 1, withPad: " ", startingAt: 0) : cell)
         }
         while line.hasSuffix(" ") { line.removeLast() }
         return line

@@ -35,11 +35,11 @@ public enum JSONValue: Hashable, Sendable {
     private func write(to out: inout String, indent: String) {
         switch self {
         case .null: out += "null"
-        case let .bool(b): out += b ? "true" : "false"
-        case let .int(i): out += String(i)
-        case let .float(f): out += f.isFinite ? "\(f)" : "null"
-        case let .string(s): Self.writeString(s, to: &out)
-        case let .array(items):
+        case .bool(let b): out += b ? "true" : "false"
+        case .int(let i): out += String(i)
+        case .float(let f): out += f.isFinite ? "\(f)" : "null"
+        case .string(let s): Self.writeString(s, to: &out)
+        case .array(let items):
             if items.isEmpty { out += "[]"; return }
             if items.allSatisfy(\.isScalar) {
                 out += "["
@@ -58,7 +58,7 @@ public enum JSONValue: Hashable, Sendable {
                 out += i + 1 < items.count ? ",\n" : "\n"
             }
             out += indent + "]"
-        case let .object(members):
+        case .object(let members):
             if members.isEmpty { out += "{}"; return }
             let inner = indent + "  "
             out += "{\n"

@@ -70,7 +70,9 @@ struct ModelSummary {
         let tensors = subgraph.tensors
         func info(_ i: Int) -> TensorInfo {
             guard tensors.indices.contains(i) else {
-                return TensorInfo(index: i, name: "<no tensor \(i)>", type: ElementType(rawValue: -1), shape: [], staticShape: [], quantization: nil)
+                return TensorInfo(
+                    index: i, name: "<no tensor \(i)>", type: ElementType(rawValue: -1), shape: [], staticShape: [],
+                    quantization: nil)
             }
             return tensorInfo(tensors[i], index: i)
         }
@@ -114,7 +116,9 @@ struct ModelSummary {
             shape = zip(shape, signature).map { $1 == -1 ? -1 : $0 }
         }
         let quantization = tensor.quantization.flatMap { $0.scales.isEmpty ? nil : $0 }
-        return TensorInfo(index: index, name: tensor.name, type: tensor.type, shape: shape, staticShape: tensor.shape, quantization: quantization)
+        return TensorInfo(
+            index: index, name: tensor.name, type: tensor.type, shape: shape, staticShape: tensor.shape,
+            quantization: quantization)
     }
 
     /// `elementCount × byteSize` of the static shape, saturating at `Int.max`; nil for
@@ -141,12 +145,12 @@ extension BuiltinOptions {
     /// The fused activation, for options tables that have one; nil otherwise.
     var fusedActivation: FusedActivation? {
         switch self {
-        case let .conv2D(o): return o.activation
-        case let .depthwiseConv2D(o): return o.activation
-        case let .pool2D(o): return o.activation
-        case let .fullyConnected(o): return o.activation
-        case let .transposeConv(o): return o.activation
-        case let .concatenation(_, a), let .add(a, _), let .sub(a, _), let .mul(a), let .div(a): return a
+        case .conv2D(let o): return o.activation
+        case .depthwiseConv2D(let o): return o.activation
+        case .pool2D(let o): return o.activation
+        case .fullyConnected(let o): return o.activation
+        case .transposeConv(let o): return o.activation
+        case .concatenation(_, let a), .add(let a, _), .sub(let a, _), .mul(let a), .div(let a): return a
         default: return nil
         }
     }

@@ -10,19 +10,24 @@ struct RunCommand: ToolCommand {
         commandName: "run",
         abstract: "Run a model on .npy inputs and write its outputs as .npy files",
         discussion: """
-        Give one --input per model input, in the model's input order. A .npy whose shape \
-        differs from the model's input resizes that input (when the graph allows it); its \
-        dtype must equal the input's type. Writes DIR/output_<i>.npy for each output i.
-        """
+            Give one --input per model input, in the model's input order. A .npy whose shape \
+            differs from the model's input resizes that input (when the graph allows it); its \
+            dtype must equal the input's type. Writes DIR/output_<i>.npy for each output i.
+            """
     )
 
-    @Argument(help: ArgumentHelp("Path of a .tflite file", valueName: "model"), completion: .file(extensions: ["tflite"]))
+    @Argument(
+        help: ArgumentHelp("Path of a .tflite file", valueName: "model"), completion: .file(extensions: ["tflite"]))
     var path: String
-    @Option(name: [.customShort("i"), .customLong("input")],
-            help: ArgumentHelp("An input array (repeat for each input)", valueName: "file.npy"), completion: .file(extensions: ["npy"]))
+    @Option(
+        name: [.customShort("i"), .customLong("input")],
+        help: ArgumentHelp("An input array (repeat for each input)", valueName: "file.npy"),
+        completion: .file(extensions: ["npy"]))
     var files: [String] = []
-    @Option(name: [.customShort("o"), .long], help: ArgumentHelp("Where to write output_<i>.npy (default: .)", valueName: "dir"),
-            completion: .directory)
+    @Option(
+        name: [.customShort("o"), .long],
+        help: ArgumentHelp("Where to write output_<i>.npy (default: .)", valueName: "dir"),
+        completion: .directory)
     var outputDir: String?
     @Option(help: ArgumentHelp("Interpreter threads (default 1)", valueName: "n"), transform: value(in: 1 ... 256))
     var threads = 1
@@ -35,7 +40,9 @@ struct RunCommand: ToolCommand {
         options.kernelLevel = engineArguments.interpreterKernelLevel
         let interpreter = try Interpreter(modelPath: path, options: options)
         guard files.count == interpreter.inputTensorCount else {
-            throw ToolError("the model has \(interpreter.inputTensorCount) input(s); give exactly that many --input files (got \(files.count))")
+            throw ToolError(
+                "the model has \(interpreter.inputTensorCount) input(s); give exactly that many --input files (got \(files.count))"
+            )
         }
         try interpreter.allocateTensors()
         let arrays = try files.map { file throws -> NPYArray in
@@ -47,11 +54,15 @@ struct RunCommand: ToolCommand {
         for (i, array) in arrays.enumerated() {
             let tensor = try interpreter.input(at: i)
             guard array.dtype == NPYDType(tensor.dataType) else {
-                throw ToolError("input \(i) ('\(tensor.name)') has type \(tensor.dataType), but \(files[i]) holds \(array.dtype.descr)")
+                throw ToolError(
+                    "input \(i) ('\(tensor.name)') has type \(tensor.dataType), but \(files[i]) holds \(array.dtype.descr)"
+                )
             }
             if tensor.shape.dimensions != array.shape {
                 do { try interpreter.resizeInput(at: i, to: Tensor.Shape(array.shape)) } catch {
-                    throw ToolError("input \(i) ('\(tensor.name)') has shape \(tensor.shape.dimensions) and cannot take \(files[i])'s shape \(array.shape)")
+                    throw ToolError(
+                        "input \(i) ('\(tensor.name)') has shape \(tensor.shape.dimensions) and cannot take \(files[i])'s shape \(array.shape)"
+                    )
                 }
                 resized = true
             }
@@ -63,10 +74,13 @@ struct RunCommand: ToolCommand {
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         for i in 0 ..< interpreter.outputTensorCount {
             let tensor = try interpreter.output(at: i)
-            let array = try NPYArray(dtype: NPYDType(tensor.dataType), shape: tensor.shape.dimensions, data: [UInt8](tensor.data))
+            let array = try NPYArray(
+                dtype: NPYDType(tensor.dataType), shape: tensor.shape.dimensions, data: [UInt8](tensor.data))
             let url = directory.appendingPathComponent("output_\(i).npy")
             try array.write(to: url)
-            console.out("output \(i) '\(tensor.name)' \(tensor.dataType) \(tensor.shape.dimensions) → \(url.path)  \(Self.summary(array))\n")
+            console.out(
+                "output \(i) '\(tensor.name)' \(tensor.dataType) \(tensor.shape.dimensions) → \(url.path)  \(Self.summary(array))\n"
+            )
         }
         return ExitCode.success
     }

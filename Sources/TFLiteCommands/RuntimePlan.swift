@@ -29,15 +29,17 @@ struct RuntimePlan {
             "arena_bytes": arenaBytes.map { .int($0) } ?? .null,
             "work": work.map { .int($0) } ?? .null,
             "error": error.map { .string($0) } ?? .null,
-            "unsupported_operators": .array(unsupportedOperators.map {
-                .object(["index": .int($0.index), "op": .string($0.op)])
-            }),
+            "unsupported_operators": .array(
+                unsupportedOperators.map {
+                    .object(["index": .int($0.index), "op": .string($0.op)])
+                }),
         ])
     }
 
     var text: String {
         if let arenaBytes {
-            return "Runtime:\n  runnable; planned tensor arena \(arenaBytes) bytes (inputs, outputs, activations and scratch, 64-byte aligned)\n  work per invoke \(work ?? 0) multiply-accumulates and NMS comparisons"
+            return
+                "Runtime:\n  runnable; planned tensor arena \(arenaBytes) bytes (inputs, outputs, activations and scratch, 64-byte aligned)\n  work per invoke \(work ?? 0) multiply-accumulates and NMS comparisons"
         }
         return "Runtime:\n  not runnable: \(error ?? "unknown reason")"
     }

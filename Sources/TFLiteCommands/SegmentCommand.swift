@@ -9,32 +9,36 @@ struct SegmentCommand: ToolCommand {
         commandName: "segment",
         abstract: "Segment the person in a PNG image with MediaPipe's selfie segmentation model",
         discussion: """
-        Runs a selfie segmentation model (default: \
-        Fixtures/mediapipe/models/selfie_segmentation.tflite, found from the current \
-        directory; MediaPipe's custom Convolution2DTransposeBias is built in) on the image \
-        stretched to the model's input, scales the person mask back to the image \
-        (bilinear) and writes the image with the mask blended in as green to --output \
-        (default: IMAGE with "-segmented.png"). Prints the share of pixels whose mask is \
-        above 0.5; with --json, {"output", "person_fraction", "mask_size"}.
-        """
+            Runs a selfie segmentation model (default: \
+            Fixtures/mediapipe/models/selfie_segmentation.tflite, found from the current \
+            directory; MediaPipe's custom Convolution2DTransposeBias is built in) on the image \
+            stretched to the model's input, scales the person mask back to the image \
+            (bilinear) and writes the image with the mask blended in as green to --output \
+            (default: IMAGE with "-segmented.png"). Prints the share of pixels whose mask is \
+            above 0.5; with --json, {"output", "person_fraction", "mask_size"}.
+            """
     )
 
     @Argument(help: ArgumentHelp("A PNG image", valueName: "image"), completion: .file(extensions: ["png"]))
     var imageFile: String
-    @Option(help: ArgumentHelp("selfie_segmentation.tflite or selfie_segmentation_landscape.tflite", valueName: "file"),
-            completion: .file(extensions: ["tflite"]))
+    @Option(
+        help: ArgumentHelp("selfie_segmentation.tflite or selfie_segmentation_landscape.tflite", valueName: "file"),
+        completion: .file(extensions: ["tflite"]))
     var model: String?
-    @Option(name: [.short, .long], help: ArgumentHelp("Where to write the blended image", valueName: "out.png"),
-            completion: .file(extensions: ["png"]))
+    @Option(
+        name: [.short, .long], help: ArgumentHelp("Where to write the blended image", valueName: "out.png"),
+        completion: .file(extensions: ["png"]))
     var output: String?
     @Flag(help: "Print JSON")
     var json = false
 
     func run(console: Console) async throws -> Int32 {
-        let modelPath = try VisionCommandSupport.locate(model, default: "Fixtures/mediapipe/models/selfie_segmentation.tflite",
-                                                        what: "segmentation model", option: "--model")
+        let modelPath = try VisionCommandSupport.locate(
+            model, default: "Fixtures/mediapipe/models/selfie_segmentation.tflite",
+            what: "segmentation model", option: "--model")
         let image = try VisionCommandSupport.loadImage(imageFile)
-        let output = output ?? (imageFile.hasSuffix(".png") ? String(imageFile.dropLast(4)) : imageFile) + "-segmented.png"
+        let output =
+            output ?? (imageFile.hasSuffix(".png") ? String(imageFile.dropLast(4)) : imageFile) + "-segmented.png"
         let segmentation = try SelfieSegmentation(modelPath: modelPath)
         let width = image.displayedWidth, height = image.displayedHeight
         let pixels = image.rgbPixels()
@@ -48,8 +52,11 @@ struct SegmentCommand: ToolCommand {
         }
         let fraction = Double(mask.filter { $0 > 0.5 }.count) / Double(max(mask.count, 1))
         if json {
-            console.out(JSONValue.object(["output": .string(output), "person_fraction": .float(Float(fraction)),
-                                          "mask_size": .array([.int(segmentation.height), .int(segmentation.width)])]).serialized())
+            console.out(
+                JSONValue.object([
+                    "output": .string(output), "person_fraction": .float(Float(fraction)),
+                    "mask_size": .array([.int(segmentation.height), .int(segmentation.width)]),
+                ]).serialized())
         } else {
             console.out(String(format: "person: %.1f%% of the image\n", fraction * 100))
             console.err("segmented image written to \(output)\n")
@@ -73,20 +80,26 @@ struct SelfieSegmentation {
         }
         let input = try interpreter.input(at: 0)
         let dims = input.shape.dimensions
-        guard input.dataType == .float32, dims.count == 4, dims[0] == 1, dims[3] == 3, interpreter.outputTensorCount == 1,
-              try interpreter.output(at: 0).shape.dimensions == [1, dims[1], dims[2], 1] else {
-            throw ToolError("model \(modelPath) is not a selfie segmentation model (float [1, h, w, 3] in, [1, h, w, 1] out)")
+        guard input.dataType == .float32, dims.count == 4, dims[0] == 1, dims[3] == 3,
+            interpreter.outputTensorCount == 1,
+            try interpreter.output(at: 0).shape.dimensions == [1, dims[1], dims[2], 1]
+        else {
+            throw ToolError(
+                "model \(modelPath) is not a selfie segmentation model (float [1, h, w, 3] in, [1, h, w, 1] out)")
         }
         (height, width) = (dims[1], dims[2])
     }
 
     /// The person probability of every pixel of a `width` x `height` RGB image.
     func mask(_ pixels: [UInt8], width imageWidth: Int, height imageHeight: Int) throws -> [Float] {
-        let input = Self.resample(pixels.map { Float($0) / 255 }, channels: 3, from: (imageWidth, imageHeight), to: (width, height))
+        let input = Self.resample(
+            pixels.map { Float($0) / 255 }, channels: 3, from: (imageWidth, imageHeight), to: (width, height))
         try interpreter.copy(input.withUnsafeBufferPointer { Data(buffer: $0) }, toInputAt: 0)
         try interpreter.invoke()
         let small = try [Float](interpreter.output(at: 0))
-        return Self.resample(small, channels: 1, from: (width, height), to: (imageWidth, imageHeight)).map { min(max($0, 0), 1) }
+        return Self.resample(small, channels: 1, from: (width, height), to: (imageWidth, imageHeight)).map {
+            min(max($0, 0), 1)
+        }
     }
 
     /// Bilinear resampling with pixel centres aligned (`x_src = (x + 0.5)·W/w − 0.5`, clamped to the image).

@@ -9,8 +9,11 @@ struct TFLiteTool: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tflite",
         abstract: "Inspect and run TensorFlow Lite models.",
-        subcommands: [DemoCommand.self, LabelCommand.self, DetectCommand.self, FacesCommand.self, SegmentCommand.self, InspectCommand.self,
-                      RunCommand.self, BenchCommand.self, ConformanceCommand.self, PublishCommand.self]
+        subcommands: [
+            DemoCommand.self, LabelCommand.self, DetectCommand.self, FacesCommand.self, SegmentCommand.self,
+            InspectCommand.self,
+            RunCommand.self, BenchCommand.self, ConformanceCommand.self, PublishCommand.self,
+        ]
     )
 
     /// `tflite` without a subcommand is a usage error.

@@ -16,12 +16,16 @@ protocol ToolCommand: ParsableCommand {
 /// A transform for `@Option(transform:)` that accepts a value in `range` only: an integer
 /// for `Int`, a number for `Float`. ArgumentParser reports a rejected value as invalid for
 /// that option, with the usage (exit 2).
-func value<T: LosslessStringConvertible & Comparable & Sendable>(in range: ClosedRange<T>) -> @Sendable (String) throws -> T {
+func value<T: LosslessStringConvertible & Comparable & Sendable>(in range: ClosedRange<T>)
+    -> @Sendable (String) throws -> T
+{
     value(where: range.contains, expected: "in \(range.lowerBound)...\(range.upperBound)")
 }
 
 /// The same for a value of at least `lowerBound`.
-func value<T: LosslessStringConvertible & Comparable & Sendable>(atLeast lowerBound: T) -> @Sendable (String) throws -> T {
+func value<T: LosslessStringConvertible & Comparable & Sendable>(atLeast lowerBound: T)
+    -> @Sendable (String) throws -> T
+{
     value(where: { $0 >= lowerBound }, expected: "of at least \(lowerBound)")
 }
 

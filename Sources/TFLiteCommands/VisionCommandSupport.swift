@@ -8,7 +8,9 @@ enum VisionCommandSupport {
     static func locate(_ path: String?, default relative: String, what: String, option: String) throws -> String {
         if let path { return path }
         guard FileManager.default.fileExists(atPath: relative) else {
-            throw ToolError("the \(what) \(relative) was not found relative to the current directory (\(FileManager.default.currentDirectoryPath)); run from the repository root or pass \(option)")
+            throw ToolError(
+                "the \(what) \(relative) was not found relative to the current directory (\(FileManager.default.currentDirectoryPath)); run from the repository root or pass \(option)"
+            )
         }
         return relative
     }
@@ -28,7 +30,9 @@ enum VisionCommandSupport {
         String(format: "[%.1f, %.1f, %.1f, %.1f]", Double(r.minY), Double(r.minX), Double(r.maxY), Double(r.maxX))
     }
 
-    static func writeAnnotated(_ image: VisionImage, _ annotations: [ImageAnnotation], to path: String?, console: Console) throws {
+    static func writeAnnotated(
+        _ image: VisionImage, _ annotations: [ImageAnnotation], to path: String?, console: Console
+    ) throws {
         guard let path else { return }
         try image.annotated(annotations).writePNG(toFile: path)
         console.err("annotated image written to \(path)\n")

@@ -98,7 +98,7 @@ public enum ConformanceError: Error, CustomStringConvertible {
     case badCase(String, String)
     public var description: String {
         switch self {
-        case let .badCase(id, reason): return "conformance case \(id): \(reason)"
+        case .badCase(let id, let reason): return "conformance case \(id): \(reason)"
         }
     }
 }

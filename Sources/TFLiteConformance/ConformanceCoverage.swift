@@ -44,33 +44,34 @@ public struct ConformanceCoverage: Sendable {
         let hlo = stablehlo.filter { supported.contains($0) }.count
         var out = """
 
-        ## Coverage
+            ## Coverage
 
-        The schema LiteRT 2.3.0 reads names \(tflite.count) TFLite builtin operators (not counting \
-        `CUSTOM`, `DELEGATE` and the placeholder code) and \(stablehlo.count) StableHLO ones.
-        This runtime has kernels for **\(have.count) of the \(tflite.count)** TFLite operators \
-        (\(have.count - untested.count) of them with single-operator cases above) and for \(hlo) of the StableHLO ones.
-        A model using any other operator is refused at load with an error naming what is missing.
+            The schema LiteRT 2.3.0 reads names \(tflite.count) TFLite builtin operators (not counting \
+            `CUSTOM`, `DELEGATE` and the placeholder code) and \(stablehlo.count) StableHLO ones.
+            This runtime has kernels for **\(have.count) of the \(tflite.count)** TFLite operators \
+            (\(have.count - untested.count) of them with single-operator cases above) and for \(hlo) of the StableHLO ones.
+            A model using any other operator is refused at load with an error naming what is missing.
 
-        """
+            """
         if !untested.isEmpty {
-            out += "\nWith kernels but no single-operator case: \(untested.map { "`\($0)`" }.joined(separator: ", ")).\n"
+            out +=
+                "\nWith kernels but no single-operator case: \(untested.map { "`\($0)`" }.joined(separator: ", ")).\n"
         }
         out += "\nWithout a kernel: \(missing.map { "`\($0)`" }.joined(separator: ", ")).\n"
         if !customs.isEmpty {
             out += """
 
-            ### Custom operators
+                ### Custom operators
 
-            Built-in kernels for \(customs.count) custom operators (users register their own with \
-            `Interpreter.Options.registerCustomOperator`). Each is compared with the reference named \
-            here; the MediaPipe ones are specified in spec/mediapipe-ops.md, their references are \
-            committed in `Fixtures/mediapipe/` and checked by `MediaPipeModelTests`.
+                Built-in kernels for \(customs.count) custom operators (users register their own with \
+                `Interpreter.Options.registerCustomOperator`). Each is compared with the reference named \
+                here; the MediaPipe ones are specified in spec/mediapipe-ops.md, their references are \
+                committed in `Fixtures/mediapipe/` and checked by `MediaPipeModelTests`.
 
-            | custom operator | reference |
-            |---|---|
+                | custom operator | reference |
+                |---|---|
 
-            """
+                """
             for name in customs { out += "| `\(name)` | \(Self.reference(ofCustom: name)) |\n" }
         }
         return out

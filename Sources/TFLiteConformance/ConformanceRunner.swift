@@ -37,45 +37,55 @@ public struct CaseResult: Sendable {
 
 /// Runs conformance cases through the public ``Interpreter`` API.
 public enum ConformanceRunner {
-    public static func run(_ testCase: ConformanceCase, threads: Int = 1,
-                           requantization: Interpreter.Options.Requantization = .exact) -> CaseResult {
+    public static func run(
+        _ testCase: ConformanceCase, threads: Int = 1,
+        requantization: Interpreter.Options.Requantization = .exact
+    ) -> CaseResult {
         do {
             let outputs = try invoke(testCase, threads: threads, requantization: requantization)
             guard outputs.count >= testCase.expected.count else {
-                throw ConformanceError.badCase(testCase.id, "model has \(outputs.count) outputs, case expects \(testCase.expected.count)")
+                throw ConformanceError.badCase(
+                    testCase.id, "model has \(outputs.count) outputs, case expects \(testCase.expected.count)")
             }
             var reference = Distance.zero
             var optimized = Distance.zero
             for (i, want) in testCase.expected.enumerated() {
                 let got = outputs[i]
                 guard got.shape == want.shape.map({ $0 }) || elementCount(got.shape) == want.elementCount else {
-                    throw ConformanceError.badCase(testCase.id, "output \(i) has shape \(got.shape), reference has \(want.shape)")
+                    throw ConformanceError.badCase(
+                        testCase.id, "output \(i) has shape \(got.shape), reference has \(want.shape)")
                 }
                 reference = merge(reference, try distance(got, want))
                 optimized = merge(optimized, try distance(got, testCase.optimized[i] ?? want))
             }
-            return CaseResult(id: testCase.id, op: testCase.op, dtype: testCase.dtype, tolerance: testCase.tolerance,
-                              vsReference: reference, vsOptimized: optimized, error: nil)
+            return CaseResult(
+                id: testCase.id, op: testCase.op, dtype: testCase.dtype, tolerance: testCase.tolerance,
+                vsReference: reference, vsOptimized: optimized, error: nil)
         } catch {
-            return CaseResult(id: testCase.id, op: testCase.op, dtype: testCase.dtype, tolerance: testCase.tolerance,
-                              vsReference: nil, vsOptimized: nil, error: "\(error)")
+            return CaseResult(
+                id: testCase.id, op: testCase.op, dtype: testCase.dtype, tolerance: testCase.tolerance,
+                vsReference: nil, vsOptimized: nil, error: "\(error)")
         }
     }
 
     /// Runs the model on the case's inputs and returns every output as an array.
-    public static func invoke(_ testCase: ConformanceCase, threads: Int = 1,
-                              requantization: Interpreter.Options.Requantization = .exact) throws -> [NPYArray] {
+    public static func invoke(
+        _ testCase: ConformanceCase, threads: Int = 1,
+        requantization: Interpreter.Options.Requantization = .exact
+    ) throws -> [NPYArray] {
         var options = Interpreter.Options()
         options.threadCount = threads
         options.requantization = requantization
         options.isErrorLoggingEnabled = false
         let interpreter = try Interpreter(modelPath: testCase.modelPath, options: options)
         guard testCase.inputs.count == interpreter.inputTensorCount else {
-            throw ConformanceError.badCase(testCase.id, "model has \(interpreter.inputTensorCount) inputs, case provides \(testCase.inputs.count)")
+            throw ConformanceError.badCase(
+                testCase.id, "model has \(interpreter.inputTensorCount) inputs, case provides \(testCase.inputs.count)")
         }
         try interpreter.allocateTensors()
         var resized = false
-        for (i, array) in testCase.inputs.enumerated() where try interpreter.input(at: i).shape.dimensions != array.shape {
+        for (i, array) in testCase.inputs.enumerated()
+        where try interpreter.input(at: i).shape.dimensions != array.shape {
             try interpreter.resizeInput(at: i, to: Tensor.Shape(array.shape))
             resized = true
         }
@@ -86,14 +96,16 @@ public enum ConformanceRunner {
         try interpreter.invoke()
         return try (0 ..< interpreter.outputTensorCount).map { i in
             let tensor = try interpreter.output(at: i)
-            return try NPYArray(dtype: NPYDType(tensor.dataType), shape: tensor.shape.dimensions, data: [UInt8](tensor.data))
+            return try NPYArray(
+                dtype: NPYDType(tensor.dataType), shape: tensor.shape.dimensions, data: [UInt8](tensor.data))
         }
     }
 
     static func elementCount(_ shape: [Int]) -> Int { shape.reduce(1, *) }
 
     static func distance(_ got: NPYArray, _ want: NPYArray) throws -> Distance {
-        let integer = !(got.dtype == .float32 || got.dtype == .float64 || got.dtype == .float16 || got.dtype == .complex64)
+        let integer =
+            !(got.dtype == .float32 || got.dtype == .float64 || got.dtype == .float16 || got.dtype == .complex64)
         let a = try doubles(got)
         let b = try doubles(want)
         guard a.count == b.count else {
@@ -109,12 +121,15 @@ public enum ConformanceRunner {
             maxError = max(maxError, x == y ? 0 : abs(x - y))
             maxRef = max(maxRef, abs(y))
         }
-        return Distance(maxAbsError: maxError, maxReference: maxRef, isInteger: integer, differing: differing, elements: a.count)
+        return Distance(
+            maxAbsError: maxError, maxReference: maxRef, isInteger: integer, differing: differing, elements: a.count)
     }
 
     static func merge(_ a: Distance, _ b: Distance) -> Distance {
-        Distance(maxAbsError: max(a.maxAbsError, b.maxAbsError), maxReference: max(a.maxReference, b.maxReference),
-                 isInteger: a.isInteger && b.isInteger, differing: a.differing + b.differing, elements: a.elements + b.elements)
+        Distance(
+            maxAbsError: max(a.maxAbsError, b.maxAbsError), maxReference: max(a.maxReference, b.maxReference),
+            isInteger: a.isInteger && b.isInteger, differing: a.differing + b.differing,
+            elements: a.elements + b.elements)
     }
 
     static func doubles(_ array: NPYArray) throws -> [Double] {
@@ -132,8 +147,9 @@ public enum ConformanceRunner {
         case .uint64: return try array.values(as: UInt64.self).map(Double.init)
         case .bool: return try array.values(as: Bool.self).map { $0 ? 1 : 0 }
         // Real and imaginary parts, interleaved: each is compared like a float32 value.
-        case .complex64: return try NPYArray(dtype: .float32, shape: [array.data.count / 4], data: array.data)
-            .values(as: Float.self).map(Double.init)
+        case .complex64:
+            return try NPYArray(dtype: .float32, shape: [array.data.count / 4], data: array.data)
+                .values(as: Float.self).map(Double.init)
         }
     }
 }

@@ -154,7 +154,8 @@ public enum FuzzEntryPoints {
             return "rejected: \(error)"
         }
         let orientation = VisionImageOrientation.allCases[bytes.count % VisionImageOrientation.allCases.count]
-        let tensorBytes = MLKitFuzzing.preprocess(image, orientation: orientation, width: pngInputSize.width, height: pngInputSize.height)
+        let tensorBytes = MLKitFuzzing.preprocess(
+            image, orientation: orientation, width: pngInputSize.width, height: pngInputSize.height)
         return "decoded: \(image.width)x\(image.height), \(tensorBytes) tensor bytes"
     }
 

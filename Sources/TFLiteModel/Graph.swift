@@ -17,7 +17,11 @@ public struct ModelTensor: Sendable {
     /// For a dense numeric tensor its size equals `elementCount * type.byteSize`.
     public var constantData: ByteView?
 
-    public init(index: Int, name: String, type: ElementType, shape: [Int], shapeSignature: [Int]? = nil, isVariable: Bool = false, quantization: Quantization? = nil, sparsity: Sparsity? = nil, bufferIndex: Int = 0, constantData: ByteView? = nil) {
+    public init(
+        index: Int, name: String, type: ElementType, shape: [Int], shapeSignature: [Int]? = nil,
+        isVariable: Bool = false, quantization: Quantization? = nil, sparsity: Sparsity? = nil, bufferIndex: Int = 0,
+        constantData: ByteView? = nil
+    ) {
         self.index = index; self.name = name; self.type = type; self.shape = shape
         self.shapeSignature = shapeSignature; self.isVariable = isVariable; self.quantization = quantization
         self.sparsity = sparsity; self.bufferIndex = bufferIndex; self.constantData = constantData
@@ -62,7 +66,10 @@ public struct Operator: Sendable {
     public var customOptions: ByteView?
     public var customOptionsFormat: Int8
 
-    public init(index: Int, code: OperatorCode, inputs: [Int], outputs: [Int], intermediates: [Int] = [], options: BuiltinOptions = .none, customOptions: ByteView? = nil, customOptionsFormat: Int8 = 0) {
+    public init(
+        index: Int, code: OperatorCode, inputs: [Int], outputs: [Int], intermediates: [Int] = [],
+        options: BuiltinOptions = .none, customOptions: ByteView? = nil, customOptionsFormat: Int8 = 0
+    ) {
         self.index = index; self.code = code; self.inputs = inputs; self.outputs = outputs
         self.intermediates = intermediates; self.options = options
         self.customOptions = customOptions; self.customOptionsFormat = customOptionsFormat
@@ -78,7 +85,8 @@ public struct Subgraph: Sendable {
     public var operators: [Operator]
 
     public init(name: String, tensors: [ModelTensor], inputs: [Int], outputs: [Int], operators: [Operator]) {
-        self.name = name; self.tensors = tensors; self.inputs = inputs; self.outputs = outputs; self.operators = operators
+        self.name = name; self.tensors = tensors; self.inputs = inputs; self.outputs = outputs;
+        self.operators = operators
     }
 }
 

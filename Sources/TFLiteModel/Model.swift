@@ -19,7 +19,10 @@ public struct Model: Sendable {
     public let signatures: [Signature]
     public let metadata: [MetadataEntry]
 
-    public init(bytes: ModelBytes, version: UInt32, modelDescription: String?, operatorCodes: [OperatorCode], subgraphs: [Subgraph], signatures: [Signature], metadata: [MetadataEntry]) {
+    public init(
+        bytes: ModelBytes, version: UInt32, modelDescription: String?, operatorCodes: [OperatorCode],
+        subgraphs: [Subgraph], signatures: [Signature], metadata: [MetadataEntry]
+    ) {
         self.bytes = bytes; self.version = version; self.modelDescription = modelDescription
         self.operatorCodes = operatorCodes; self.subgraphs = subgraphs
         self.signatures = signatures; self.metadata = metadata
@@ -45,7 +48,9 @@ public struct Model: Sendable {
 
     /// The `min_runtime_version` metadata string, NUL padding removed.
     public var minRuntimeVersion: String? {
-        guard let entry = metadata.first(where: { $0.name == "min_runtime_version" }), let view = entry.data else { return nil }
+        guard let entry = metadata.first(where: { $0.name == "min_runtime_version" }), let view = entry.data else {
+            return nil
+        }
         let bytes = view.bytes.prefix { $0 != 0 }
         return String(decoding: bytes, as: UTF8.self)
     }

@@ -98,9 +98,9 @@ public final class ModelBytes: @unchecked Sendable {
 
     deinit {
         switch owner {
-        case let .mapped(p, size): munmap(p, size)
+        case .mapped(let p, let size): munmap(p, size)
         case .data: break
-        case let .allocated(p): p.deallocate()
+        case .allocated(let p): p.deallocate()
         }
     }
 
@@ -118,7 +118,7 @@ public final class ModelBytes: @unchecked Sendable {
     /// the file to keep its contents while the model is in use, which mapping it assumes.)
     public func releasePages(_ range: Range<Int>) {
         #if os(Linux) || canImport(Darwin)
-        guard case let .mapped(base, size) = owner, range.lowerBound >= 0, range.upperBound <= size else { return }
+        guard case .mapped(let base, let size) = owner, range.lowerBound >= 0, range.upperBound <= size else { return }
         let page = Self.pageSize
         let first = (range.lowerBound + page - 1) / page * page
         let end = range.upperBound / page * page

@@ -15,14 +15,17 @@ extension ModelDecoder {
 
         for (i, index) in raw.metadataBuffer.enumerated() {
             guard index >= 0, Int(index) < buffers.count else {
-                throw .invalidModel("metadata_buffer entry \(i) refers to buffer \(index), but the model has \(buffers.count) buffers")
+                throw .invalidModel(
+                    "metadata_buffer entry \(i) refers to buffer \(index), but the model has \(buffers.count) buffers")
             }
         }
         var metadata: [MetadataEntry] = []
         for (i, entry) in raw.metadata.enumerated() {
             let index = Int(entry.buffer)
             guard index < buffers.count else {
-                throw .invalidModel("metadata \(i) ('\(entry.name)') refers to buffer \(index), but the model has \(buffers.count) buffers")
+                throw .invalidModel(
+                    "metadata \(i) ('\(entry.name)') refers to buffer \(index), but the model has \(buffers.count) buffers"
+                )
             }
             metadata.append(MetadataEntry(name: entry.name, bufferIndex: index, data: buffers[index]))
         }
@@ -48,7 +51,8 @@ extension ModelDecoder {
             }
         }
         if let first = result.first, let sentinel = first {
-            throw .invalidModel("buffer 0 must be empty (tensors use it to mean 'no data'), but it holds \(sentinel.count) bytes")
+            throw .invalidModel(
+                "buffer 0 must be empty (tensors use it to mean 'no data'), but it holds \(sentinel.count) bytes")
         }
         return result
     }
@@ -56,8 +60,11 @@ extension ModelDecoder {
     /// A view of `size` bytes at file offset `offset`, which must lie inside the file.
     func externalRange(offset: UInt64, size: UInt64, what: String) throws(ModelError) -> ByteView? {
         let (end, overflow) = offset.addingReportingOverflow(size)
-        guard !overflow, end <= UInt64(bytes.count), let view = ByteView(storage: bytes, offset: Int(offset), count: Int(size)) else {
-            throw .invalidModel("\(what): \(size) bytes at file offset \(offset) run past the end of the \(bytes.count)-byte file")
+        guard !overflow, end <= UInt64(bytes.count),
+            let view = ByteView(storage: bytes, offset: Int(offset), count: Int(size))
+        else {
+            throw .invalidModel(
+                "\(what): \(size) bytes at file offset \(offset) run past the end of the \(bytes.count)-byte file")
         }
         return size == 0 ? nil : view
     }
@@ -91,15 +98,18 @@ extension ModelDecoder {
                 var names: [Signature.TensorName] = []
                 for (j, map) in maps.enumerated() {
                     guard Int(map.tensorIndex) < tensorCount else {
-                        throw .invalidModel("\(place) \(role) \(j) ('\(map.name)') refers to tensor \(map.tensorIndex), but subgraph \(s) has \(tensorCount) tensors")
+                        throw .invalidModel(
+                            "\(place) \(role) \(j) ('\(map.name)') refers to tensor \(map.tensorIndex), but subgraph \(s) has \(tensorCount) tensors"
+                        )
                     }
                     names.append(Signature.TensorName(name: map.name, tensorIndex: Int(map.tensorIndex)))
                 }
                 return names
             }
-            result.append(Signature(
-                key: signature.key, subgraphIndex: s,
-                inputs: try names(signature.inputs, "input"), outputs: try names(signature.outputs, "output")))
+            result.append(
+                Signature(
+                    key: signature.key, subgraphIndex: s,
+                    inputs: try names(signature.inputs, "input"), outputs: try names(signature.outputs, "output")))
         }
         return result
     }

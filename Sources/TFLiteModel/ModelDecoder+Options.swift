@@ -13,27 +13,31 @@ extension BuiltinOptions {
         switch typeID {
         case ID.conv2D:
             let o = try Schema.Conv2DOptions(t)
-            self = .conv2D(Conv2DOptions(
-                padding: Padding(rawValue: o.padding), strideWidth: Int(o.strideW), strideHeight: Int(o.strideH),
-                activation: FusedActivation(rawValue: o.fusedActivation),
-                dilationWidth: Int(o.dilationWFactor), dilationHeight: Int(o.dilationHFactor)))
+            self = .conv2D(
+                Conv2DOptions(
+                    padding: Padding(rawValue: o.padding), strideWidth: Int(o.strideW), strideHeight: Int(o.strideH),
+                    activation: FusedActivation(rawValue: o.fusedActivation),
+                    dilationWidth: Int(o.dilationWFactor), dilationHeight: Int(o.dilationHFactor)))
         case ID.depthwiseConv2D:
             let o = try Schema.DepthwiseConv2DOptions(t)
-            self = .depthwiseConv2D(DepthwiseConv2DOptions(
-                padding: Padding(rawValue: o.padding), strideWidth: Int(o.strideW), strideHeight: Int(o.strideH),
-                depthMultiplier: Int(o.depthMultiplier), activation: FusedActivation(rawValue: o.fusedActivation),
-                dilationWidth: Int(o.dilationWFactor), dilationHeight: Int(o.dilationHFactor)))
+            self = .depthwiseConv2D(
+                DepthwiseConv2DOptions(
+                    padding: Padding(rawValue: o.padding), strideWidth: Int(o.strideW), strideHeight: Int(o.strideH),
+                    depthMultiplier: Int(o.depthMultiplier), activation: FusedActivation(rawValue: o.fusedActivation),
+                    dilationWidth: Int(o.dilationWFactor), dilationHeight: Int(o.dilationHFactor)))
         case ID.pool2D:
             let o = try Schema.Pool2DOptions(t)
-            self = .pool2D(Pool2DOptions(
-                padding: Padding(rawValue: o.padding), strideWidth: Int(o.strideW), strideHeight: Int(o.strideH),
-                filterWidth: Int(o.filterWidth), filterHeight: Int(o.filterHeight),
-                activation: FusedActivation(rawValue: o.fusedActivation)))
+            self = .pool2D(
+                Pool2DOptions(
+                    padding: Padding(rawValue: o.padding), strideWidth: Int(o.strideW), strideHeight: Int(o.strideH),
+                    filterWidth: Int(o.filterWidth), filterHeight: Int(o.filterHeight),
+                    activation: FusedActivation(rawValue: o.fusedActivation)))
         case ID.fullyConnected:
             let o = try Schema.FullyConnectedOptions(t)
-            self = .fullyConnected(FullyConnectedOptions(
-                activation: FusedActivation(rawValue: o.fusedActivation), weightsFormat: o.weightsFormat,
-                keepNumDims: o.keepNumDims, asymmetricQuantizeInputs: o.asymmetricQuantizeInputs))
+            self = .fullyConnected(
+                FullyConnectedOptions(
+                    activation: FusedActivation(rawValue: o.fusedActivation), weightsFormat: o.weightsFormat,
+                    keepNumDims: o.keepNumDims, asymmetricQuantizeInputs: o.asymmetricQuantizeInputs))
         case ID.softmax: self = .softmax(beta: try Small.softmaxBeta(t))
         case ID.concatenation:
             let o = try Small.concatenation(t)
@@ -52,25 +56,28 @@ extension BuiltinOptions {
             self = .resizeBilinear(ResizeOptions(alignCorners: o.alignCorners, halfPixelCenters: o.halfPixelCenters))
         case ID.resizeNearestNeighbor:
             let o = try Schema.ResizeOptions(nearestNeighbor: t)
-            self = .resizeNearestNeighbor(ResizeOptions(alignCorners: o.alignCorners, halfPixelCenters: o.halfPixelCenters))
+            self = .resizeNearestNeighbor(
+                ResizeOptions(alignCorners: o.alignCorners, halfPixelCenters: o.halfPixelCenters))
         case ID.spaceToDepth: self = .spaceToDepth(blockSize: Int(try Small.blockSize(t)))
         case ID.depthToSpace: self = .depthToSpace(blockSize: Int(try Small.blockSize(t)))
         case ID.reducer: self = .reducer(keepDims: try Small.keepDims(t))
         case ID.squeeze: self = .squeeze(squeezeDims: try Small.squeezeDims(t).map(Int.init))
         case ID.stridedSlice:
             let o = try Schema.StridedSliceOptions(t)
-            self = .stridedSlice(StridedSliceOptions(
-                beginMask: o.beginMask, endMask: o.endMask, ellipsisMask: o.ellipsisMask,
-                newAxisMask: o.newAxisMask, shrinkAxisMask: o.shrinkAxisMask, offset: o.offset))
+            self = .stridedSlice(
+                StridedSliceOptions(
+                    beginMask: o.beginMask, endMask: o.endMask, ellipsisMask: o.ellipsisMask,
+                    newAxisMask: o.newAxisMask, shrinkAxisMask: o.shrinkAxisMask, offset: o.offset))
         case ID.gather:
             let o = try Small.gather(t)
             self = .gather(axis: Int(o.axis), batchDims: Int(o.batchDims))
         case ID.leakyRelu: self = .leakyRelu(alpha: try Small.leakyReluAlpha(t))
         case ID.transposeConv:
             let o = try Schema.TransposeConvOptions(t)
-            self = .transposeConv(TransposeConvOptions(
-                padding: Padding(rawValue: o.padding), strideWidth: Int(o.strideW), strideHeight: Int(o.strideH),
-                activation: FusedActivation(rawValue: o.fusedActivation)))
+            self = .transposeConv(
+                TransposeConvOptions(
+                    padding: Padding(rawValue: o.padding), strideWidth: Int(o.strideW), strideHeight: Int(o.strideH),
+                    activation: FusedActivation(rawValue: o.fusedActivation)))
         case ID.pack:
             let o = try Small.pack(t)
             self = .pack(valuesCount: Int(o.valuesCount), axis: Int(o.axis))
@@ -82,7 +89,9 @@ extension BuiltinOptions {
         case ID.mirrorPad: self = .mirrorPad(mode: try Small.mirrorPadMode(t))
         case ID.batchMatMul:
             let o = try Schema.BatchMatMulOptions(t)
-            self = .batchMatMul(BatchMatMulOptions(adjointX: o.adjX, adjointY: o.adjY, asymmetricQuantizeInputs: o.asymmetricQuantizeInputs))
+            self = .batchMatMul(
+                BatchMatMulOptions(
+                    adjointX: o.adjX, adjointY: o.adjY, asymmetricQuantizeInputs: o.asymmetricQuantizeInputs))
         case ID.cast:
             let o = try Small.cast(t)
             self = .cast(inType: ElementType(rawValue: o.inType), outType: ElementType(rawValue: o.outType))
@@ -96,7 +105,8 @@ extension BuiltinOptions {
             let o = try Small.cumsum(t)
             self = .cumsum(exclusive: o.exclusive, reverse: o.reverse)
         default:
-            self = Schema.BuiltinOptionsType.emptyTables.contains(typeID) ? .empty(typeID: typeID) : .other(typeID: typeID)
+            self =
+                Schema.BuiltinOptionsType.emptyTables.contains(typeID) ? .empty(typeID: typeID) : .other(typeID: typeID)
         }
     }
 }

@@ -97,14 +97,16 @@ extension RawModel {
         if let codes = try model.operatorCodes {
             for i in 0 ..< codes.count {
                 let code = try codes.element(i)
-                operatorCodes.append(RawOperatorCode(code: try code.code, customCode: try code.customCode, version: try code.version))
+                operatorCodes.append(
+                    RawOperatorCode(code: try code.code, customCode: try code.customCode, version: try code.version))
             }
         }
         if let buffers = try model.buffers {
             self.buffers.reserveCapacity(buffers.count)
             for i in 0 ..< buffers.count {
                 let buffer = try buffers.element(i)
-                self.buffers.append(RawBuffer(dataRange: try buffer.dataRange, offset: try buffer.offset, size: try buffer.size))
+                self.buffers.append(
+                    RawBuffer(dataRange: try buffer.dataRange, offset: try buffer.offset, size: try buffer.size))
             }
         }
         if let subgraphs = try model.subgraphs {
@@ -122,11 +124,12 @@ extension RawModel {
         if let signatures = try model.signatureDefs {
             for i in 0 ..< signatures.count {
                 let signature = try signatures.element(i)
-                self.signatures.append(RawSignature(
-                    key: try signature.signatureKey ?? "",
-                    subgraphIndex: try signature.subgraphIndex,
-                    inputs: try Self.tensorMaps(try signature.inputs),
-                    outputs: try Self.tensorMaps(try signature.outputs)))
+                self.signatures.append(
+                    RawSignature(
+                        key: try signature.signatureKey ?? "",
+                        subgraphIndex: try signature.subgraphIndex,
+                        inputs: try Self.tensorMaps(try signature.inputs),
+                        outputs: try Self.tensorMaps(try signature.outputs)))
             }
         }
     }
@@ -178,10 +181,14 @@ extension RawTensor {
             if let list = try s.dimMetadata {
                 for i in 0 ..< list.count {
                     let d = try list.element(i)
-                    dimensions.append(RawDimension(format: try d.format, denseSize: try d.denseSize, segments: try d.arraySegments, indices: try d.arrayIndices))
+                    dimensions.append(
+                        RawDimension(
+                            format: try d.format, denseSize: try d.denseSize, segments: try d.arraySegments,
+                            indices: try d.arrayIndices))
                 }
             }
-            sparsity = RawSparsity(traversalOrder: try s.traversalOrder ?? [], blockMap: try s.blockMap ?? [], dimensions: dimensions)
+            sparsity = RawSparsity(
+                traversalOrder: try s.traversalOrder ?? [], blockMap: try s.blockMap ?? [], dimensions: dimensions)
         }
     }
 }

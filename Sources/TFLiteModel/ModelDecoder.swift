@@ -13,7 +13,8 @@ struct ModelDecoder {
     func decode() throws(ModelError) -> Model {
         let buffer = bytes.buffer
         guard buffer.count >= FlatBufferReader.minimumSize else {
-            throw .malformed("the file is \(buffer.count) bytes; a TFLite model needs at least \(FlatBufferReader.minimumSize)")
+            throw .malformed(
+                "the file is \(buffer.count) bytes; a TFLite model needs at least \(FlatBufferReader.minimumSize)")
         }
         let identifier = Array(buffer[4 ..< 8])
         guard identifier == Schema.fileIdentifier else {

@@ -17,12 +17,12 @@ public enum ModelError: Error, Hashable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case let .cannotOpenFile(path, reason): return "cannot open model file '\(path)': \(reason)"
-        case let .malformed(message): return "malformed model: \(message)"
-        case let .wrongIdentifier(found): return "not a TFLite model: file identifier is '\(found)', expected 'TFL3'"
-        case let .unsupportedSchemaVersion(v): return "unsupported schema version \(v) (expected 3)"
-        case let .invalidModel(message): return "invalid model: \(message)"
-        case let .limitExceeded(message): return "model exceeds a limit: \(message)"
+        case .cannotOpenFile(let path, let reason): return "cannot open model file '\(path)': \(reason)"
+        case .malformed(let message): return "malformed model: \(message)"
+        case .wrongIdentifier(let found): return "not a TFLite model: file identifier is '\(found)', expected 'TFL3'"
+        case .unsupportedSchemaVersion(let v): return "unsupported schema version \(v) (expected 3)"
+        case .invalidModel(let message): return "invalid model: \(message)"
+        case .limitExceeded(let message): return "model exceeds a limit: \(message)"
         }
     }
 }

@@ -20,10 +20,10 @@ public enum ModelMetadataError: Error, Hashable, Sendable, CustomStringConvertib
     public var description: String {
         switch self {
         case .emptyBuffer: return "TFLite metadata: the TFLITE_METADATA entry's buffer is empty"
-        case let .wrongIdentifier(found): return "TFLite metadata: file identifier is '\(found)', expected 'M001'"
-        case let .malformed(m): return "malformed TFLite metadata: \(m)"
-        case let .invalid(m): return "invalid TFLite metadata: \(m)"
-        case let .limitExceeded(m): return "TFLite metadata exceeds a limit: \(m)"
+        case .wrongIdentifier(let found): return "TFLite metadata: file identifier is '\(found)', expected 'M001'"
+        case .malformed(let m): return "malformed TFLite metadata: \(m)"
+        case .invalid(let m): return "invalid TFLite metadata: \(m)"
+        case .limitExceeded(let m): return "TFLite metadata exceeds a limit: \(m)"
         }
     }
 
@@ -49,8 +49,10 @@ public struct ModelMetadata: Hashable, Sendable {
     /// One per model subgraph that has metadata; index 0 is the main subgraph.
     public var subgraphs: [Subgraph]
 
-    public init(name: String?, description: String?, version: String?, author: String?, license: String?,
-                minParserVersion: String?, associatedFiles: [AssociatedFile], subgraphs: [Subgraph]) {
+    public init(
+        name: String?, description: String?, version: String?, author: String?, license: String?,
+        minParserVersion: String?, associatedFiles: [AssociatedFile], subgraphs: [Subgraph]
+    ) {
         self.name = name; self.description = description; self.version = version; self.author = author
         self.license = license; self.minParserVersion = minParserVersion
         self.associatedFiles = associatedFiles; self.subgraphs = subgraphs
@@ -65,7 +67,9 @@ public struct ModelMetadata: Hashable, Sendable {
         public var outputs: [Tensor]
         public var associatedFiles: [AssociatedFile]
 
-        public init(name: String?, description: String?, inputs: [Tensor], outputs: [Tensor], associatedFiles: [AssociatedFile]) {
+        public init(
+            name: String?, description: String?, inputs: [Tensor], outputs: [Tensor], associatedFiles: [AssociatedFile]
+        ) {
             self.name = name; self.description = description
             self.inputs = inputs; self.outputs = outputs; self.associatedFiles = associatedFiles
         }
@@ -80,8 +84,10 @@ public struct ModelMetadata: Hashable, Sendable {
         public var stats: Stats?
         public var associatedFiles: [AssociatedFile]
 
-        public init(name: String?, description: String?, dimensionNames: [String], processUnits: [ProcessUnit],
-                    stats: Stats?, associatedFiles: [AssociatedFile]) {
+        public init(
+            name: String?, description: String?, dimensionNames: [String], processUnits: [ProcessUnit],
+            stats: Stats?, associatedFiles: [AssociatedFile]
+        ) {
             self.name = name; self.description = description; self.dimensionNames = dimensionNames
             self.processUnits = processUnits; self.stats = stats; self.associatedFiles = associatedFiles
         }
@@ -89,7 +95,7 @@ public struct ModelMetadata: Hashable, Sendable {
         /// The first normalization unit's `(mean, std)`, as written (not validated).
         public var normalization: (mean: [Float], std: [Float])? {
             for unit in processUnits {
-                if case let .normalization(mean, std) = unit { return (mean, std) }
+                if case .normalization(let mean, let std) = unit { return (mean, std) }
             }
             return nil
         }
@@ -137,7 +143,8 @@ public struct ModelMetadata: Hashable, Sendable {
 
 extension ModelMetadata {
     /// Decodes a metadata FlatBuffer (identifier `M001`). Every read is bounds-checked.
-    public init(bytes: UnsafeRawBufferPointer, limits: FlatBufferLimits = FlatBufferLimits()) throws(ModelMetadataError) {
+    public init(bytes: UnsafeRawBufferPointer, limits: FlatBufferLimits = FlatBufferLimits()) throws(ModelMetadataError)
+    {
         let reader = FlatBufferReader(bytes: bytes, limits: limits)
         guard let identifier = reader.fileIdentifier else { throw .wrongIdentifier(found: "") }
         guard identifier == MetadataSchema.fileIdentifier else {
@@ -202,7 +209,8 @@ enum MetadataDecoder {
 
     static func files(_ l: Schema.TableList<S.AssociatedFile>?) throws -> [ModelMetadata.AssociatedFile] {
         try list(l) { f in
-            ModelMetadata.AssociatedFile(name: try f.name, description: try f.description, type: try f.type, locale: try f.locale)
+            ModelMetadata.AssociatedFile(
+                name: try f.name, description: try f.description, type: try f.type, locale: try f.locale)
         }
     }
 
@@ -225,7 +233,9 @@ enum MetadataDecoder {
     static func processUnit(_ unit: S.ProcessUnit) throws -> ModelMetadata.ProcessUnit {
         let (type, table) = try unit.options
         typealias T = S.ProcessUnitOptionsType
-        guard [T.normalization, T.scoreCalibration, T.scoreThresholding].contains(type) else { return .other(typeID: type) }
+        guard [T.normalization, T.scoreCalibration, T.scoreThresholding].contains(type) else {
+            return .other(typeID: type)
+        }
         guard let table else {
             throw ModelMetadataError.invalid("\(unit.table.path): options type \(T.name(type)) but no options table")
         }

@@ -3,7 +3,9 @@ import TFLiteFormat
 extension ModelDecoder {
     /// Validates a subgraph: its tensors, graph inputs and outputs, each operator's
     /// indices, and that operators run in an order where every tensor read exists.
-    func subgraph(_ raw: RawSubgraph, index s: Int, codes: [OperatorCode], buffers: [ByteView?]) throws(ModelError) -> Subgraph {
+    func subgraph(_ raw: RawSubgraph, index s: Int, codes: [OperatorCode], buffers: [ByteView?]) throws(ModelError)
+        -> Subgraph
+    {
         var tensors: [ModelTensor] = []
         tensors.reserveCapacity(raw.tensors.count)
         for (t, rawTensor) in raw.tensors.enumerated() {
@@ -15,7 +17,8 @@ extension ModelDecoder {
             var result: [Int] = []
             for (i, t) in list.enumerated() {
                 guard t >= 0, Int(t) < count else {
-                    throw .invalidModel("subgraph \(s): \(role) \(i) refers to tensor \(t), but the subgraph has \(count) tensors")
+                    throw .invalidModel(
+                        "subgraph \(s): \(role) \(i) refers to tensor \(t), but the subgraph has \(count) tensors")
                 }
                 result.append(Int(t))
             }
@@ -33,10 +36,14 @@ extension ModelDecoder {
         return Subgraph(name: raw.name, tensors: tensors, inputs: inputs, outputs: outputs, operators: operators)
     }
 
-    func op(_ raw: RawOperator, index o: Int, subgraph s: Int, tensorCount: Int, codes: [OperatorCode]) throws(ModelError) -> Operator {
+    func op(_ raw: RawOperator, index o: Int, subgraph s: Int, tensorCount: Int, codes: [OperatorCode])
+        throws(ModelError) -> Operator
+    {
         let opcode = Int(raw.opcodeIndex)
         guard opcode < codes.count else {
-            throw .invalidModel("subgraph \(s), operator \(o): opcode_index \(opcode) is out of range; the model has \(codes.count) operator codes")
+            throw .invalidModel(
+                "subgraph \(s), operator \(o): opcode_index \(opcode) is out of range; the model has \(codes.count) operator codes"
+            )
         }
         let code = codes[opcode]
         let place = "subgraph \(s), operator \(o) (\(code.name))"
@@ -50,7 +57,8 @@ extension ModelDecoder {
                     continue
                 }
                 guard t >= 0, Int(t) < tensorCount else {
-                    throw .invalidModel("\(place): \(role) \(i) refers to tensor \(t), but the subgraph has \(tensorCount) tensors")
+                    throw .invalidModel(
+                        "\(place): \(role) \(i) refers to tensor \(t), but the subgraph has \(tensorCount) tensors")
                 }
                 result.append(Int(t))
             }
@@ -62,7 +70,9 @@ extension ModelDecoder {
             customOptions = ByteView(storage: bytes, offset: range.lowerBound, count: range.count)
         }
         if raw.largeCustomOptionsOffset > 1 {
-            let large = try externalRange(offset: raw.largeCustomOptionsOffset, size: raw.largeCustomOptionsSize, what: "\(place): large custom options")
+            let large = try externalRange(
+                offset: raw.largeCustomOptionsOffset, size: raw.largeCustomOptionsSize,
+                what: "\(place): large custom options")
             if customOptions == nil { customOptions = large }
         }
         return Operator(
@@ -76,7 +86,9 @@ extension ModelDecoder {
     /// In execution order, every tensor an operator reads must already exist: a graph
     /// input, a constant, a variable, or the output of an earlier operator. Operators may
     /// not overwrite constants or graph inputs, and every graph output must exist.
-    func checkDataFlow(subgraph s: Int, tensors: [ModelTensor], inputs: [Int], outputs: [Int], operators: [Operator]) throws(ModelError) {
+    func checkDataFlow(subgraph s: Int, tensors: [ModelTensor], inputs: [Int], outputs: [Int], operators: [Operator])
+        throws(ModelError)
+    {
         var available = [Bool](repeating: false, count: tensors.count)
         var isGraphInput = [Bool](repeating: false, count: tensors.count)
         for t in tensors where t.isConstant || t.isVariable { available[t.index] = true }
@@ -88,7 +100,9 @@ extension ModelDecoder {
         for op in operators {
             let place = "subgraph \(s), operator \(op.index) (\(op.code.name))"
             for (i, t) in op.inputs.enumerated() where t >= 0 && !available[t] {
-                throw .invalidModel("\(place): input \(i) reads \(describe(t)), which no earlier operator produces and which is not a graph input, constant or variable")
+                throw .invalidModel(
+                    "\(place): input \(i) reads \(describe(t)), which no earlier operator produces and which is not a graph input, constant or variable"
+                )
             }
             for (i, t) in op.outputs.enumerated() {
                 if tensors[t].isConstant {
@@ -101,7 +115,9 @@ extension ModelDecoder {
             }
         }
         for (i, t) in outputs.enumerated() where !available[t] {
-            throw .invalidModel("subgraph \(s): graph output \(i) is \(describe(t)), which no operator produces and which is not a graph input, constant or variable")
+            throw .invalidModel(
+                "subgraph \(s): graph output \(i) is \(describe(t)), which no operator produces and which is not a graph input, constant or variable"
+            )
         }
     }
 }

@@ -40,7 +40,7 @@ public enum FusedActivation: Hashable, Sendable {
         case .relu6: return "RELU6"
         case .tanh: return "TANH"
         case .signBit: return "SIGN_BIT"
-        case let .unknown(v): return "ACTIVATION_\(v)"
+        case .unknown(let v): return "ACTIVATION_\(v)"
         }
     }
 }
@@ -52,7 +52,10 @@ public struct Conv2DOptions: Hashable, Sendable {
     public var activation: FusedActivation
     public var dilationWidth: Int
     public var dilationHeight: Int
-    public init(padding: Padding, strideWidth: Int, strideHeight: Int, activation: FusedActivation, dilationWidth: Int = 1, dilationHeight: Int = 1) {
+    public init(
+        padding: Padding, strideWidth: Int, strideHeight: Int, activation: FusedActivation, dilationWidth: Int = 1,
+        dilationHeight: Int = 1
+    ) {
         self.padding = padding; self.strideWidth = strideWidth; self.strideHeight = strideHeight
         self.activation = activation; self.dilationWidth = dilationWidth; self.dilationHeight = dilationHeight
     }
@@ -67,7 +70,10 @@ public struct DepthwiseConv2DOptions: Hashable, Sendable {
     public var activation: FusedActivation
     public var dilationWidth: Int
     public var dilationHeight: Int
-    public init(padding: Padding, strideWidth: Int, strideHeight: Int, depthMultiplier: Int, activation: FusedActivation, dilationWidth: Int = 1, dilationHeight: Int = 1) {
+    public init(
+        padding: Padding, strideWidth: Int, strideHeight: Int, depthMultiplier: Int, activation: FusedActivation,
+        dilationWidth: Int = 1, dilationHeight: Int = 1
+    ) {
         self.padding = padding; self.strideWidth = strideWidth; self.strideHeight = strideHeight
         self.depthMultiplier = depthMultiplier; self.activation = activation
         self.dilationWidth = dilationWidth; self.dilationHeight = dilationHeight
@@ -81,7 +87,10 @@ public struct Pool2DOptions: Hashable, Sendable {
     public var filterWidth: Int
     public var filterHeight: Int
     public var activation: FusedActivation
-    public init(padding: Padding, strideWidth: Int, strideHeight: Int, filterWidth: Int, filterHeight: Int, activation: FusedActivation) {
+    public init(
+        padding: Padding, strideWidth: Int, strideHeight: Int, filterWidth: Int, filterHeight: Int,
+        activation: FusedActivation
+    ) {
         self.padding = padding; self.strideWidth = strideWidth; self.strideHeight = strideHeight
         self.filterWidth = filterWidth; self.filterHeight = filterHeight; self.activation = activation
     }
@@ -93,7 +102,10 @@ public struct FullyConnectedOptions: Hashable, Sendable {
     public var weightsFormat: Int8
     public var keepNumDims: Bool
     public var asymmetricQuantizeInputs: Bool
-    public init(activation: FusedActivation, weightsFormat: Int8 = 0, keepNumDims: Bool = false, asymmetricQuantizeInputs: Bool = false) {
+    public init(
+        activation: FusedActivation, weightsFormat: Int8 = 0, keepNumDims: Bool = false,
+        asymmetricQuantizeInputs: Bool = false
+    ) {
         self.activation = activation; self.weightsFormat = weightsFormat
         self.keepNumDims = keepNumDims; self.asymmetricQuantizeInputs = asymmetricQuantizeInputs
     }
@@ -105,7 +117,8 @@ public struct TransposeConvOptions: Hashable, Sendable {
     public var strideHeight: Int
     public var activation: FusedActivation
     public init(padding: Padding, strideWidth: Int, strideHeight: Int, activation: FusedActivation = .none) {
-        self.padding = padding; self.strideWidth = strideWidth; self.strideHeight = strideHeight; self.activation = activation
+        self.padding = padding; self.strideWidth = strideWidth; self.strideHeight = strideHeight;
+        self.activation = activation
     }
 }
 
@@ -124,7 +137,10 @@ public struct StridedSliceOptions: Hashable, Sendable {
     public var newAxisMask: Int32
     public var shrinkAxisMask: Int32
     public var offset: Bool
-    public init(beginMask: Int32 = 0, endMask: Int32 = 0, ellipsisMask: Int32 = 0, newAxisMask: Int32 = 0, shrinkAxisMask: Int32 = 0, offset: Bool = false) {
+    public init(
+        beginMask: Int32 = 0, endMask: Int32 = 0, ellipsisMask: Int32 = 0, newAxisMask: Int32 = 0,
+        shrinkAxisMask: Int32 = 0, offset: Bool = false
+    ) {
         self.beginMask = beginMask; self.endMask = endMask; self.ellipsisMask = ellipsisMask
         self.newAxisMask = newAxisMask; self.shrinkAxisMask = shrinkAxisMask; self.offset = offset
     }

@@ -12,7 +12,8 @@ public struct Quantization: Hashable, Sendable {
     public var min: [Float]
     public var max: [Float]
 
-    public init(scales: [Float], zeroPoints: [Int64], quantizedDimension: Int = 0, min: [Float] = [], max: [Float] = []) {
+    public init(scales: [Float], zeroPoints: [Int64], quantizedDimension: Int = 0, min: [Float] = [], max: [Float] = [])
+    {
         self.scales = scales
         self.zeroPoints = zeroPoints
         self.quantizedDimension = quantizedDimension

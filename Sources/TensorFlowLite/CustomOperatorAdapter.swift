@@ -55,15 +55,17 @@ struct CustomOperatorAdapter: PreparedKernel {
     private static func slot(_ state: TensorState) -> Slot {
         // Element counts of arena tensors were checked by the planner's byte counts; a
         // tensor whose size cannot be computed gets no elements.
-        var count = state.type.byteSize.flatMap { Shape.byteCount(state.shape, elementSize: $0) } == nil
+        var count =
+            state.type.byteSize.flatMap { Shape.byteCount(state.shape, elementSize: $0) } == nil
             ? 0 : state.elementCount
         // A constant holds no more elements than its bytes (a sparse one stores fewer
         // than its dense shape says).
         if let constant = state.constant, let size = state.type.byteSize, size > 0 {
             count = Swift.min(count, constant.bytes.count / size)
         }
-        return Slot(tensor: state.index, type: Tensor.DataType(state.type), typeName: state.type.name,
-                    shape: state.shape, count: count)
+        return Slot(
+            tensor: state.index, type: Tensor.DataType(state.type), typeName: state.type.name,
+            shape: state.shape, count: count)
     }
 
     func eval(_ context: EvalContext) throws(KernelError) {

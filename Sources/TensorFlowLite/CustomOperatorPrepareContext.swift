@@ -28,15 +28,15 @@ public indirect enum FlexBufferValue: Hashable, Sendable {
     init(_ tree: FlexTree) {
         switch tree {
         case .null: self = .null
-        case let .int(v): self = .int(v)
-        case let .uint(v): self = .uint(v)
-        case let .float(v): self = .float(v)
-        case let .bool(v): self = .bool(v)
-        case let .string(v): self = .string(v)
-        case let .key(v): self = .key(v)
-        case let .blob(v): self = .blob(v)
-        case let .vector(items): self = .vector(items.map(FlexBufferValue.init))
-        case let .map(entries): self = .map(entries.map { MapEntry(key: $0.key, value: FlexBufferValue($0.value)) })
+        case .int(let v): self = .int(v)
+        case .uint(let v): self = .uint(v)
+        case .float(let v): self = .float(v)
+        case .bool(let v): self = .bool(v)
+        case .string(let v): self = .string(v)
+        case .key(let v): self = .key(v)
+        case .blob(let v): self = .blob(v)
+        case .vector(let items): self = .vector(items.map(FlexBufferValue.init))
+        case .map(let entries): self = .map(entries.map { MapEntry(key: $0.key, value: FlexBufferValue($0.value)) })
         }
     }
 }
@@ -44,7 +44,7 @@ public indirect enum FlexBufferValue: Hashable, Sendable {
 extension FlexBufferValue {
     /// The value stored under `key` when this is a map, else nil.
     public subscript(key: String) -> FlexBufferValue? {
-        guard case let .map(entries) = self else { return nil }
+        guard case .map(let entries) = self else { return nil }
         return entries.first { $0.key == key }?.value
     }
 
@@ -52,9 +52,9 @@ extension FlexBufferValue {
     /// that fits `Int`.
     public var intValue: Int? {
         switch self {
-        case let .int(v): Int(exactly: v)
-        case let .uint(v): Int(exactly: v)
-        case let .bool(v): v ? 1 : 0
+        case .int(let v): Int(exactly: v)
+        case .uint(let v): Int(exactly: v)
+        case .bool(let v): v ? 1 : 0
         default: nil
         }
     }
@@ -62,9 +62,9 @@ extension FlexBufferValue {
     /// The value as a `Double`, when it is a number.
     public var doubleValue: Double? {
         switch self {
-        case let .float(v): v
-        case let .int(v): Double(v)
-        case let .uint(v): Double(v)
+        case .float(let v): v
+        case .int(let v): Double(v)
+        case .uint(let v): Double(v)
         default: nil
         }
     }
@@ -137,7 +137,8 @@ public struct CustomOperatorPrepareContext {
     public mutating func setOutputShape(_ index: Int, _ shape: Tensor.Shape) throws {
         let state = try output(index)
         guard let size = state.type.byteSize, Shape.byteCount(shape.dimensions, elementSize: size) != nil else {
-            throw CustomOperatorError("output \(index): shape \(shape.dimensions) is invalid or too large for type \(state.type)")
+            throw CustomOperatorError(
+                "output \(index): shape \(shape.dimensions) is invalid or too large for type \(state.type)")
         }
         outputShapes[index] = shape.dimensions
     }

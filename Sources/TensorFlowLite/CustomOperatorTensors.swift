@@ -19,10 +19,12 @@ public struct CustomOperatorEvalContext {
     /// Input `index` as elements of `T`, which must be the input's data type.
     public func input<T: TensorElement>(_ index: Int, as _: T.Type = T.self) throws -> CustomOperatorInput<T> {
         guard index >= 0, index < inputs.count, let slot = inputs[index] else {
-            throw CustomOperatorError("input \(index) does not exist or is absent (the operator has \(inputs.count) inputs)")
+            throw CustomOperatorError(
+                "input \(index) does not exist or is absent (the operator has \(inputs.count) inputs)")
         }
         try slot.check(T.self, what: "input \(index)")
-        return CustomOperatorInput(base: UnsafeRawPointer(context.raw(slot.tensor)), count: slot.count, shape: Tensor.Shape(slot.shape))
+        return CustomOperatorInput(
+            base: UnsafeRawPointer(context.raw(slot.tensor)), count: slot.count, shape: Tensor.Shape(slot.shape))
     }
 
     /// Output `index` as elements of `T`, which must be the output's data type.

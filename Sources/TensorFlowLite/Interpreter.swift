@@ -110,12 +110,14 @@ public final class Interpreter {
     /// `Failed to create the interpreter. ` followed by the runtime's message.
     static func creationFailureMessage(_ error: RuntimeError, model: Model) -> String {
         let lead = InterpreterError.failedToCreateInterpreter.description
-        guard case let .unsupportedOperator(index, _) = error,
-              let subgraph = model.subgraphs.first, index >= 0, index < subgraph.operators.count else {
+        guard case .unsupportedOperator(let index, _) = error,
+            let subgraph = model.subgraphs.first, index >= 0, index < subgraph.operators.count
+        else {
             return "\(lead) \(error.description)"
         }
         let code = subgraph.operators[index].code
-        let tflite = code.builtin == .custom
+        let tflite =
+            code.builtin == .custom
             ? "Encountered unresolved custom op: \(code.customName ?? "")"
             : "Didn't find op for builtin opcode '\(code.builtin.name)' version '\(code.version)'"
         return "\(lead) \(tflite): \(error.description)"
@@ -126,10 +128,11 @@ public final class Interpreter {
     /// operator, which is ``InterpreterError/customOperatorFailed(name:operatorIndex:reason:)``.
     static func interpreterError(_ error: RuntimeError, options: Options?) -> InterpreterError {
         switch error {
-        case let .invalidOperator(index, op, reason), let .unsupportedTypes(index, op, reason),
-             let .invokeFailed(index, op, reason):
+        case .invalidOperator(let index, let op, let reason), .unsupportedTypes(let index, let op, let reason),
+            .invokeFailed(let index, let op, let reason):
             if op.hasPrefix("CUSTOM:"), let names = options?.customKernels.names,
-               case let name = String(op.dropFirst("CUSTOM:".count)), names.contains(name) {
+                case let name = String(op.dropFirst("CUSTOM:".count)), names.contains(name)
+            {
                 return .customOperatorFailed(name: name, operatorIndex: index, reason: reason)
             }
         default:
@@ -250,9 +253,10 @@ public final class Interpreter {
         let state = engine.tensors[tensorIndex]
         guard let buffer = engine.buffer(forTensor: tensorIndex) else { throw missing }
         guard let type = Tensor.DataType(state.type) else { throw InterpreterError.invalidTensorDataType }
-        return Tensor(name: state.name, dataType: type, shape: Tensor.Shape(state.shape),
-                      data: Data(UnsafeRawBufferPointer(buffer)),
-                      quantizationParameters: QuantizationParameters(state.quantization))
+        return Tensor(
+            name: state.name, dataType: type, shape: Tensor.Shape(state.shape),
+            data: Data(UnsafeRawBufferPointer(buffer)),
+            quantizationParameters: QuantizationParameters(state.quantization))
     }
 
     /// Whether ``invoke()`` has run since the last allocation.

@@ -27,9 +27,9 @@ public enum InterpreterError: Error, Equatable, Hashable {
 extension InterpreterError: LocalizedError {
     public var errorDescription: String? {
         switch self {
-        case let .invalidTensorIndex(index, maxIndex):
+        case .invalidTensorIndex(let index, let maxIndex):
             return "Invalid tensor index \(index), max index is \(maxIndex)."
-        case let .invalidTensorDataCount(provided, required):
+        case .invalidTensorDataCount(let provided, let required):
             return "Provided data count \(provided) must match the required count \(required)."
         case .invalidTensorDataType:
             return "Tensor data type is unsupported or could not be determined due to a model error."
@@ -37,7 +37,7 @@ extension InterpreterError: LocalizedError {
             return "Failed to load the given model."
         case .failedToCreateInterpreter:
             return "Failed to create the interpreter."
-        case let .failedToResizeInputTensor(index):
+        case .failedToResizeInputTensor(let index):
             return "Failed to resize input tensor at index \(index)."
         case .failedToCopyDataToInputTensor:
             return "Failed to copy data to input tensor."
@@ -47,9 +47,9 @@ extension InterpreterError: LocalizedError {
             return "Must call allocateTensors()."
         case .invokeInterpreterRequired:
             return "Must call invoke()."
-        case let .tensorFlowLiteError(message):
+        case .tensorFlowLiteError(let message):
             return "TensorFlow Lite Error: \(message)"
-        case let .customOperatorFailed(name, index, reason):
+        case .customOperatorFailed(let name, let index, let reason):
             return "Custom operator '\(name)' (operator \(index)) failed: \(reason)"
         }
     }

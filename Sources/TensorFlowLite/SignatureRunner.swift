@@ -30,8 +30,9 @@ public final class SignatureRunner {
             engine = interpreter.engine
         } else {
             do {
-                engine = try Engine(model: interpreter.model, subgraphIndex: signature.subgraphIndex,
-                                    options: interpreter.engine.options)
+                engine = try Engine(
+                    model: interpreter.model, subgraphIndex: signature.subgraphIndex,
+                    options: interpreter.engine.options)
             } catch {
                 throw SignatureRunnerError.failedToCreateSignatureRunner(signatureKey: signatureKey)
             }
@@ -56,7 +57,8 @@ public final class SignatureRunner {
     ///   signature has no input `name` or the shape is invalid.
     public func resizeInput(named name: String, toShape shape: Tensor.Shape) throws {
         guard let t = signature.inputs.first(where: { $0.name == name })?.tensorIndex,
-              let position = engine.inputs.firstIndex(of: t) else {
+            let position = engine.inputs.firstIndex(of: t)
+        else {
             throw SignatureRunnerError.failedToResizeInputTensor(inputName: name)
         }
         do {
@@ -85,7 +87,9 @@ public final class SignatureRunner {
             throw SignatureRunnerError.invalidTensorDataCount(provided: data.count, required: buffer.count)
         }
         data.withUnsafeBytes { raw in
-            if let base = raw.baseAddress, raw.count > 0 { buffer.baseAddress?.copyMemory(from: base, byteCount: raw.count) }
+            if let base = raw.baseAddress, raw.count > 0 {
+                buffer.baseAddress?.copyMemory(from: base, byteCount: raw.count)
+            }
         }
     }
 
@@ -125,9 +129,10 @@ public final class SignatureRunner {
         guard let buffer = engine.buffer(forTensor: t) else { throw SignatureRunnerError.allocateTensorsRequired }
         let state = engine.tensors[t]
         guard let type = Tensor.DataType(state.type) else { throw SignatureRunnerError.invalidTensorDataType }
-        return Tensor(name: state.name, dataType: type, shape: Tensor.Shape(state.shape),
-                      data: Data(UnsafeRawBufferPointer(buffer)),
-                      quantizationParameters: QuantizationParameters(state.quantization))
+        return Tensor(
+            name: state.name, dataType: type, shape: Tensor.Shape(state.shape),
+            data: Data(UnsafeRawBufferPointer(buffer)),
+            quantizationParameters: QuantizationParameters(state.quantization))
     }
 }
 

@@ -16,21 +16,21 @@ public enum SignatureRunnerError: Error, Equatable, Hashable {
 extension SignatureRunnerError: LocalizedError {
     public var errorDescription: String? {
         switch self {
-        case let .invalidTensorDataCount(provided, required):
+        case .invalidTensorDataCount(let provided, let required):
             return "Provided data count \(provided) must match the required count \(required)."
         case .invalidTensorDataType:
             return "Tensor data type is unsupported or could not be determined due to a model error."
-        case let .failedToCreateSignatureRunner(signatureKey):
+        case .failedToCreateSignatureRunner(let signatureKey):
             return "Failed to create a signature runner. Signature with key (\(signatureKey)) not found."
-        case let .failedToGetTensor(tensorType, nameInSignature):
+        case .failedToGetTensor(let tensorType, let nameInSignature):
             return "Failed to get \(tensorType) tensor with \(tensorType) name (\(nameInSignature))."
-        case let .failedToResizeInputTensor(inputName):
+        case .failedToResizeInputTensor(let inputName):
             return "Failed to resize input tensor with input name (\(inputName))."
         case .failedToCopyDataToInputTensor:
             return "Failed to copy data to input tensor."
         case .failedToAllocateTensors:
             return "Failed to allocate memory for input tensors."
-        case let .failedToInvokeSignature(signatureKey):
+        case .failedToInvokeSignature(let signatureKey):
             return "Failed to invoke the signature runner with key (\(signatureKey))."
         case .allocateTensorsRequired:
             return "Must call allocateTensors()."

@@ -15,7 +15,10 @@ public struct Tensor: Equatable, Hashable, Sendable {
     /// The quantization parameters, present when the tensor is quantized with a non-zero scale.
     public let quantizationParameters: QuantizationParameters?
 
-    init(name: String, dataType: DataType, shape: Shape, data: Data, quantizationParameters: QuantizationParameters? = nil) {
+    init(
+        name: String, dataType: DataType, shape: Shape, data: Data,
+        quantizationParameters: QuantizationParameters? = nil
+    ) {
         self.name = name
         self.dataType = dataType
         self.shape = shape

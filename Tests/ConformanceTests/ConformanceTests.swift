@@ -21,13 +21,17 @@ import TFLiteConformance
 
     @Test(arguments: cases.map(\.id))
     func conformsToReference(_ id: String) throws {
-        let expectedFailures = try ExpectedFailures(contentsOf: Self.root.appendingPathComponent("expected-failures.txt"))
+        let expectedFailures = try ExpectedFailures(
+            contentsOf: Self.root.appendingPathComponent("expected-failures.txt"))
         let testCase = try #require(Self.cases.first { $0.id == id })
         let result = ConformanceRunner.run(testCase)
         if let reason = expectedFailures.reason(for: id) {
             #expect(!result.passed, "\(id) passes now: remove it from expected-failures.txt (was: \(reason))")
         } else {
-            #expect(result.passed, "\(id): \(result.error ?? "max error \(result.vsReference?.maxAbsError ?? .nan) outside \(testCase.tolerance.rawValue) tolerance")")
+            #expect(
+                result.passed,
+                "\(id): \(result.error ?? "max error \(result.vsReference?.maxAbsError ?? .nan) outside \(testCase.tolerance.rawValue) tolerance")"
+            )
         }
     }
 

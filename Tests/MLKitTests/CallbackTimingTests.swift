@@ -37,7 +37,8 @@ import Testing
     /// Once the model has been read, index look-ups answer before returning; before, they
     /// answer later on the interpreter's queue.
     @Test func indexLookUpsAnswerAtOnceOnceTheModelIsRead() async throws {
-        let interpreter = ModelInterpreter.modelInterpreter(localModel: CustomLocalModel(modelPath: MLKitFixtures.model("mobilenet_float")))
+        let interpreter = ModelInterpreter.modelInterpreter(
+            localModel: CustomLocalModel(modelPath: MLKitFixtures.model("mobilenet_float")))
         let queue = DispatchQueue(label: "test.callbacks")
         interpreter.completionQueue = queue
         let first: (NSNumber?, NSError?) = await withCheckedContinuation { c in
@@ -50,9 +51,13 @@ import Testing
 
         var index: NSNumber?
         var error: NSError?
-        interpreter.outputIndex(opName: "PartitionedCall:0") { i, e in index = i; error = e as NSError? }
+        interpreter.outputIndex(opName: "PartitionedCall:0") { i, e in
+            index = i; error = e as NSError?
+        }
         #expect(index == 0 && error == nil)
-        interpreter.inputIndex(opName: "nope") { i, e in index = i; error = e as NSError? }
+        interpreter.inputIndex(opName: "nope") { i, e in
+            index = i; error = e as NSError?
+        }
         #expect(index == nil)
         #expect(error?.code == MachineLearningErrorCode.invalidArgument.rawValue)
     }
@@ -60,11 +65,14 @@ import Testing
     /// Without a queue set, a call made off the main thread calls back on the object's
     /// private serial queue (a call on the main thread would get the main queue).
     @Test func offMainCallsBackOnAPrivateQueue() async throws {
-        let interpreter = ModelInterpreter.modelInterpreter(localModel: CustomLocalModel(modelPath: MLKitFixtures.model("mobilenet_float")))
+        let interpreter = ModelInterpreter.modelInterpreter(
+            localModel: CustomLocalModel(modelPath: MLKitFixtures.model("mobilenet_float")))
         #expect(interpreter.completionQueue == nil)
         let (onMain, ran): (Bool, Bool) = try await withCheckedThrowingContinuation { c in
             do {
-                try interpreter.run(inputs: ModelInterpreterTests.floatInputs(), options: ModelInterpreterTests.floatOptions()) { outputs, _ in
+                try interpreter.run(
+                    inputs: ModelInterpreterTests.floatInputs(), options: ModelInterpreterTests.floatOptions()
+                ) { outputs, _ in
                     c.resume(returning: (Thread.isMainThread, outputs != nil))
                 }
             } catch {

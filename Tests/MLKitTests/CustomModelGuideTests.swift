@@ -54,7 +54,8 @@ import TensorFlowLite
             Issue.record("Failed to add input: \(error)")
         }
 
-        let printed = await withCheckedContinuation { (continuation: CheckedContinuation<[(String, NSNumber)], Never>) in
+        let printed = await withCheckedContinuation {
+            (continuation: CheckedContinuation<[(String, NSNumber)], Never>) in
             interpreter.run(inputs: inputs, options: ioOptions) { outputs, error in
                 guard error == nil, let outputs = outputs else {
                     Issue.record("run failed: \(String(describing: error))")
@@ -83,7 +84,8 @@ import TensorFlowLite
         // -- End of the guide's code --
 
         #expect(printed.map(\.0) == Self.labels)
-        let expected = MLKitFixtures.floats(try MLKitFixtures.interpreterOutput(path: localModel.path, input: inputData))
+        let expected = MLKitFixtures.floats(
+            try MLKitFixtures.interpreterOutput(path: localModel.path, input: inputData))
         #expect(printed.map(\.1.floatValue) == expected)
         let total = printed.reduce(Float(0)) { $0 + $1.1.floatValue }
         #expect(abs(total - 1) < 1e-5, "softmax probabilities sum to \(total)")

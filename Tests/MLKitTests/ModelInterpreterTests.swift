@@ -8,8 +8,10 @@ import TensorFlowLite
 @Suite struct ModelInterpreterTests {
     static let floatPath = MLKitFixtures.model("mobilenet_float")
 
-    static func floatOptions(input: [NSNumber] = [1, 32, 32, 3], output: [NSNumber] = [1, 10],
-                             inputType: ModelElementType = .float32, outputType: ModelElementType = .float32) throws -> ModelInputOutputOptions {
+    static func floatOptions(
+        input: [NSNumber] = [1, 32, 32, 3], output: [NSNumber] = [1, 10],
+        inputType: ModelElementType = .float32, outputType: ModelElementType = .float32
+    ) throws -> ModelInputOutputOptions {
         let options = ModelInputOutputOptions()
         try options.setInputFormat(index: 0, type: inputType, dimensions: input)
         try options.setOutputFormat(index: 0, type: outputType, dimensions: output)
@@ -29,7 +31,9 @@ import TensorFlowLite
         await runError(floatInterpreter, inputs, options)
     }
 
-    static func runError(_ interpreter: ModelInterpreter, _ inputs: ModelInputs, _ options: ModelInputOutputOptions) async -> (any Error)? {
+    static func runError(_ interpreter: ModelInterpreter, _ inputs: ModelInputs, _ options: ModelInputOutputOptions)
+        async -> (any Error)?
+    {
         let (outputs, error) = await interpreter.runWithCompletion(inputs: inputs, options: options)
         #expect((outputs == nil) != (error == nil))
         return error
@@ -39,9 +43,13 @@ import TensorFlowLite
 
     @Test func nestedArrayInputsEqualDataInputs() async throws {
         let image = MLKitFixtures.sineImage()
-        let expected = MLKitFixtures.floats(try MLKitFixtures.interpreterOutput(path: Self.floatPath, input: image.withUnsafeBufferPointer { Data(buffer: $0) }))
+        let expected = MLKitFixtures.floats(
+            try MLKitFixtures.interpreterOutput(
+                path: Self.floatPath, input: image.withUnsafeBufferPointer { Data(buffer: $0) }))
         // [1][32][32][3] of Float, of NSNumber, and flat Doubles.
-        let nested: [[[[Float]]]] = [(0 ..< 32).map { y in (0 ..< 32).map { x in (0 ..< 3).map { c in image[(y * 32 + x) * 3 + c] } } }]
+        let nested: [[[[Float]]]] = [
+            (0 ..< 32).map { y in (0 ..< 32).map { x in (0 ..< 3).map { c in image[(y * 32 + x) * 3 + c] } } }
+        ]
         let numbers: [[[[NSNumber]]]] = nested.map { $0.map { $0.map { $0.map { NSNumber(value: $0) } } } }
         let doubles: [Double] = image.map(Double.init)
         for input in [nested as Any, numbers as Any, doubles as Any] {
@@ -77,7 +85,10 @@ import TensorFlowLite
         (.uint8, .uInt8, .float32, .float32),
         (.float32, .float32, .int32, .int32),
     ])
-    func elementTypesRoundTrip(inType: CastModel.TensorType, inDeclared: ModelElementType, outType: CastModel.TensorType, outDeclared: ModelElementType) async throws {
+    func elementTypesRoundTrip(
+        inType: CastModel.TensorType, inDeclared: ModelElementType, outType: CastModel.TensorType,
+        outDeclared: ModelElementType
+    ) async throws {
         let dir = try MLKitFixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = try CastModel.write(input: inType, output: outType, shape: [2, 3], to: dir)
@@ -117,33 +128,45 @@ import TensorFlowLite
         try fixed.setOutputFormat(index: 0, type: .int32, dimensions: [3, 4])
         let inputs = ModelInputs()
         try inputs.addInput(Data(count: 48))
-        expectError(await Self.runError(interpreter, inputs, fixed), .invalidArgument,
-                    "Input 0 has dimensions [1, 2] in the model, but [3, 4] expected by data options.")
+        expectError(
+            await Self.runError(interpreter, inputs, fixed), .invalidArgument,
+            "Input 0 has dimensions [1, 2] in the model, but [3, 4] expected by data options.")
     }
 
     @Test func outputsAreShapedByTheDeclaredDimensions() async throws {
-        let outputs = try await Self.floatInterpreter.run(inputs: try Self.floatInputs(), options: try Self.floatOptions(output: [2, 5]))
+        let outputs = try await Self.floatInterpreter.run(
+            inputs: try Self.floatInputs(), options: try Self.floatOptions(output: [2, 5]))
         let output = try outputs.output(index: 0)
         #expect(output as? [[NSNumber]] != nil)
         let scores = try #require(output as? [[NSNumber]])
         #expect(scores.map(\.count) == [5, 5])
-        let flat = try await Self.floatInterpreter.run(inputs: try Self.floatInputs(), options: try Self.floatOptions(output: [10]))
+        let flat = try await Self.floatInterpreter.run(
+            inputs: try Self.floatInputs(), options: try Self.floatOptions(output: [10]))
         let vector = try #require(try flat.output(index: 0) as? [NSNumber])
         #expect(vector.map(\.floatValue) == scores.flatMap { $0.map(\.floatValue) })
-        let deep = try await Self.floatInterpreter.run(inputs: try Self.floatInputs(), options: try Self.floatOptions(output: [1, 1, 2, 5]))
+        let deep = try await Self.floatInterpreter.run(
+            inputs: try Self.floatInputs(), options: try Self.floatOptions(output: [1, 1, 2, 5]))
         #expect(try deep.output(index: 0) as? [[[[NSNumber]]]] != nil)
     }
 
     @Test func operatorIndicesByTensorName() async throws {
         let interpreter = Self.floatInterpreter
-        let input = await withCheckedContinuation { c in interpreter.inputIndex(opName: "serving_default_image:0") { c.resume(returning: ($0, $1)) } }
+        let input = await withCheckedContinuation { c in
+            interpreter.inputIndex(opName: "serving_default_image:0") { c.resume(returning: ($0, $1)) }
+        }
         #expect(input.0 == 0)
         #expect(input.1 == nil)
-        let output = await withCheckedContinuation { c in interpreter.outputIndex(opName: "PartitionedCall:0") { c.resume(returning: ($0, $1)) } }
+        let output = await withCheckedContinuation { c in
+            interpreter.outputIndex(opName: "PartitionedCall:0") { c.resume(returning: ($0, $1)) }
+        }
         #expect(output.0 == 0)
-        let missing = await withCheckedContinuation { c in interpreter.inputIndex(opName: "image") { c.resume(returning: ($0, $1)) } }
+        let missing = await withCheckedContinuation { c in
+            interpreter.inputIndex(opName: "image") { c.resume(returning: ($0, $1)) }
+        }
         #expect(missing.0 == nil)
-        expectError(missing.1, .invalidArgument, "The model has no input named 'image'; its inputs are ['serving_default_image:0'].")
+        expectError(
+            missing.1, .invalidArgument,
+            "The model has no input named 'image'; its inputs are ['serving_default_image:0'].")
     }
 
     @Test func statsCollectionAndCompletionQueueAreSettable() async throws {
@@ -171,7 +194,9 @@ import TensorFlowLite
         let count = 24
         let images = (0 ..< count).map { MLKitFixtures.sineImage(scale: 0.25 + Float($0) * 0.1) }
         let expected = try images.map { image in
-            MLKitFixtures.floats(try MLKitFixtures.interpreterOutput(path: Self.floatPath, input: image.withUnsafeBufferPointer { Data(buffer: $0) }))
+            MLKitFixtures.floats(
+                try MLKitFixtures.interpreterOutput(
+                    path: Self.floatPath, input: image.withUnsafeBufferPointer { Data(buffer: $0) }))
         }
         #expect(Set(expected.map { $0.map(\.bitPattern) }).count == count, "inputs give distinct outputs")
         let interpreter = ModelInterpreter.modelInterpreter(localModel: CustomLocalModel(modelPath: Self.floatPath))

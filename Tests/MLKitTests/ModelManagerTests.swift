@@ -33,7 +33,9 @@ import Testing
         #expect(progress.completedUnitCount == Int64(published.size))
         #expect(manager.isModelDownloaded(model))
         let v1Path = try #require(await latestPath(manager, model).0)
-        #expect(try Data(contentsOf: URL(fileURLWithPath: v1Path)) == Data(contentsOf: URL(fileURLWithPath: MLKitFixtures.model(Self.v1))))
+        #expect(
+            try Data(contentsOf: URL(fileURLWithPath: v1Path))
+                == Data(contentsOf: URL(fileURLWithPath: MLKitFixtures.model(Self.v1))))
         #expect(await remoteScores(model, manager) == .success(try fixtureScores(Self.v1)))
 
         // Already current: success without fetching the model file (it is gone from the server).
@@ -49,28 +51,36 @@ import Testing
         let v2Path = try #require(await latestPath(manager, model).0)
         #expect(v2Path != v1Path)
         #expect(!FileManager.default.fileExists(atPath: v1Path))
-        #expect(try Data(contentsOf: URL(fileURLWithPath: v2Path)) == Data(contentsOf: URL(fileURLWithPath: MLKitFixtures.model(Self.v2))))
+        #expect(
+            try Data(contentsOf: URL(fileURLWithPath: v2Path))
+                == Data(contentsOf: URL(fileURLWithPath: MLKitFixtures.model(Self.v2))))
         #expect(await remoteScores(model, manager) == .success(try fixtureScores(Self.v2)))
 
         // 404 for the descriptor: failure, v2 kept.
         try FileManager.default.removeItem(at: dirs.server.appendingPathComponent("classifier"))
         let (missing, _) = try await download(manager, model)
         #expect(!missing.succeeded)
-        expectError(missing.error, .notFound, "The model server answered HTTP 404 for \(server.baseURL.absoluteString)classifier/model.json.")
+        expectError(
+            missing.error, .notFound,
+            "The model server answered HTTP 404 for \(server.baseURL.absoluteString)classifier/model.json.")
         #expect(await latestPath(manager, model).0 == v2Path)
         #expect(await remoteScores(model, manager) == .success(try fixtureScores(Self.v2)))
 
         // Delete.
-        let deleted = await withCheckedContinuation { c in manager.deleteDownloadedModel(model) { c.resume(returning: $0 as NSError?) } }
+        let deleted = await withCheckedContinuation { c in
+            manager.deleteDownloadedModel(model) { c.resume(returning: $0 as NSError?) }
+        }
         #expect(deleted == nil)
         #expect(!manager.isModelDownloaded(model))
         #expect(!FileManager.default.fileExists(atPath: v2Path))
-        if case let .failure(error) = await remoteScores(model, manager) {
+        if case .failure(let error) = await remoteScores(model, manager) {
             expectError(error, .failedPrecondition, containing: ["no models currently exist on the device"])
         } else {
             Issue.record("a deleted remote model still ran")
         }
-        let deletedAgain = await withCheckedContinuation { c in manager.deleteDownloadedModel(model) { c.resume(returning: $0 as NSError?) } }
+        let deletedAgain = await withCheckedContinuation { c in
+            manager.deleteDownloadedModel(model) { c.resume(returning: $0 as NSError?) }
+        }
         #expect(deletedAgain == nil, "deleting a model that is not downloaded is not an error")
     }
 
@@ -103,11 +113,14 @@ import Testing
         let record = manager.cache.folder("repair").appendingPathComponent("installed.json")
         let damages: [(String, () throws -> Void)] = [
             ("truncated", { try good.prefix(good.count / 2).write(to: URL(fileURLWithPath: path)) }),
-            ("overwritten in place", {
-                var bad = good
-                for i in stride(from: 0, to: bad.count, by: 97) { bad[i] ^= 0x5A }
-                try bad.write(to: URL(fileURLWithPath: path))
-            }),
+            (
+                "overwritten in place",
+                {
+                    var bad = good
+                    for i in stride(from: 0, to: bad.count, by: 97) { bad[i] ^= 0x5A }
+                    try bad.write(to: URL(fileURLWithPath: path))
+                }
+            ),
             ("garbled record", { try Data("{not json".utf8).write(to: record) }),
         ]
         for (what, damage) in damages {
@@ -157,7 +170,9 @@ import Testing
         func expectV1Kept(sourceLocation: SourceLocation = #_sourceLocation) async throws {
             #expect(manager.isModelDownloaded(model), sourceLocation: sourceLocation)
             #expect(manager.cache.installed("classifier")?.path == v1Path, sourceLocation: sourceLocation)
-            #expect(await remoteScores(model, manager) == .success(try fixtureScores(ModelManagerTests.v1)), sourceLocation: sourceLocation)
+            #expect(
+                await remoteScores(model, manager) == .success(try fixtureScores(ModelManagerTests.v1)),
+                sourceLocation: sourceLocation)
             let leftovers = try FileManager.default.contentsOfDirectory(atPath: manager.cache.folder("classifier").path)
                 .filter { $0.hasPrefix(".partial") || $0.hasPrefix(".installed") }
             #expect(leftovers.isEmpty, "leftover files \(leftovers)", sourceLocation: sourceLocation)
@@ -175,7 +190,11 @@ import Testing
         try f.serveV2(file: .truncated(f.v2Bytes, sent: 3000))
         let (outcome, progress) = try await download(f.manager, f.model)
         #expect(!outcome.succeeded)
-        expectError(outcome.error, .unavailable, containing: ["Could not download model 'classifier' from \(f.server.baseURL.absoluteString)classifier/model-v2.tflite (after 3000 of \(f.v2.size) bytes): "])
+        expectError(
+            outcome.error, .unavailable,
+            containing: [
+                "Could not download model 'classifier' from \(f.server.baseURL.absoluteString)classifier/model-v2.tflite (after 3000 of \(f.v2.size) bytes): "
+            ])
         #expect(progress.totalUnitCount == Int64(f.v2.size))
         #expect(progress.completedUnitCount == 3000)
         try await f.expectV1Kept()
@@ -188,7 +207,9 @@ import Testing
         defer { f.finish() }
         try f.serveV2(file: .unannounced(f.v2Bytes, sent: 3000))
         let (outcome, _) = try await download(f.manager, f.model)
-        expectError(outcome.error, .dataLoss, "The download of model 'classifier' is truncated: received 3000 of \(f.v2.size) bytes.")
+        expectError(
+            outcome.error, .dataLoss,
+            "The download of model 'classifier' is truncated: received 3000 of \(f.v2.size) bytes.")
         try await f.expectV1Kept()
     }
 
@@ -226,7 +247,9 @@ import Testing
         defer { f.finish() }
         try f.serveV2(file: .notFound)
         let (outcome, _) = try await download(f.manager, f.model)
-        expectError(outcome.error, .notFound, "The model server answered HTTP 404 for \(f.server.baseURL.absoluteString)classifier/model-v2.tflite.")
+        expectError(
+            outcome.error, .notFound,
+            "The model server answered HTTP 404 for \(f.server.baseURL.absoluteString)classifier/model-v2.tflite.")
         try await f.expectV1Kept()
     }
 
@@ -237,7 +260,10 @@ import Testing
         corrupted[100] ^= 0xff
         try f.serveV2(file: .ok(corrupted))
         let (outcome, _) = try await download(f.manager, f.model)
-        expectError(outcome.error, .dataLoss, "The download of model 'classifier' is corrupted: its SHA-256 is \(SHA256.hex(corrupted)), but the descriptor says \(f.v2.sha256).")
+        expectError(
+            outcome.error, .dataLoss,
+            "The download of model 'classifier' is corrupted: its SHA-256 is \(SHA256.hex(corrupted)), but the descriptor says \(f.v2.sha256)."
+        )
         try await f.expectV1Kept()
     }
 
@@ -250,7 +276,9 @@ import Testing
         descriptor.sha256 = SHA256.hex(junk)
         try f.serveV2(descriptor: descriptor, file: .ok(junk))
         let (outcome, _) = try await download(f.manager, f.model)
-        expectError(outcome.error, .dataLoss, containing: ["The download of model 'classifier' is not a valid TensorFlow Lite model: "])
+        expectError(
+            outcome.error, .dataLoss,
+            containing: ["The download of model 'classifier' is not a valid TensorFlow Lite model: "])
         try await f.expectV1Kept()
     }
 
@@ -262,18 +290,28 @@ import Testing
         small.size = 100
         try f.serveV2(descriptor: small, file: .ok(f.v2Bytes))
         let (tooBig, _) = try await download(f.manager, f.model)
-        expectError(tooBig.error, .dataLoss, "The model server sends \(f.v2.size) bytes for model 'classifier' at \(f.server.baseURL.absoluteString)classifier/model-v2.tflite, but its descriptor says 100 bytes.")
+        expectError(
+            tooBig.error, .dataLoss,
+            "The model server sends \(f.v2.size) bytes for model 'classifier' at \(f.server.baseURL.absoluteString)classifier/model-v2.tflite, but its descriptor says 100 bytes."
+        )
         try await f.expectV1Kept()
         // Not a descriptor.
         f.server.set("/classifier/model.json", .ok(Data("{\"name\": \"classifier\"}".utf8)))
         let (malformed, _) = try await download(f.manager, f.model)
-        expectError(malformed.error, .dataLoss, containing: ["The descriptor at \(f.server.baseURL.absoluteString)classifier/model.json is not a valid model descriptor"])
+        expectError(
+            malformed.error, .dataLoss,
+            containing: [
+                "The descriptor at \(f.server.baseURL.absoluteString)classifier/model.json is not a valid model descriptor"
+            ])
         // A descriptor for another model.
         var other = f.v2
         other.name = "other"
         f.server.set("/classifier/model.json", .ok(try JSONEncoder().encode(other)))
         let (wrongName, _) = try await download(f.manager, f.model)
-        expectError(wrongName.error, .dataLoss, "The descriptor at \(f.server.baseURL.absoluteString)classifier/model.json describes model 'other', not 'classifier'.")
+        expectError(
+            wrongName.error, .dataLoss,
+            "The descriptor at \(f.server.baseURL.absoluteString)classifier/model.json describes model 'other', not 'classifier'."
+        )
         try await f.expectV1Kept()
     }
 
@@ -284,7 +322,9 @@ import Testing
         // Writes to /dev/full fail with ENOSPC, as on a full file system.
         f.manager.partialFileOverride = URL(fileURLWithPath: "/dev/full")
         let (outcome, _) = try await download(f.manager, f.model)
-        expectError(outcome.error, .resourceExhausted, containing: ["Not enough disk space to store model 'classifier' in \(f.dirs.cache.path)"])
+        expectError(
+            outcome.error, .resourceExhausted,
+            containing: ["Not enough disk space to store model 'classifier' in \(f.dirs.cache.path)"])
         f.manager.partialFileOverride = nil
         try await f.expectV1Kept()
         // The same download succeeds once there is space.
@@ -315,11 +355,18 @@ import Testing
     @Test func invalidNameAndMissingServerFailWithoutNetwork() async throws {
         let cache = try MLKitFixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: cache) }
-        let manager = ModelManager.modelManager(source: try #require(URL(string: "http://127.0.0.1:9/")), cacheDirectory: cache)
+        let manager = ModelManager.modelManager(
+            source: try #require(URL(string: "http://127.0.0.1:9/")), cacheDirectory: cache)
         let (bad, _) = try await download(manager, CustomRemoteModel(name: "../escape"))
-        expectError(bad.error, .invalidArgument, "'../escape' is not a valid model name; use 1-128 letters, digits, '.', '_' or '-', not starting with '.'.")
+        expectError(
+            bad.error, .invalidArgument,
+            "'../escape' is not a valid model name; use 1-128 letters, digits, '.', '_' or '-', not starting with '.'.")
         let (refused, _) = try await download(manager, CustomRemoteModel(name: "nobody-listens"))
-        expectError(refused.error, .unavailable, containing: ["Could not download the descriptor of model 'nobody-listens' from http://127.0.0.1:9/nobody-listens/model.json: "])
+        expectError(
+            refused.error, .unavailable,
+            containing: [
+                "Could not download the descriptor of model 'nobody-listens' from http://127.0.0.1:9/nobody-listens/model.json: "
+            ])
     }
 
     @Test func conditionsDefaultsAndCopy() throws {
@@ -332,12 +379,16 @@ import Testing
 
     @Test func cacheAndServerLocations() throws {
         #expect(ModelManager.defaultCacheDirectory.path.hasSuffix("/swift-tflite/models"))
-        #expect(ModelManager.serverURL("https://models.example.com/v1/")?.absoluteString == "https://models.example.com/v1/")
+        #expect(
+            ModelManager.serverURL("https://models.example.com/v1/")?.absoluteString == "https://models.example.com/v1/"
+        )
         #expect(ModelManager.serverURL("/srv/models")?.isFileURL == true)
         #expect(ModelManager.serverURL("") == nil)
     }
 
     private func latestPath(_ manager: ModelManager, _ model: RemoteModel) async -> (String?, NSError?) {
-        await withCheckedContinuation { c in manager.getLatestModelFilePath(model) { c.resume(returning: ($0, $1 as NSError?)) } }
+        await withCheckedContinuation { c in
+            manager.getLatestModelFilePath(model) { c.resume(returning: ($0, $1 as NSError?)) }
+        }
     }
 }

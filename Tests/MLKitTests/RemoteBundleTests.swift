@@ -19,7 +19,8 @@ import Testing
     @Test func publishedBundleDownloadsAsAUnitAndLabels() async throws {
         let dirs = try ServerDirectories()
         defer { dirs.remove() }
-        let descriptor = try ModelPublisher.publish(modelAt: Self.digits.path, name: "digits", version: 1, to: dirs.server)
+        let descriptor = try ModelPublisher.publish(
+            modelAt: Self.digits.path, name: "digits", version: 1, to: dirs.server)
         #expect(descriptor.bundleModelName == "model.tflite")
         #expect(Set(descriptor.bundle?.map(\.name) ?? []) == ["manifest.json", "dict.txt", "REPORT.json"])
         let manager = ModelManager.modelManager(source: dirs.server, cacheDirectory: dirs.cache)
@@ -32,8 +33,13 @@ import Testing
 
         // ML Kit's notification arrives as Firebase's does.
         let mlkit = OutcomeBox()
-        let observer = NotificationCenter.default.addObserver(forName: .mlkitModelDownloadDidSucceed, object: manager, queue: nil) { note in
-            mlkit.add(DownloadOutcome(succeeded: true, remoteModel: note.userInfo?[ModelDownloadUserInfoKey.remoteModel.rawValue] as? RemoteModel))
+        let observer = NotificationCenter.default.addObserver(
+            forName: .mlkitModelDownloadDidSucceed, object: manager, queue: nil
+        ) { note in
+            mlkit.add(
+                DownloadOutcome(
+                    succeeded: true,
+                    remoteModel: note.userInfo?[ModelDownloadUserInfoKey.remoteModel.rawValue] as? RemoteModel))
         }
         defer { NotificationCenter.default.removeObserver(observer) }
         let (outcome, _) = try await download(manager, remote)
@@ -86,8 +92,10 @@ import Testing
         let got = try ImageLabeler.imageLabeler(options: options).results(in: VisionImage(contentsOfFile: Self.image))
         #expect(got.map(\.text) == (try Self.localLabels()).map(\.text))
         // No partial download is left behind.
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: dirs.cache.appendingPathComponent("digits").path)
-            .filter { $0.hasPrefix(".partial") }
+        let leftovers = try FileManager.default.contentsOfDirectory(
+            atPath: dirs.cache.appendingPathComponent("digits").path
+        )
+        .filter { $0.hasPrefix(".partial") }
         #expect(leftovers.isEmpty, "\(leftovers)")
     }
 
@@ -99,7 +107,9 @@ import Testing
         let remote = CustomRemoteModel(name: "digits")
         _ = try await download(manager, remote)
         let path = try #require(manager.cache.installed("digits")?.path)
-        let error = await withCheckedContinuation { c in manager.deleteDownloadedModel(remote) { c.resume(returning: $0 as NSError?) } }
+        let error = await withCheckedContinuation { c in
+            manager.deleteDownloadedModel(remote) { c.resume(returning: $0 as NSError?) }
+        }
         #expect(error == nil)
         #expect(!manager.isModelDownloaded(remote))
         #expect(!FileManager.default.fileExists(atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path))
@@ -117,7 +127,8 @@ import Testing
         let (outcome, _) = try await download(manager, remote)
         #expect(outcome.succeeded, "\(String(describing: outcome.error))")
 
-        let image = try VisionImage(contentsOfFile: MLKitFixtures.root.appendingPathComponent("Fixtures/images/shapes/scene_5.png").path)
+        let image = try VisionImage(
+            contentsOfFile: MLKitFixtures.root.appendingPathComponent("Fixtures/images/shapes/scene_5.png").path)
         func detect(_ options: CustomObjectDetectorOptions) throws -> [Object] {
             options.shouldEnableClassification = true
             options.shouldEnableMultipleObjects = true

@@ -12,9 +12,11 @@ func centerCodesF32AVX2MatchesDefinition() {
         for (flip, offset) in [(UInt8(0), Int32(0)), (0, 255), (0x80, 0), (0x80, 255), (0x80, 128)] {
             var out = [Float](repeating: 99, count: count + 3)
             // One byte more than `count`, so that even `count = 0` has an address.
-            (bytes + [0]).withUnsafeBufferPointer { b in out.withUnsafeMutableBufferPointer { o in
-                centerCodesF32AVX2(b.baseAddress!, count: count, flip: flip, offset: offset, into: o.baseAddress!)
-            } }
+            (bytes + [0]).withUnsafeBufferPointer { b in
+                out.withUnsafeMutableBufferPointer { o in
+                    centerCodesF32AVX2(b.baseAddress!, count: count, flip: flip, offset: offset, into: o.baseAddress!)
+                }
+            }
             let expected = bytes.map { Float(Int32($0 ^ flip) - offset) }
             #expect(Array(out[0 ..< count]) == expected, "count \(count) flip \(flip) offset \(offset)")
             #expect(out[count...].allSatisfy { $0 == 99 }, "count \(count): wrote past the end")

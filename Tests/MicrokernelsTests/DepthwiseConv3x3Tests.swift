@@ -19,8 +19,10 @@ import MicrokernelsAVX2
 #if arch(x86_64)
 /// One output row by the definition (taps outside the rows skipped), in Double, then the
 /// bias and clamp; with integer data every step is exact.
-private func referenceRow(_ s: Depthwise3x3Row, rows: [[Float]?], w: [Float], start: Float, bias: [Float]?,
-                          lower: Float, upper: Float) -> [Float] {
+private func referenceRow(
+    _ s: Depthwise3x3Row, rows: [[Float]?], w: [Float], start: Float, bias: [Float]?,
+    lower: Float, upper: Float
+) -> [Float] {
     var out = [Float]()
     for ox in 0 ..< s.outputWidth {
         for c in 0 ..< s.channels {
@@ -45,13 +47,18 @@ private func referenceRow(_ s: Depthwise3x3Row, rows: [[Float]?], w: [Float], st
 /// kernel's start value, else floats with a bias and a clamp), each of the three rows
 /// present or in the padding, and compares with ``referenceRow``. The output buffer has
 /// sentinels after the row, which the kernel must leave alone.
-private func checkRowAVX2(channels: Int, inputWidth: Int, stride: Int, padLeft: Int, rowRuns: Bool, present: [Bool],
-                          integers: Bool, seed: UInt64) {
+private func checkRowAVX2(
+    channels: Int, inputWidth: Int, stride: Int, padLeft: Int, rowRuns: Bool, present: [Bool],
+    integers: Bool, seed: UInt64
+) {
     var rng = SplitMix64(seed: seed)
     let outputWidth = Swift.max(0, (inputWidth + 2 * padLeft - 3) / stride + 1)
-    let s = Depthwise3x3Row(channels: channels, inputWidth: inputWidth, outputWidth: outputWidth, stride: stride, padLeft: padLeft)
+    let s = Depthwise3x3Row(
+        channels: channels, inputWidth: inputWidth, outputWidth: outputWidth, stride: stride, padLeft: padLeft)
     func values(_ n: Int) -> [Float] {
-        (0 ..< n).map { _ in integers ? Float(Int.random(in: -255 ... 255, using: &rng)) : Float.random(in: -1 ... 1, using: &rng) }
+        (0 ..< n).map { _ in
+            integers ? Float(Int.random(in: -255 ... 255, using: &rng)) : Float.random(in: -1 ... 1, using: &rng)
+        }
     }
     let rows: [[Float]?] = present.map { $0 ? values(inputWidth * channels) : nil }
     let w = values(9 * channels)
@@ -62,20 +69,27 @@ private func checkRowAVX2(channels: Int, inputWidth: Int, stride: Int, padLeft: 
     let zeros = [Float](repeating: 0, count: channels)
     var out = [Float](repeating: 1234, count: outputWidth * channels + 9)
     // Rows in exactly-sized arrays, so a read past a row's end would touch another allocation.
-    let buffers = rows.map { r in r.map { v -> UnsafeMutableBufferPointer<Float> in
-        let b = UnsafeMutableBufferPointer<Float>.allocate(capacity: v.count)
-        _ = b.initialize(from: v)
-        return b
-    } }
+    let buffers = rows.map { r in
+        r.map { v -> UnsafeMutableBufferPointer<Float> in
+            let b = UnsafeMutableBufferPointer<Float>.allocate(capacity: v.count)
+            _ = b.initialize(from: v)
+            return b
+        }
+    }
     defer { buffers.forEach { $0?.deallocate() } }
     func pointer(_ i: Int) -> UnsafePointer<Float>? { buffers[i].flatMap { $0.baseAddress.map { UnsafePointer($0) } } }
-    w.withUnsafeBufferPointer { wp in zeros.withUnsafeBufferPointer { zp in out.withUnsafeMutableBufferPointer { op in
-        (bias ?? []).withUnsafeBufferPointer { bp in
-            depthwiseConv3x3F32AVX2(s, rowRuns: rowRuns, pointer(0), pointer(1), pointer(2), zero: zp.baseAddress!,
-                                    weights: wp.baseAddress!, start: start, bias: bias == nil ? nil : bp.baseAddress,
-                                    lower: lower, upper: upper, out: op.baseAddress!)
+    w.withUnsafeBufferPointer { wp in
+        zeros.withUnsafeBufferPointer { zp in
+            out.withUnsafeMutableBufferPointer { op in
+                (bias ?? []).withUnsafeBufferPointer { bp in
+                    depthwiseConv3x3F32AVX2(
+                        s, rowRuns: rowRuns, pointer(0), pointer(1), pointer(2), zero: zp.baseAddress!,
+                        weights: wp.baseAddress!, start: start, bias: bias == nil ? nil : bp.baseAddress,
+                        lower: lower, upper: upper, out: op.baseAddress!)
+                }
+            }
         }
-    } } }
+    }
     let what = "C \(channels) W \(inputWidth) stride \(stride) pad \(padLeft) rowRuns \(rowRuns) rows \(present)"
     let got = Array(out[0 ..< expected.count])
     if integers {
@@ -97,10 +111,13 @@ func depthwiseConv3x3F32AVX2MatchesDefinition(integers: Bool) {
             for stride in [1, 2] {
                 for padLeft in [0, 1] where inputWidth + 2 * padLeft >= 3 {
                     for rowRuns in [false, true] {
-                        for present in [[true, true, true], [false, true, true], [true, true, false], [false, true, false]] {
+                        for present in [
+                            [true, true, true], [false, true, true], [true, true, false], [false, true, false],
+                        ] {
                             seed += 1
-                            checkRowAVX2(channels: channels, inputWidth: inputWidth, stride: stride, padLeft: padLeft,
-                                         rowRuns: rowRuns, present: present, integers: integers, seed: seed)
+                            checkRowAVX2(
+                                channels: channels, inputWidth: inputWidth, stride: stride, padLeft: padLeft,
+                                rowRuns: rowRuns, present: present, integers: integers, seed: seed)
                         }
                     }
                 }

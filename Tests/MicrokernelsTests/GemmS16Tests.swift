@@ -21,8 +21,10 @@ private func referenceGemm(m: Int, n: Int, k: Int, a: [Int16], b: [Int16]) -> [I
 /// Runs `kernel` on random centered codes (`|v| ≤ 255`, the range the runtime feeds it)
 /// with A rows padded to an even depth plus `extraStride` unused values, and compares
 /// with the definition.
-private func checkGemmS16(m: Int, n: Int, k: Int, extraStride: Int, seed: UInt64,
-                          kernel: (Int, Int, Int, UnsafePointer<Int16>, Int, UnsafePointer<Int16>, UnsafeMutablePointer<Int32>, Int) -> Void) {
+private func checkGemmS16(
+    m: Int, n: Int, k: Int, extraStride: Int, seed: UInt64,
+    kernel: (Int, Int, Int, UnsafePointer<Int16>, Int, UnsafePointer<Int16>, UnsafeMutablePointer<Int32>, Int) -> Void
+) {
     var rng = SplitMix64(seed: seed)
     let a = (0 ..< m * k).map { _ in Int16.random(in: -255 ... 255, using: &rng) }
     let b = (0 ..< n * k).map { _ in Int16.random(in: -255 ... 255, using: &rng) }
@@ -71,10 +73,10 @@ private let shapes: [(m: Int, n: Int, k: Int)] = [
     packed.withUnsafeMutableBufferPointer { p in
         GemmS16Layout.pack(n: n, k: k, into: p.baseAddress!) { j, d in Int16(100 * j + d) }
     }
-    #expect(packed[0] == 0 && packed[1] == 1)            // column 0, depths 0 and 1
-    #expect(packed[2] == 100 && packed[3] == 101)        // column 1
-    #expect(packed[32] == 2 && packed[33] == 0)          // column 0, depth 2 and padding
-    #expect(packed[64] == 1600 && packed[66] == 0)       // panel 1: column 16, then padding column 17
+    #expect(packed[0] == 0 && packed[1] == 1) // column 0, depths 0 and 1
+    #expect(packed[2] == 100 && packed[3] == 101) // column 1
+    #expect(packed[32] == 2 && packed[33] == 0) // column 0, depth 2 and padding
+    #expect(packed[64] == 1600 && packed[66] == 0) // panel 1: column 16, then padding column 17
 }
 
 #if arch(x86_64)
@@ -103,8 +105,9 @@ func gemmS16AVX2WrapsLikeInt32() {
     rows.withUnsafeBufferPointer { ra in
         packed.withUnsafeBufferPointer { pb in
             c.withUnsafeMutableBufferPointer { cb in
-                MicrokernelsAVX2.gemmS16x4x16c2(m: m, n: n, kp: kp, a: ra.baseAddress!, lda: kp,
-                                                packedB: pb.baseAddress!, c: cb.baseAddress!, ldc: n)
+                MicrokernelsAVX2.gemmS16x4x16c2(
+                    m: m, n: n, kp: kp, a: ra.baseAddress!, lda: kp,
+                    packedB: pb.baseAddress!, c: cb.baseAddress!, ldc: n)
             }
         }
     }
@@ -132,11 +135,18 @@ func gemvS8S16AVX2MatchesDefinition() {
             let ldw = k + 5
             let w = (0 ..< n * ldw).map { _ in UInt8.random(in: 0 ... 255, using: &rng) }
             // Extremes often, so that long rows wrap.
-            let x = (0 ..< k).map { _ in rng.next() % 3 == 0 ? Int16(-255) : Int16.random(in: -255 ... 255, using: &rng) }
+            let x = (0 ..< k).map { _ in rng.next() % 3 == 0 ? Int16(-255) : Int16.random(in: -255 ... 255, using: &rng)
+            }
             var acc = [Int32](repeating: 0x5A5A, count: n + 1)
-            w.withUnsafeBytes { wp in x.withUnsafeBufferPointer { xp in acc.withUnsafeMutableBufferPointer { ap in
-                gemvS8S16AVX2(n: n, k: k, w: wp.baseAddress!, ldw: ldw, signed: signed, x: xp.baseAddress!, acc: ap.baseAddress!)
-            } } }
+            w.withUnsafeBytes { wp in
+                x.withUnsafeBufferPointer { xp in
+                    acc.withUnsafeMutableBufferPointer { ap in
+                        gemvS8S16AVX2(
+                            n: n, k: k, w: wp.baseAddress!, ldw: ldw, signed: signed, x: xp.baseAddress!,
+                            acc: ap.baseAddress!)
+                    }
+                }
+            }
             for o in 0 ..< n {
                 var s: Int32 = 0
                 for d in 0 ..< k {

@@ -37,7 +37,7 @@ import Testing
         #expect(floatFromHalfBits(0xFC00) == -.infinity)
         #expect(floatFromHalfBits(0x7E00).isNaN)
         #expect(floatFromHalfBits(0x3555) == 0.333251953125)
-        #expect(floatFromHalfBits(0x0400) == 0x1p-14)  // smallest normal
+        #expect(floatFromHalfBits(0x0400) == 0x1p-14) // smallest normal
     }
 
     @Test func emptyArray() throws {
@@ -76,7 +76,9 @@ import Testing
         #expect(throws: NPYError.bigEndian(">f4")) { try load(NumPySamples.bigendian_f4) }
         #expect(throws: NPYError.fortranOrder) { try load(NumPySamples.fortran_2x2) }
         #expect(throws: NPYError.unsupportedDType("structured dtype")) { try load(NumPySamples.structured) }
-        let complex128 = npyFile(header: "{'descr': '<c16', 'fortran_order': False, 'shape': (1,), }", data: [UInt8](repeating: 0, count: 16))
+        let complex128 = npyFile(
+            header: "{'descr': '<c16', 'fortran_order': False, 'shape': (1,), }", data: [UInt8](repeating: 0, count: 16)
+        )
         #expect(throws: NPYError.unsupportedDType("<c16")) { try NPYArray(bytes: complex128) }
     }
 
@@ -95,19 +97,21 @@ import Testing
             #expect(try NPYArray(bytes: file).values(as: UInt8.self) == [7, 9])
         }
         #expect(try NPYDType(descr: "=i1") == .int8)
-        #expect(try NPYDType(descr: "=f4") == .float32)  // native order on a little-endian host
+        #expect(try NPYDType(descr: "=f4") == .float32) // native order on a little-endian host
         #expect(throws: NPYError.unsupportedDType("|f4")) { try NPYDType(descr: "|f4") }
         #expect(throws: NPYError.bigEndian(">i8")) { try NPYDType(descr: ">i8") }
     }
 
     @Test func handWrittenHeaderVariants() throws {
         // Python 2 era: long-integer suffixes, no trailing comma, double quotes, other key order.
-        let py2 = npyFile(header: "{\"shape\": (2L, 1L), \"fortran_order\": False, \"descr\": \"<i2\"}", data: [1, 0, 2, 0])
+        let py2 = npyFile(
+            header: "{\"shape\": (2L, 1L), \"fortran_order\": False, \"descr\": \"<i2\"}", data: [1, 0, 2, 0])
         let a = try NPYArray(bytes: py2)
         #expect(a.shape == [2, 1])
         #expect(try a.values(as: Int16.self) == [1, 2])
         // A list for the shape, extra whitespace, format 2.0 length field.
-        let v2 = npyFile(header: "  {'descr':'<f4' ,'fortran_order':False,'shape':[1]}   ", major: 2, data: [0, 0, 0x80, 0x3F])
+        let v2 = npyFile(
+            header: "  {'descr':'<f4' ,'fortran_order':False,'shape':[1]}   ", major: 2, data: [0, 0, 0x80, 0x3F])
         #expect(try NPYArray(bytes: v2).values(as: Float.self) == [1])
         // Format 3.0 allows UTF-8 in the header.
         let v3 = npyFile(header: "{'descr': '<u2', 'fortran_order': False, 'shape': (), }", major: 3, data: [1, 2])
@@ -119,19 +123,46 @@ import Testing
             ("[1, 2]", .malformedHeader("header is not a dict")),
             ("{'descr': '<f4', 'fortran_order': False}", .malformedHeader("missing key 'shape'")),
             ("{'descr': '<f4', 'fortran_order': False, 'shape': (), 'x': 1}", .malformedHeader("unexpected key 'x'")),
-            ("{'descr': '<f4', 'descr': '<f4', 'fortran_order': False, 'shape': ()}", .malformedHeader("duplicate key 'descr'")),
+            (
+                "{'descr': '<f4', 'descr': '<f4', 'fortran_order': False, 'shape': ()}",
+                .malformedHeader("duplicate key 'descr'")
+            ),
             ("{'descr': 4, 'fortran_order': False, 'shape': ()}", .malformedHeader("'descr' is not a string")),
-            ("{'descr': '<f4', 'fortran_order': 0, 'shape': ()}", .malformedHeader("'fortran_order' is not True or False")),
+            (
+                "{'descr': '<f4', 'fortran_order': 0, 'shape': ()}",
+                .malformedHeader("'fortran_order' is not True or False")
+            ),
             ("{'descr': '<f4', 'fortran_order': False, 'shape': 3}", .malformedHeader("'shape' is not a tuple")),
-            ("{'descr': '<f4', 'fortran_order': False, 'shape': ('a',)}", .malformedHeader("'shape' holds a non-integer")),
-            ("{'descr': '<f4', 'fortran_order': False, 'shape': (1, 2}", .malformedHeader("expected ',' or ')' at offset 55")),
-            ("{'descr': '<f4", .malformedHeader("newline inside a string")),  // npyFile appends the \n
-            ("{'descr': '<f4', 'fortran_order': Maybe, 'shape': ()}", .malformedHeader("unexpected 'Maybe' at offset 39")),
-            ("{'descr': '<f4', 'fortran_order': False, 'shape': (99999999999999999999,)}", .malformedHeader("integer out of range at offset 69")),
-            ("{'descr': '<f4', 'fortran_order': False, 'shape': ()} x", .malformedHeader("unexpected text after the dict at offset 54")),
+            (
+                "{'descr': '<f4', 'fortran_order': False, 'shape': ('a',)}",
+                .malformedHeader("'shape' holds a non-integer")
+            ),
+            (
+                "{'descr': '<f4', 'fortran_order': False, 'shape': (1, 2}",
+                .malformedHeader("expected ',' or ')' at offset 55")
+            ),
+            ("{'descr': '<f4", .malformedHeader("newline inside a string")), // npyFile appends the \n
+            (
+                "{'descr': '<f4', 'fortran_order': Maybe, 'shape': ()}",
+                .malformedHeader("unexpected 'Maybe' at offset 39")
+            ),
+            (
+                "{'descr': '<f4', 'fortran_order': False, 'shape': (99999999999999999999,)}",
+                .malformedHeader("integer out of range at offset 69")
+            ),
+            (
+                "{'descr': '<f4', 'fortran_order': False, 'shape': ()} x",
+                .malformedHeader("unexpected text after the dict at offset 54")
+            ),
             ("{'descr': '<f4', 'fortran_order': False, 'shape': (-1,)}", .invalidShape("dimension 0 is -1")),
-            ("{'descr': '<f4', 'fortran_order': False, 'shape': (4294967296, 4294967296)}", .invalidShape("element count of [4294967296, 4294967296] overflows")),
-            ("{'descr': '<f8', 'fortran_order': False, 'shape': (2305843009213693952,)}", .invalidShape("byte size of [2305843009213693952] × 8 overflows")),
+            (
+                "{'descr': '<f4', 'fortran_order': False, 'shape': (4294967296, 4294967296)}",
+                .invalidShape("element count of [4294967296, 4294967296] overflows")
+            ),
+            (
+                "{'descr': '<f8', 'fortran_order': False, 'shape': (2305843009213693952,)}",
+                .invalidShape("byte size of [2305843009213693952] × 8 overflows")
+            ),
             ("{'descr': 'f4', 'fortran_order': False, 'shape': ()}", .unsupportedDType("f4")),
             (String(repeating: "(", count: 40), .malformedHeader("nesting deeper than 16")),
         ]
@@ -152,11 +183,16 @@ import Testing
         #expect(throws: NPYError.unsupportedVersion(major: 1, minor: 1)) { try NPYArray(bytes: version) }
         var length = good
         length[8] = 0xFF; length[9] = 0xFF
-        #expect(throws: NPYError.truncated("header length is 65535 bytes, but only \(good.count - 10) follow")) { try NPYArray(bytes: length) }
-        #expect(throws: NPYError.truncated("data is 7 bytes, but dtype and shape need 8")) { try NPYArray(bytes: Array(good.dropLast())) }
+        #expect(throws: NPYError.truncated("header length is 65535 bytes, but only \(good.count - 10) follow")) {
+            try NPYArray(bytes: length)
+        }
+        #expect(throws: NPYError.truncated("data is 7 bytes, but dtype and shape need 8")) {
+            try NPYArray(bytes: Array(good.dropLast()))
+        }
         #expect(throws: NPYError.dataSizeMismatch(expected: 8, actual: 9)) { try NPYArray(bytes: good + [0]) }
         #expect(throws: NPYError.malformedHeader("header is not valid UTF-8")) {
-            try NPYArray(bytes: npyFile(header: "{'descr': '<u2'}", major: 3).map { $0 == UInt8(ascii: "u") ? 0xFF : $0 })
+            try NPYArray(
+                bytes: npyFile(header: "{'descr': '<u2'}", major: 3).map { $0 == UInt8(ascii: "u") ? 0xFF : $0 })
         }
     }
 
@@ -165,7 +201,7 @@ import Testing
         #expect {
             try NPYArray(contentsOf: url)
         } throws: { error in
-            guard case let .cannotRead(path, _) = error as? NPYError else { return false }
+            guard case .cannotRead(let path, _) = error as? NPYError else { return false }
             return path == "/nonexistent/dir/x.npy"
         }
     }

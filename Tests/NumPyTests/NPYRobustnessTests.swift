@@ -47,4 +47,3 @@ import SeededRandom
         #expect(accepted > 0)
     }
 }
-

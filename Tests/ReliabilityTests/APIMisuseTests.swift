@@ -36,7 +36,9 @@ struct APIMisuseTests {
         #expect(throws: InterpreterError.invalidTensorDataCount(provided: 12288, required: 36864)) {
             try interpreter.copy(Self.image(), toInputAt: 0)
         }
-        #expect(throws: InterpreterError.allocateTensorsRequired) { try interpreter.copy(Data(count: 36864), toInputAt: 0) }
+        #expect(throws: InterpreterError.allocateTensorsRequired) {
+            try interpreter.copy(Data(count: 36864), toInputAt: 0)
+        }
         #expect(throws: InterpreterError.allocateTensorsRequired) { try interpreter.invoke() }
         try interpreter.allocateTensors()
         #expect(try interpreter.output(at: 0).shape == [3, 10])
@@ -49,14 +51,14 @@ struct APIMisuseTests {
             try interpreter.allocateTensors()
             Issue.record("expected an error")
         } catch let error as InterpreterError {
-            guard case let .tensorFlowLiteError(message) = error else { Issue.record("got \(error)"); return }
+            guard case .tensorFlowLiteError(let message) = error else { Issue.record("got \(error)"); return }
             #expect(message.contains("operator 0 (CONV_2D)"), "\(message)")
         }
     }
 
     @Test func signatureRunnerAndInterpreterInterleaved() throws {
         let interpreter = try Interpreter(modelPath: Fixtures.model("mobilenet_float"))
-        let runner = try interpreter.signatureRunner(with: "serving_default")   // allocates
+        let runner = try interpreter.signatureRunner(with: "serving_default") // allocates
         try runner.copy(Self.image(), toInputNamed: "image")
         // The interpreter resizes behind the runner's back: the runner checks bytes against
         // the new shape (as TensorFlow Lite does) and sees unallocated buffers, not the old ones.
@@ -64,7 +66,9 @@ struct APIMisuseTests {
         #expect(throws: SignatureRunnerError.invalidTensorDataCount(provided: 12288, required: 24576)) {
             try runner.copy(Self.image(), toInputNamed: "image")
         }
-        #expect(throws: SignatureRunnerError.allocateTensorsRequired) { try runner.copy(Self.image() + Self.image(), toInputNamed: "image") }
+        #expect(throws: SignatureRunnerError.allocateTensorsRequired) {
+            try runner.copy(Self.image() + Self.image(), toInputNamed: "image")
+        }
         #expect(throws: SignatureRunnerError.failedToGetTensor(tensorType: "input", nameInSignature: "nope")) {
             try runner.copy(Self.image(), toInputNamed: "nope")
         }

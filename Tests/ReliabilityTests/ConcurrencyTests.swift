@@ -52,14 +52,16 @@ struct ConcurrencyTests {
                 defer { group.leave() }
                 do {
                     var options = Interpreter.Options()
-                    options.threadCount = t % 2 == 0 ? 1 : 2   // half also split work internally
+                    options.threadCount = t % 2 == 0 ? 1 : 2 // half also split work internally
                     let interpreter = try Interpreter(model: model, options: options)
                     try interpreter.allocateTensors()
                     for i in 0 ..< Self.invocationsPerThread {
                         let v = (t + i) % Self.inputVariants
                         try interpreter.copy(inputs[v], toInputAt: 0)
                         try interpreter.invoke()
-                        let outputs = try (0 ..< interpreter.outputTensorCount).map { try interpreter.output(at: $0).data }
+                        let outputs = try (0 ..< interpreter.outputTensorCount).map {
+                            try interpreter.output(at: $0).data
+                        }
                         results.record(matches: outputs == expected[v])
                     }
                 } catch {

@@ -7,7 +7,7 @@ struct FileModel {
     struct Tensor {
         var name: String
         var shape: [Int32]
-        var type: Int8 = 0          // FLOAT32; INT32 is 2
+        var type: Int8 = 0 // FLOAT32; INT32 is 2
         var buffer: UInt32 = 0
     }
 
@@ -61,8 +61,10 @@ struct FileModel {
         let tensorTables = tensors.map { t in
             FBTable([0: .i32s(t.shape), 1: .i8(t.type), 2: .u32(t.buffer), 3: .string(t.name)])
         }
-        let subgraph = FBTable([0: .tables(tensorTables), 1: .i32s(inputs), 2: .i32s(outputs),
-                                3: .tables(operators), 4: .string("main")])
+        let subgraph = FBTable([
+            0: .tables(tensorTables), 1: .i32s(inputs), 2: .i32s(outputs),
+            3: .tables(operators), 4: .string("main"),
+        ])
         let bufferTables = [FBTable()] + buffers.map { FBTable([0: .bytes($0)]) }
         let model = FBTable([0: .u32(3), 1: .tables(opcodes), 2: .tables([subgraph]), 4: .tables(bufferTables)])
         return FlatBufferWriter.serialize(model, identifier: "TFL3")

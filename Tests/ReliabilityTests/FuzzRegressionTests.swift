@@ -23,13 +23,17 @@ struct FuzzRegressionTests {
         var urls = files(in: "Tests/FuzzRegressions/\(target)")
         switch target {
         case "model-load", "model-invoke":
-            urls += files(in: "Fixtures/models").filter { $0.pathExtension == "tflite" && !$0.lastPathComponent.hasPrefix("face_detection_full") }
+            urls += files(in: "Fixtures/models").filter {
+                $0.pathExtension == "tflite" && !$0.lastPathComponent.hasPrefix("face_detection_full")
+            }
             urls += files(in: "Fuzz/seeds/models-mediapipe")
         case "png":
             urls += files(in: "Fixtures/vision").filter { $0.pathExtension == "png" }
         case "bundle-files":
             for bundle in files(in: "Fixtures/bundles") where bundle.pathExtension.isEmpty {
-                urls += files(in: "Fixtures/bundles/\(bundle.lastPathComponent)").filter { ["json", "txt"].contains($0.pathExtension) }
+                urls += files(in: "Fixtures/bundles/\(bundle.lastPathComponent)").filter {
+                    ["json", "txt"].contains($0.pathExtension)
+                }
             }
             urls += files(in: "Fuzz/seeds/\(target)")
         default:
@@ -74,17 +78,24 @@ struct FuzzRegressionTests {
         var corrupted = try [UInt8](Data(contentsOf: Self.root.appendingPathComponent("Fixtures/vision/rgb8.png")))
         corrupted[8 + 25 + 8 + 3] ^= 0x40
         let outcome = FuzzEntryPoints.png(corrupted)
-        #expect(outcome.hasPrefix("rejected: corrupted PNG: CRC mismatch in chunk IDAT") && outcome.contains("; CRCs repaired: "), "\(outcome)")
+        #expect(
+            outcome.hasPrefix("rejected: corrupted PNG: CRC mismatch in chunk IDAT")
+                && outcome.contains("; CRCs repaired: "), "\(outcome)")
         #expect(!outcome.contains("CRCs repaired: rejected: corrupted"), "\(outcome)")
         let bundles = Self.root.appendingPathComponent("Fixtures/bundles")
-        let expectations = [("digits/manifest.json", "manifest ok"), ("shapes/tflite_metadata.json", "metadata ok"),
-                            ("digits/dict.txt", "labels ok: 10"), ("shapes/dict.txt", "labels ok: 3")]
+        let expectations = [
+            ("digits/manifest.json", "manifest ok"), ("shapes/tflite_metadata.json", "metadata ok"),
+            ("digits/dict.txt", "labels ok: 10"), ("shapes/dict.txt", "labels ok: 3"),
+        ]
         for (file, expected) in expectations {
-            let outcome = FuzzEntryPoints.bundleFiles(try [UInt8](Data(contentsOf: bundles.appendingPathComponent(file))))
+            let outcome = FuzzEntryPoints.bundleFiles(
+                try [UInt8](Data(contentsOf: bundles.appendingPathComponent(file))))
             #expect(outcome.contains(expected), "\(file): \(outcome)")
         }
         let descriptor = Self.root.appendingPathComponent("Fuzz/seeds/bundle-files/descriptor.json")
-        #expect(FuzzEntryPoints.bundleFiles(try [UInt8](Data(contentsOf: descriptor))).contains("descriptor ok: v3, 9044 bytes"))
+        #expect(
+            FuzzEntryPoints.bundleFiles(try [UInt8](Data(contentsOf: descriptor))).contains(
+                "descriptor ok: v3, 9044 bytes"))
     }
 
     /// Every regression directory belongs to a target this build has (a directory for a

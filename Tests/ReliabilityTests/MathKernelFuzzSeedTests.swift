@@ -38,7 +38,8 @@ import TFLiteFuzzing
 
     /// Zeroed integer divisors are refused at invoke with a typed error naming the cause.
     @Test func zeroIntegerDivisorIsATypedError() throws {
-        let url = FuzzRegressionTests.root.appendingPathComponent("Fixtures/conformance/FLOOR_DIV/f32_int32_bcast/model.tflite")
+        let url = FuzzRegressionTests.root.appendingPathComponent(
+            "Fixtures/conformance/FLOOR_DIV/f32_int32_bcast/model.tflite")
         let outcome = FuzzEntryPoints.modelInvoke(try [UInt8](Data(contentsOf: url)))
         #expect(outcome.hasPrefix("rejected at run") && outcome.contains("division by zero"), "\(outcome)")
     }

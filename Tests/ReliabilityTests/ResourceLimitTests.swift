@@ -19,7 +19,9 @@ struct ResourceLimitTests {
             try engine.allocate()
             Issue.record("expected an error", sourceLocation: sourceLocation)
         } catch {
-            guard case .memoryBudgetExceeded = error else { Issue.record("got \(error)", sourceLocation: sourceLocation); return }
+            guard case .memoryBudgetExceeded = error else {
+                Issue.record("got \(error)", sourceLocation: sourceLocation); return
+            }
         }
     }
 
@@ -53,7 +55,7 @@ struct ResourceLimitTests {
     }
 
     @Test func configurableBudget() throws {
-        let model = try Self.relu([1024, 1024]).model()   // 4 MiB in + 4 MiB out
+        let model = try Self.relu([1024, 1024]).model() // 4 MiB in + 4 MiB out
         var options = Interpreter.Options()
         options.memoryBudget = (8 << 20) - 1
         #expect(throws: InterpreterError.failedToAllocateTensors) {
@@ -67,7 +69,7 @@ struct ResourceLimitTests {
     }
 
     @Test func tooLargeForTheLoaderIsALoadError() {
-        #expect(throws: (any Error).self) { try Self.relu([65536, 65536, 8]).model() }   // 128 GiB
+        #expect(throws: (any Error).self) { try Self.relu([65536, 65536, 8]).model() } // 128 GiB
         #expect(throws: InterpreterError.failedToLoadModel) {
             try Interpreter(modelData: Data(Self.relu([Int32.max, Int32.max, Int32.max]).bytes))
         }
@@ -93,10 +95,13 @@ struct ResourceLimitTests {
         #expect(model.bytes.count < 1024)
         let engine = try Engine(model: model, options: Self.engineOptions())
         #expect(engine.foldedConstantBytes == 40 << 20, "only the first PAD fits the budget")
-        #expect(throws: RuntimeError.memoryBudgetExceeded(required: 4 * (40 << 20), budget: Self.budget)) { try engine.allocate() }
+        #expect(throws: RuntimeError.memoryBudgetExceeded(required: 4 * (40 << 20), budget: Self.budget)) {
+            try engine.allocate()
+        }
 
         // Within budget, the same graph folds what it may and runs the rest.
-        let small = try Engine(model: try Self.padAmplifier(count: 1 << 20, copies: 4).model(), options: Self.engineOptions())
+        let small = try Engine(
+            model: try Self.padAmplifier(count: 1 << 20, copies: 4).model(), options: Self.engineOptions())
         try small.allocate()
         #expect(small.foldedConstantBytes + small.arenaSize <= Self.budget)
         try small.invoke()
@@ -138,17 +143,21 @@ struct ResourceLimitTests {
         let depth = 2_000
         let interpreter = try Interpreter(modelData: Data(Self.chain(depth: depth).bytes))
         try interpreter.allocateTensors()
-        try interpreter.copy([Float](arrayLiteral: -1, 2, -3, 4).withUnsafeBufferPointer { Data(buffer: $0) }, toInputAt: 0)
+        try interpreter.copy(
+            [Float](arrayLiteral: -1, 2, -3, 4).withUnsafeBufferPointer { Data(buffer: $0) }, toInputAt: 0)
         try interpreter.invoke()
         let y = try interpreter.output(at: 0).data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
         #expect(y == [0, 2, 0, 4])
     }
 
     @Test func graphSizeLimitsApplyAtCreation() throws {
-        let model = try Self.chain(depth: 600).model()   // 600 operators, 601 tensors
+        let model = try Self.chain(depth: 600).model() // 600 operators, 601 tensors
         var options = EngineOptions()
         options.maxOperators = 599
-        #expect(throws: RuntimeError.unsupportedModel("subgraph 0 has 600 operators and 601 tensors, more than the limits of 599 and 250000")) {
+        #expect(
+            throws: RuntimeError.unsupportedModel(
+                "subgraph 0 has 600 operators and 601 tensors, more than the limits of 599 and 250000")
+        ) {
             try Engine(model: model, options: options)
         }
         options = EngineOptions()
@@ -161,18 +170,22 @@ struct ResourceLimitTests {
     /// TFLite_Detection_PostProcess with `max_detections` near Int32.max: the outputs it
     /// implies exceed the budget; allocation fails instead of looping or allocating.
     @Test func hugeDetectionCountFailsAtAllocate() throws {
-        let options = FlexBufferWriter.encode(.map([
-            ("max_detections", .int(Int64(Int32.max))), ("max_classes_per_detection", .int(1)),
-            ("nms_score_threshold", .float(0.1)), ("nms_iou_threshold", .float(0.5)), ("num_classes", .int(2)),
-            ("y_scale", .float(10)), ("x_scale", .float(10)), ("h_scale", .float(5)), ("w_scale", .float(5)),
-        ]), width: 8)
+        let options = FlexBufferWriter.encode(
+            .map([
+                ("max_detections", .int(Int64(Int32.max))), ("max_classes_per_detection", .int(1)),
+                ("nms_score_threshold", .float(0.1)), ("nms_iou_threshold", .float(0.5)), ("num_classes", .int(2)),
+                ("y_scale", .float(10)), ("x_scale", .float(10)), ("h_scale", .float(5)), ("w_scale", .float(5)),
+            ]), width: 8)
         var m = FileModel()
         let boxes = m.input([1, 4, 4])
         let scores = m.input([1, 4, 3])
         let anchors = m.input([4, 4])
         let outs = [m.tensor([1, 1, 4]), m.tensor([1, 1]), m.tensor([1, 1]), m.tensor([1])]
-        m.ops = [.init(builtin: 32, custom: "TFLite_Detection_PostProcess", inputs: [boxes, scores, anchors],
-                       outputs: outs, customOptions: options)]
+        m.ops = [
+            .init(
+                builtin: 32, custom: "TFLite_Detection_PostProcess", inputs: [boxes, scores, anchors],
+                outputs: outs, customOptions: options)
+        ]
         m.outputs = outs
         try Self.expectBudgetExceeded(m)
     }
@@ -185,8 +198,11 @@ struct ResourceLimitTests {
         let x = m.input([1, 256, 256, 1])
         let w = m.tensor([1, 256, 256, 1], data: [UInt8](repeating: 0, count: 256 * 256 * 4))
         let y = m.tensor([1, 256, 256, 1])
-        m.ops = [.init(builtin: 3, inputs: [x, w], outputs: [y], optionsType: 1,
-                       options: FBTable([0: .i8(0), 1: .i32(1), 2: .i32(1)]))]
+        m.ops = [
+            .init(
+                builtin: 3, inputs: [x, w], outputs: [y], optionsType: 1,
+                options: FBTable([0: .i8(0), 1: .i32(1), 2: .i32(1)]))
+        ]
         m.outputs = [y]
         return m
     }
@@ -208,7 +224,9 @@ struct ResourceLimitTests {
         interpreterOptions.isErrorLoggingEnabled = false
         // Prepared while the interpreter is created, so the message starts as
         // TensorFlowLiteSwift's creation failure does.
-        #expect(throws: InterpreterError.tensorFlowLiteError("Failed to create the interpreter. " + expected.description)) {
+        #expect(
+            throws: InterpreterError.tensorFlowLiteError("Failed to create the interpreter. " + expected.description)
+        ) {
             try Interpreter(model: model, options: interpreterOptions).allocateTensors()
         }
         // The fuzz harness sets a work budget, so such an input is rejected, not run.
@@ -250,7 +268,9 @@ struct ResourceLimitTests {
                 let output = try interpreter.output(at: 0)
                 #expect(output.data.count == output.shape.dimensions.reduce(4, *), "\(shape)")
             } catch let error as InterpreterError {
-                guard case let .tensorFlowLiteError(message) = error else { Issue.record("\(shape): \(error)"); continue }
+                guard case .tensorFlowLiteError(let message) = error else {
+                    Issue.record("\(shape): \(error)"); continue
+                }
                 #expect(message.contains("operator"), "\(shape): \(message)")
             }
         }
@@ -260,7 +280,8 @@ struct ResourceLimitTests {
     /// used to walk its 2^24 x 12 output pixels of zero channels (fuzz target
     /// `model-invoke`, `Tests/FuzzRegressions/model-invoke/empty-output-resize-d62817e7`).
     @Test func emptyOutputsCostNoWork() throws {
-        let path = Fixtures.root.appendingPathComponent("Fixtures/conformance/RESIZE_BILINEAR/f32_down/model.tflite").path
+        let path = Fixtures.root.appendingPathComponent("Fixtures/conformance/RESIZE_BILINEAR/f32_down/model.tflite")
+            .path
         let engine = try Engine(model: try Model(contentsOfFile: path))
         try engine.resizeInput(0, to: [1 << 24, 8, 7, 0])
         try engine.allocate()
@@ -275,10 +296,10 @@ struct ResourceLimitTests {
     @Test func absurdResizeRequests() throws {
         let interpreter = try Interpreter(modelPath: Fixtures.model("mobilenet_float"))
         let rejected: [[Int]] = [
-            [Int.max, 2, 2, 3],                 // element count overflows
-            [1 << 31, 1 << 31, 1 << 31, 3],     // byte size overflows
-            [1, -1, 32, 3],                     // negative
-            Array(repeating: 1, count: 9),      // rank above 8
+            [Int.max, 2, 2, 3], // element count overflows
+            [1 << 31, 1 << 31, 1 << 31, 3], // byte size overflows
+            [1, -1, 32, 3], // negative
+            Array(repeating: 1, count: 9), // rank above 8
         ]
         for shape in rejected {
             #expect(throws: InterpreterError.failedToResizeInputTensor(index: 0), "\(shape)") {
@@ -287,17 +308,19 @@ struct ResourceLimitTests {
         }
         // Representable but enormous: accepted by resize, refused by allocate (against the
         // budget, or by a kernel's own size limit, naming it), and the interpreter stays usable.
-        try interpreter.resizeInput(at: 0, to: [1, 1 << 20, 1 << 20, 3])   // 12 TB
+        try interpreter.resizeInput(at: 0, to: [1, 1 << 20, 1 << 20, 3]) // 12 TB
         // Which operator refuses first depends on the kernel level: the first CONV_2D's
         // BLAS limit on the portable level, or the FULLY_CONNECTED's where the
         // convolutions run on the level's own GEMM.
         let error = #expect(throws: InterpreterError.self) { try interpreter.allocateTensors() }
-        if case let .tensorFlowLiteError(message)? = error {
-            #expect(message.contains("GEMM size") && message.contains("does not fit the 32-bit BLAS interface"), "\(message)")
+        if case .tensorFlowLiteError(let message)? = error {
+            #expect(
+                message.contains("GEMM size") && message.contains("does not fit the 32-bit BLAS interface"),
+                "\(message)")
         } else {
             Issue.record("expected a tensorFlowLiteError naming the GEMM size, got \(String(describing: error))")
         }
-        try interpreter.resizeInput(at: 0, to: [1 << 12, 256, 256, 3])   // 3 GB in, ~100 GB of activations
+        try interpreter.resizeInput(at: 0, to: [1 << 12, 256, 256, 3]) // 3 GB in, ~100 GB of activations
         #expect(throws: InterpreterError.failedToAllocateTensors) { try interpreter.allocateTensors() }
         #expect(throws: InterpreterError.allocateTensorsRequired) { try interpreter.invoke() }
         try interpreter.resizeInput(at: 0, to: [1, 32, 32, 3])

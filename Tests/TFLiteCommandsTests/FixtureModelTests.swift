@@ -9,9 +9,9 @@ import TFLiteModel
 /// directory is a failure, not a pass.
 @Suite struct FixtureInspectTests {
     static let modelsDirectory = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent()  // TFLiteCommandsTests
-        .deletingLastPathComponent()  // Tests
-        .deletingLastPathComponent()  // package root
+        .deletingLastPathComponent() // TFLiteCommandsTests
+        .deletingLastPathComponent() // Tests
+        .deletingLastPathComponent() // package root
         .appendingPathComponent("Fixtures/models")
 
     @Test func inspectJSONMatchesExpectedFiles() throws {
@@ -22,8 +22,10 @@ import TFLiteModel
         #expect(!models.isEmpty, "Fixtures/models holds no .tflite")
         let pairs = models.map { file -> (model: URL, expected: URL) in
             let stem = String(file.dropLast(".tflite".count))
-            return (Self.modelsDirectory.appendingPathComponent(file),
-                    Self.modelsDirectory.appendingPathComponent("\(stem).expected.json"))
+            return (
+                Self.modelsDirectory.appendingPathComponent(file),
+                Self.modelsDirectory.appendingPathComponent("\(stem).expected.json")
+            )
         }
         for pair in pairs {
             #expect(fm.fileExists(atPath: pair.expected.path), "\(pair.model.lastPathComponent) has no expected JSON")

@@ -26,15 +26,19 @@ import TFLiteModel
         #expect(lines.contains("  #  op                                   version  activation  inputs → outputs"))
         #expect(lines.contains("  0  CONV_2D                              v3       RELU6       [0, 1, 2] → [3]"))
         #expect(lines.contains("  1  DEQUANTIZE                           v2       -           [3] → [8]"))
-        #expect(lines.contains("  2  CUSTOM:TFLite_Detection_PostProcess  v1       -           [8, 6, -1] → [4, 5]  custom options: 12 bytes"))
+        #expect(
+            lines.contains(
+                "  2  CUSTOM:TFLite_Detection_PostProcess  v1       -           [8, 6, -1] → [4, 5]  custom options: 12 bytes"
+            ))
         #expect(lines.contains("Operators of subgraph 1 'cond', in execution order:"))
         let histogram = try #require(lines.firstIndex(of: "Op histogram (subgraph 0):"))
-        #expect(Array(lines[histogram + 1 ... histogram + 4]) == [
-            "  ADD                                  2",
-            "  CONV_2D                              1",
-            "  CUSTOM:TFLite_Detection_PostProcess  1",
-            "  DEQUANTIZE                           1",
-        ])
+        #expect(
+            Array(lines[histogram + 1 ... histogram + 4]) == [
+                "  ADD                                  2",
+                "  CONV_2D                              1",
+                "  CUSTOM:TFLite_Detection_PostProcess  1",
+                "  DEQUANTIZE                           1",
+            ])
     }
 
     @Test func memoryAndMetadata() throws {
@@ -53,25 +57,30 @@ import TFLiteModel
 
     /// The classifier with metadata that VisionTests uses (scripts/fixtures/metadata_model.py).
     @Test func tfliteMetadataSection() throws {
-        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
             .appendingPathComponent("Fixtures/vision/mobilenet_float_metadata.tflite").path
         let text = inspectText(try Model(contentsOfFile: path))
-        #expect(text.hasSuffix("""
-            TFLite metadata:
-              name             swift-tflite metadata test classifier
-              description      A float MobileNet-style classifier of 32x32 RGB images into 10 classes.
-              version          v1
-              input 0 'image'  normalization mean [120, 110, 100], std [60, 70, 80]
+        #expect(
+            text.hasSuffix(
+                """
+                TFLite metadata:
+                  name             swift-tflite metadata test classifier
+                  description      A float MobileNet-style classifier of 32x32 RGB images into 10 classes.
+                  version          v1
+                  input 0 'image'  normalization mean [120, 110, 100], std [60, 70, 80]
 
-            """), "\(text)")
+                """), "\(text)")
         // --json is unchanged: it lists the entry, nothing decoded.
         #expect(!inspectJSON(try Model(contentsOfFile: path)).serialized().contains("normalization"))
     }
 
     @Test func quantizationSummaries() {
-        #expect(quantizationText(Quantization(scales: [0.0078125], zeroPoints: [128])) == "scale 0.0078125, zero point 128")
-        let perAxis = Quantization(scales: (0 ..< 32).map { 0.0012 + Float($0) * (0.0089 - 0.0012) / 31 },
-                                   zeroPoints: [Int64](repeating: 0, count: 32), quantizedDimension: 0)
+        #expect(
+            quantizationText(Quantization(scales: [0.0078125], zeroPoints: [128])) == "scale 0.0078125, zero point 128")
+        let perAxis = Quantization(
+            scales: (0 ..< 32).map { 0.0012 + Float($0) * (0.0089 - 0.0012) / 31 },
+            zeroPoints: [Int64](repeating: 0, count: 32), quantizedDimension: 0)
         #expect(quantizationText(perAxis) == "per-axis(dim 0, 32 scales, 0.0012…0.0089)")
         let withZeros = Quantization(scales: [0.5, 0.25], zeroPoints: [1, 0], quantizedDimension: 3)
         #expect(quantizationText(withZeros) == "per-axis(dim 3, 2 scales, 0.25…0.5, non-zero zero points)")
@@ -86,16 +95,18 @@ import TFLiteModel
     }
 
     @Test func emptyModelDoesNotTrap() {
-        let model = Model(bytes: ModelBytes([]), version: 3, modelDescription: nil, operatorCodes: [],
-                          subgraphs: [], signatures: [], metadata: [])
+        let model = Model(
+            bytes: ModelBytes([]), version: 3, modelDescription: nil, operatorCodes: [],
+            subgraphs: [], signatures: [], metadata: [])
         #expect(inspectText(model).hasPrefix("schema version 3, 0 subgraphs, 0 tensors, 0 operators"))
         #expect(inspectJSON(model).serialized().contains(#""tensors": 0"#))
     }
 
     @Test func danglingTensorIndexIsShownNotTrappedOn() throws {
         let sub = Subgraph(name: "", tensors: [], inputs: [7], outputs: [], operators: [])
-        let model = Model(bytes: ModelBytes([]), version: 3, modelDescription: nil, operatorCodes: [],
-                          subgraphs: [sub], signatures: [], metadata: [])
+        let model = Model(
+            bytes: ModelBytes([]), version: 3, modelDescription: nil, operatorCodes: [],
+            subgraphs: [sub], signatures: [], metadata: [])
         #expect(inspectText(model).contains("[7]  <no tensor 7>"))
     }
 }

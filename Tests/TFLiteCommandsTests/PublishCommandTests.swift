@@ -14,7 +14,9 @@ import Testing
         #expect(r.code == ExitCode.success, "\(r.err)")
         let bytes = try Data(contentsOf: URL(fileURLWithPath: Self.model))
         #expect(try Data(contentsOf: dir.appendingPathComponent("flowers/model-v3.tflite")) == bytes)
-        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("flowers/model.json"))) as? [String: Any]
+        let json =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("flowers/model.json")))
+            as? [String: Any]
         #expect(json?["name"] as? String == "flowers")
         #expect((json?["version"] as? NSNumber)?.intValue == 3)
         #expect((json?["size"] as? NSNumber)?.intValue == bytes.count)
@@ -26,8 +28,12 @@ import Testing
         // Not above the published version: refused unless --replace.
         let stale = await run("publish", Self.model, "--name", "flowers", "--version", "3", "--to", dir.path)
         #expect(stale.code == ExitCode.failure)
-        #expect(stale.err == "error: \(dir.appendingPathComponent("flowers/model.json").path) already publishes version 3; publish a higher version than that (or replace it explicitly).\n")
-        let replaced = await run("publish", Self.model, "--name", "flowers", "--version", "3", "--to", dir.path, "--replace")
+        #expect(
+            stale.err
+                == "error: \(dir.appendingPathComponent("flowers/model.json").path) already publishes version 3; publish a higher version than that (or replace it explicitly).\n"
+        )
+        let replaced = await run(
+            "publish", Self.model, "--name", "flowers", "--version", "3", "--to", dir.path, "--replace")
         #expect(replaced.code == ExitCode.success)
     }
 
@@ -36,7 +42,10 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let badName = await run("publish", Self.model, "--name", "../x", "--version", "1", "--to", dir.path)
         #expect(badName.code == ExitCode.failure)
-        #expect(badName.err == "error: '../x' is not a valid model name; use 1-128 letters, digits, '.', '_' or '-', not starting with '.'.\n")
+        #expect(
+            badName.err
+                == "error: '../x' is not a valid model name; use 1-128 letters, digits, '.', '_' or '-', not starting with '.'.\n"
+        )
         let text = dir.appendingPathExtension("txt")
         try Data("not a model".utf8).write(to: text)
         defer { try? FileManager.default.removeItem(at: text) }

@@ -5,7 +5,8 @@ import Testing
 
 /// `tflite run`: .npy in, .npy out, and clear errors naming the input.
 @Suite struct RunCommandTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
     static let model = root.appendingPathComponent("Fixtures/models/mobilenet_float.tflite").path
 
     func temporaryDirectory() throws -> URL {
@@ -36,8 +37,9 @@ import Testing
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let folder = Self.root.appendingPathComponent("Fixtures/conformance/RFFT2D/f32_8x8")
-        let r = await run("run", folder.appendingPathComponent("model.tflite").path,
-                          "--input", folder.appendingPathComponent("input_0.npy").path, "--output-dir", dir.path)
+        let r = await run(
+            "run", folder.appendingPathComponent("model.tflite").path,
+            "--input", folder.appendingPathComponent("input_0.npy").path, "--output-dir", dir.path)
         #expect(r.code == ExitCode.success, "\(r.err)")
         let output = try NPYArray(contentsOf: dir.appendingPathComponent("output_0.npy"))
         let expected = try NPYArray(contentsOf: folder.appendingPathComponent("expected_0.npy"))

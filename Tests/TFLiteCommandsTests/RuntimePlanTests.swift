@@ -19,15 +19,19 @@ import TFLiteModel
             Operator(index: 4, code: lsh, inputs: [4], outputs: [4]),
         ]
         let main = Subgraph(name: "main", tensors: tensors, inputs: [0], outputs: [4], operators: operators)
-        return Model(bytes: ModelBytes([]), version: 3, modelDescription: nil, operatorCodes: [lsh, relu, skipGram, custom],
-                     subgraphs: [main], signatures: [], metadata: [])
+        return Model(
+            bytes: ModelBytes([]), version: 3, modelDescription: nil, operatorCodes: [lsh, relu, skipGram, custom],
+            subgraphs: [main], signatures: [], metadata: [])
     }
 
     @Test func everyMissingOperatorIsListed() {
         let plan = RuntimePlan(Self.modelWithThreeUnsupportedOps())
-        #expect(plan.text == "Runtime:\n  not runnable: operators 0 (LSH_PROJECTION), 2 (SKIP_GRAM) and 3 (CUSTOM:MyCustomOp) are not supported by this runtime; register a kernel for each custom operator's name (Interpreter.Options.registerCustomOperator)")
+        #expect(
+            plan.text
+                == "Runtime:\n  not runnable: operators 0 (LSH_PROJECTION), 2 (SKIP_GRAM) and 3 (CUSTOM:MyCustomOp) are not supported by this runtime; register a kernel for each custom operator's name (Interpreter.Options.registerCustomOperator)"
+        )
         #expect(plan.unsupportedOperators.map(\.op) == ["LSH_PROJECTION", "SKIP_GRAM", "CUSTOM:MyCustomOp"])
-        guard case let .object(members) = plan.json, case let .array(listed)? = members["unsupported_operators"] else {
+        guard case .object(let members) = plan.json, case .array(let listed)? = members["unsupported_operators"] else {
             Issue.record("no unsupported_operators array in \(plan.json)")
             return
         }

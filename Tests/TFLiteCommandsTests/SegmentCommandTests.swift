@@ -9,8 +9,9 @@ import Testing
     @Test func segmentsThePersonAndWritesTheBlendedImage() async throws {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("segment-\(UUID().uuidString).png").path
         defer { try? FileManager.default.removeItem(atPath: out) }
-        let r = await run("segment", Self.path("Fixtures/images/astronaut.png"),
-                          "--model", Self.path("Fixtures/mediapipe/models/selfie_segmentation.tflite"), "-o", out, "--json")
+        let r = await run(
+            "segment", Self.path("Fixtures/images/astronaut.png"),
+            "--model", Self.path("Fixtures/mediapipe/models/selfie_segmentation.tflite"), "-o", out, "--json")
         #expect(r.code == ExitCode.success, "\(r.err)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any])
         let fraction = try #require(json["person_fraction"] as? Double)
@@ -22,8 +23,9 @@ import Testing
     }
 
     @Test func refusesAModelThatIsNotASegmenter() async {
-        let r = await run("segment", Self.path("Fixtures/images/astronaut.png"),
-                          "--model", Self.path("Fixtures/models/mobilenet_float.tflite"), "-o", "/tmp/unused.png")
+        let r = await run(
+            "segment", Self.path("Fixtures/images/astronaut.png"),
+            "--model", Self.path("Fixtures/models/mobilenet_float.tflite"), "-o", "/tmp/unused.png")
         #expect(r.code == ExitCode.failure && r.err.contains("is not a selfie segmentation model"), "\(r.err)")
     }
 }

@@ -14,11 +14,12 @@ indirect enum TestJSON: Equatable, CustomStringConvertible {
     var description: String {
         switch self {
         case .null: return "null"
-        case let .bool(b): return "\(b)"
-        case let .number(n): return "\(n)"
-        case let .string(s): return "\"\(s)\""
-        case let .array(a): return "[" + a.map(\.description).joined(separator: ", ") + "]"
-        case let .object(o): return "{" + o.keys.sorted().map { "\"\($0)\": \(o[$0, default: .null])" }.joined(separator: ", ") + "}"
+        case .bool(let b): return "\(b)"
+        case .number(let n): return "\(n)"
+        case .string(let s): return "\"\(s)\""
+        case .array(let a): return "[" + a.map(\.description).joined(separator: ", ") + "]"
+        case .object(let o):
+            return "{" + o.keys.sorted().map { "\"\($0)\": \(o[$0, default: .null])" }.joined(separator: ", ") + "}"
         }
     }
 
@@ -26,16 +27,16 @@ indirect enum TestJSON: Equatable, CustomStringConvertible {
     static func firstDifference(_ a: TestJSON, _ b: TestJSON, path: String = "$") -> String? {
         switch (a, b) {
         case (.null, .null): return nil
-        case let (.bool(x), .bool(y)) where x == y: return nil
-        case let (.number(x), .number(y)) where Float(x) == Float(y) || (x.isNaN && y.isNaN): return nil
-        case let (.string(x), .string(y)) where x == y: return nil
-        case let (.array(x), .array(y)):
+        case (.bool(let x), .bool(let y)) where x == y: return nil
+        case (.number(let x), .number(let y)) where Float(x) == Float(y) || (x.isNaN && y.isNaN): return nil
+        case (.string(let x), .string(let y)) where x == y: return nil
+        case (.array(let x), .array(let y)):
             guard x.count == y.count else { return "\(path): \(x.count) elements vs \(y.count)" }
             for (i, (p, q)) in zip(x, y).enumerated() {
                 if let d = firstDifference(p, q, path: "\(path)[\(i)]") { return d }
             }
             return nil
-        case let (.object(x), .object(y)):
+        case (.object(let x), .object(let y)):
             for key in Set(x.keys).union(y.keys).sorted() {
                 guard let p = x[key], let q = y[key] else { return "\(path).\(key): present in only one" }
                 if let d = firstDifference(p, q, path: "\(path).\(key)") { return d }
@@ -108,7 +109,9 @@ indirect enum TestJSON: Equatable, CustomStringConvertible {
                     skipSpace()
                     guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { throw fail("expected :") }
                     i += 1
-                    guard members.updateValue(try value(), forKey: key) == nil else { throw fail("duplicate key \(key)") }
+                    guard members.updateValue(try value(), forKey: key) == nil else {
+                        throw fail("duplicate key \(key)")
+                    }
                     skipSpace()
                     guard i < bytes.count else { throw fail("unterminated object") }
                     i += 1
@@ -118,7 +121,9 @@ indirect enum TestJSON: Equatable, CustomStringConvertible {
             default:
                 let start = i
                 while i < bytes.count, Array("+-0123456789.eE".utf8).contains(bytes[i]) { i += 1 }
-                guard let n = Double(String(decoding: bytes[start ..< i], as: UTF8.self)) else { throw fail("bad number") }
+                guard let n = Double(String(decoding: bytes[start ..< i], as: UTF8.self)) else {
+                    throw fail("bad number")
+                }
                 return .number(n)
             }
         }
@@ -127,7 +132,9 @@ indirect enum TestJSON: Equatable, CustomStringConvertible {
             i += 1
             var scalars = String.UnicodeScalarView()
             var pending: [UInt8] = []
-            func flush() { scalars.append(contentsOf: String(decoding: pending, as: UTF8.self).unicodeScalars); pending = [] }
+            func flush() {
+                scalars.append(contentsOf: String(decoding: pending, as: UTF8.self).unicodeScalars); pending = []
+            }
             while i < bytes.count {
                 let b = bytes[i]
                 i += 1
@@ -147,8 +154,10 @@ indirect enum TestJSON: Equatable, CustomStringConvertible {
                     case UInt8(ascii: "b"): scalars.append("\u{8}")
                     case UInt8(ascii: "f"): scalars.append("\u{C}")
                     case UInt8(ascii: "u"):
-                        guard bytes.count - i >= 4, let v = UInt32(String(decoding: bytes[i ..< i + 4], as: UTF8.self), radix: 16),
-                              let s = Unicode.Scalar(v) else { throw fail("bad \\u escape") }
+                        guard bytes.count - i >= 4,
+                            let v = UInt32(String(decoding: bytes[i ..< i + 4], as: UTF8.self), radix: 16),
+                            let s = Unicode.Scalar(v)
+                        else { throw fail("bad \\u escape") }
                         i += 4
                         scalars.append(s)
                     default: scalars.append(Unicode.Scalar(e))

@@ -13,8 +13,9 @@ final class CapturedConsole: @unchecked Sendable {
     var err: String { lock.withLock { errText } }
 
     var console: Console {
-        Console(out: { s in self.lock.withLock { self.outText += s } },
-                err: { s in self.lock.withLock { self.errText += s } })
+        Console(
+            out: { s in self.lock.withLock { self.outText += s } },
+            err: { s in self.lock.withLock { self.errText += s } })
     }
 }
 
@@ -72,14 +73,19 @@ func run(_ arguments: String...) async -> (code: Int32, out: String, err: String
         let r = await run()
         #expect(r.code == ExitCode.usage)
         #expect(r.out.isEmpty)
-        #expect(r.err == "Error: Missing subcommand.\nUsage: tflite <subcommand>\n  See 'tflite --help' for more information.\n")
+        #expect(
+            r.err
+                == "Error: Missing subcommand.\nUsage: tflite <subcommand>\n  See 'tflite --help' for more information.\n"
+        )
     }
 
     @Test func missingModelArgument() async {
         let r = await run("inspect")
         #expect(r.code == ExitCode.usage)
         #expect(r.err.hasPrefix("Error: Missing expected argument '<model>'\n"))
-        #expect(r.err.contains("Usage: tflite inspect <model> [--json]\n  See 'tflite inspect --help' for more information.\n"))
+        #expect(
+            r.err.contains(
+                "Usage: tflite inspect <model> [--json]\n  See 'tflite inspect --help' for more information.\n"))
     }
 
     @Test func unknownFlag() async {

@@ -51,7 +51,9 @@ struct FlatBufferMalformedTests {
             _ = try withReader(bytes) { r in try r.rootTable(name: "Root") }
         }
         bytes = sample()
-        let vtable = root - Int(Int32(littleEndian: bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: root, as: Int32.self) }))
+        let vtable =
+            root
+            - Int(Int32(littleEndian: bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: root, as: Int32.self) }))
         bytes[vtable] = 7
         expectFlatBufferError(.invalidVTable, "declares 7 bytes") {
             _ = try withReader(bytes) { r in try r.rootTable(name: "Root") }
@@ -63,7 +65,10 @@ struct FlatBufferMalformedTests {
         let (vector, _) = try targets(bytes)
         bytes.replaceSubrange(vector ..< vector + 4, with: le(UInt32(300)))
         let count = bytes.count
-        expectFlatBufferError(.outOfBounds, "Root field 'values': vector of 300 elements at offset \(vector) runs past the end of the \(count)-byte buffer") {
+        expectFlatBufferError(
+            .outOfBounds,
+            "Root field 'values': vector of 300 elements at offset \(vector) runs past the end of the \(count)-byte buffer"
+        ) {
             _ = try withReader(bytes) { r in try r.rootTable(name: "Root").scalars(0, "values", as: Int32.self) }
         }
         // A count so large that count × element size would overflow 32 bits.
@@ -132,7 +137,8 @@ struct FlatBufferMalformedTests {
 
     @Test func tableCountLimit() throws {
         #expect(FlatBufferLimits().maxTables == 1_000_000)
-        let bytes = FlatBufferWriter.serialize(FBTable([0: .tables(Array(repeating: FBTable([0: .i32(1)]), count: 20))]))
+        let bytes = FlatBufferWriter.serialize(
+            FBTable([0: .tables(Array(repeating: FBTable([0: .i32(1)]), count: 20))]))
         func visitAll(_ r: FlatBufferReader) throws -> Int {
             let list = try #require(try r.rootTable(name: "Root").tables(0, "items"))
             for i in 0 ..< list.count { _ = try list.table(at: i) }
@@ -189,9 +195,10 @@ struct FlatBufferMalformedTests {
     /// below `FlatBufferReader.minimumSize` and as out of bounds or a bad offset above.
     @Test func everyPrefixAndRandomCorruptionIsAnErrorNotACrash() throws {
         let element = FBTable([0: .string("x"), 1: .u8(1), 2: .table(FBTable([0: .i32(3)])), 3: .f32s([1, 2])])
-        let bytes = FlatBufferWriter.serialize(FBTable([
-            0: .i32s([1, 2, 3]), 1: .string("abc"), 2: .tables([element, element]), 3: .strings(["p", "q"]),
-        ]))
+        let bytes = FlatBufferWriter.serialize(
+            FBTable([
+                0: .i32s([1, 2, 3]), 1: .string("abc"), 2: .tables([element, element]), 3: .strings(["p", "q"]),
+            ]))
         #expect(readAllError(bytes) == nil)
         let structural: Set<FlatBufferError.Kind> = [.outOfBounds, .invalidOffset, .invalidVTable, .missingTerminator]
         for n in 0 ..< bytes.count {

@@ -78,9 +78,13 @@ struct FlexBufferTests {
     }
 
     @Test func conversions() throws {
-        let v = try FlexBuffer(FlexBufferWriter.encode(
-            .vector([.float(-2.75), .int(3), .string("42"), .string("x"), .uint(UInt64.max), .int(1 << 40), .float(.nan)]),
-            width: 8)).root.asVector()
+        let v = try FlexBuffer(
+            FlexBufferWriter.encode(
+                .vector([
+                    .float(-2.75), .int(3), .string("42"), .string("x"), .uint(UInt64.max), .int(1 << 40), .float(.nan),
+                ]),
+                width: 8)
+        ).root.asVector()
         #expect(try v[0]?.asInt() == -2) // truncation toward zero
         #expect(try v[0]?.asBool() == true)
         #expect(try v[1]?.asDouble() == 3)
@@ -96,19 +100,26 @@ struct FlexBufferTests {
         expectFlexError(.typeMismatch, "cannot be read as a string") { _ = try v[1]?.asString() }
         expectFlexError(.typeMismatch, "cannot be read as a blob") { _ = try v[1]?.asBlob() }
         expectFlexError(.typeMismatch, "cannot be read as a bool") { _ = try v[2]?.asBool() }
-        expectFlexError(.typeMismatch, "cannot be read as an integer") { _ = try FlexBuffer(FlexBufferWriter.encode(.vector([]), width: 1)).root.asInt() }
+        expectFlexError(.typeMismatch, "cannot be read as an integer") {
+            _ = try FlexBuffer(FlexBufferWriter.encode(.vector([]), width: 1)).root.asInt()
+        }
     }
 
     @Test func treeAndJSON() throws {
-        let buffer = try FlexBuffer(FlexBufferWriter.encode(.map([
-            ("b", .vector([.int(1), .float(0.5), .bool(true), .null])), ("a", .string("q\"\n")), ("c", .blob([7])),
-        ]), width: 4))
+        let buffer = try FlexBuffer(
+            FlexBufferWriter.encode(
+                .map([
+                    ("b", .vector([.int(1), .float(0.5), .bool(true), .null])), ("a", .string("q\"\n")),
+                    ("c", .blob([7])),
+                ]), width: 4))
         let tree = try buffer.tree()
-        #expect(tree == .map([
-            .init(key: "a", value: .string("q\"\n")),
-            .init(key: "b", value: .vector([.int(1), .float(0.5), .bool(true), .null])),
-            .init(key: "c", value: .blob([7])),
-        ]))
+        #expect(
+            tree
+                == .map([
+                    .init(key: "a", value: .string("q\"\n")),
+                    .init(key: "b", value: .vector([.int(1), .float(0.5), .bool(true), .null])),
+                    .init(key: "c", value: .blob([7])),
+                ]))
         #expect(tree.json == #"{"a":"q\"\n","b":[1,0.5,true,null],"c":[7]}"#)
     }
 
@@ -155,7 +166,9 @@ struct FlexBufferTests {
         expectFlexError(.invalidWidth, "keys byte width 3") { _ = try FlexBuffer(bytes).root.asMap() }
         bytes[8] = 1
         bytes[4] = 5
-        expectFlexError(.invalidMap, "has 2 values but its keys vector at offset 5 has 5 keys") { _ = try FlexBuffer(bytes).root.asMap() }
+        expectFlexError(.invalidMap, "has 2 values but its keys vector at offset 5 has 5 keys") {
+            _ = try FlexBuffer(bytes).root.asMap()
+        }
         bytes[4] = 2
         #expect(try FlexBuffer(bytes).root.asMap()["b"]?.asInt() == 2)
         // Without any NUL byte the keys cannot terminate.
@@ -180,8 +193,12 @@ struct FlexBufferTests {
             return depth
         }
         #expect(try descend(FlexBuffer(FlexBufferWriter.encode(nested(64), width: 2))) == 64)
-        expectFlexError(.depthLimitExceeded, "deeper than 64") { _ = try descend(FlexBuffer(FlexBufferWriter.encode(nested(65), width: 2))) }
-        expectFlexError(.depthLimitExceeded) { _ = try FlexBuffer(FlexBufferWriter.encode(nested(80), width: 2)).tree() }
+        expectFlexError(.depthLimitExceeded, "deeper than 64") {
+            _ = try descend(FlexBuffer(FlexBufferWriter.encode(nested(65), width: 2)))
+        }
+        expectFlexError(.depthLimitExceeded) {
+            _ = try FlexBuffer(FlexBufferWriter.encode(nested(80), width: 2)).tree()
+        }
     }
 
     @Test func treeNodeBudget() throws {
@@ -196,16 +213,16 @@ struct FlexBufferTests {
     /// tree is refused after a few thousand nodes instead of a million.
     @Test func sharedOffsetsCannotAmplifyTheWork() throws {
         // Each level: count (1), 7 one-byte offsets to the previous vector, 7 type bytes.
-        var bytes: [UInt8] = [0, 0]   // a leaf: vector count 0, at position 1
+        var bytes: [UInt8] = [0, 0] // a leaf: vector count 0, at position 1
         var previous = 1
         for _ in 0 ..< 8 {
-            bytes.append(7)                       // count
+            bytes.append(7) // count
             let start = bytes.count
             for i in 0 ..< 7 { bytes.append(UInt8(start + i - previous)) }
-            bytes += Array(repeating: 10 << 2, count: 7)   // untyped vector, 1-byte children
+            bytes += Array(repeating: 10 << 2, count: 7) // untyped vector, 1-byte children
             previous = start
         }
-        bytes += [UInt8(bytes.count - previous), 10 << 2, 1]   // root: offset, type, width
+        bytes += [UInt8(bytes.count - previous), 10 << 2, 1] // root: offset, type, width
         let buffer = try FlexBuffer(bytes)
         expectFlexError(.sizeLimitExceeded, "too many nodes") { _ = try buffer.tree() }
     }
@@ -214,9 +231,10 @@ struct FlexBufferTests {
     /// structural `FlexBufferError`: never a conversion error (`tree()` converts nothing)
     /// and never a limit (the buffer is small). Prefixes under 3 bytes are too small.
     @Test func randomCorruptionIsAStructuralErrorNotACrash() throws {
-        let original = FlexBufferWriter.encode(.vector([
-            detectionOptions, .ints([1, 2, 3]), .blob([1, 2]), .indirectFloat(2), .float3(1, 2, 3), .string("s"),
-        ]), width: 4)
+        let original = FlexBufferWriter.encode(
+            .vector([
+                detectionOptions, .ints([1, 2, 3]), .blob([1, 2]), .indirectFloat(2), .float3(1, 2, 3), .string("s"),
+            ]), width: 4)
         let structural: Set<FlexBufferError.Kind> = [
             .bufferTooSmall, .invalidWidth, .invalidType, .outOfBounds, .invalidOffset, .missingTerminator, .invalidMap,
         ]

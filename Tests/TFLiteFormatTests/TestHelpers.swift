@@ -3,31 +3,41 @@ import SeededRandom
 import TFLiteFormat
 
 /// Runs `body` over `bytes` as a FlatBuffer.
-func withReader<T>(_ bytes: [UInt8], limits: FlatBufferLimits = FlatBufferLimits(), _ body: (FlatBufferReader) throws -> T) throws -> T {
+func withReader<T>(
+    _ bytes: [UInt8], limits: FlatBufferLimits = FlatBufferLimits(), _ body: (FlatBufferReader) throws -> T
+) throws -> T {
     try bytes.withUnsafeBytes { raw in try body(FlatBufferReader(bytes: raw, limits: limits)) }
 }
 
 /// Expects `body` to throw a `FlatBufferError` of `kind` whose message contains `text`.
-func expectFlatBufferError(_ kind: FlatBufferError.Kind, _ text: String = "", sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> Void) {
+func expectFlatBufferError(
+    _ kind: FlatBufferError.Kind, _ text: String = "", sourceLocation: SourceLocation = #_sourceLocation,
+    _ body: () throws -> Void
+) {
     do {
         try body()
         Issue.record("expected a \(kind) error", sourceLocation: sourceLocation)
     } catch let error as FlatBufferError {
         #expect(error.kind == kind, "\(error.message)", sourceLocation: sourceLocation)
-        #expect(text.isEmpty || error.message.contains(text), "message: \(error.message)", sourceLocation: sourceLocation)
+        #expect(
+            text.isEmpty || error.message.contains(text), "message: \(error.message)", sourceLocation: sourceLocation)
     } catch {
         Issue.record("unexpected error \(error)", sourceLocation: sourceLocation)
     }
 }
 
 /// Expects `body` to throw a `FlexBufferError` of `kind` whose message contains `text`.
-func expectFlexError(_ kind: FlexBufferError.Kind, _ text: String = "", sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> Void) {
+func expectFlexError(
+    _ kind: FlexBufferError.Kind, _ text: String = "", sourceLocation: SourceLocation = #_sourceLocation,
+    _ body: () throws -> Void
+) {
     do {
         try body()
         Issue.record("expected a \(kind) error", sourceLocation: sourceLocation)
     } catch let error as FlexBufferError {
         #expect(error.kind == kind, "\(error.message)", sourceLocation: sourceLocation)
-        #expect(text.isEmpty || error.message.contains(text), "message: \(error.message)", sourceLocation: sourceLocation)
+        #expect(
+            text.isEmpty || error.message.contains(text), "message: \(error.message)", sourceLocation: sourceLocation)
     } catch {
         Issue.record("unexpected error \(error)", sourceLocation: sourceLocation)
     }

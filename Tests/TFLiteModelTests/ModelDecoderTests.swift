@@ -47,9 +47,12 @@ struct ModelDecoderTests {
 
         #expect(model.minRuntimeVersion == "1.5.0")
         #expect(model.metadata.map(\.name) == ["min_runtime_version"])
-        #expect(model.signatures == [Signature(
-            key: "serving_default", subgraphIndex: 0,
-            inputs: [.init(name: "input", tensorIndex: 0)], outputs: [.init(name: "output", tensorIndex: 4)])])
+        #expect(
+            model.signatures == [
+                Signature(
+                    key: "serving_default", subgraphIndex: 0,
+                    inputs: [.init(name: "input", tensorIndex: 0)], outputs: [.init(name: "output", tensorIndex: 4)])
+            ])
     }
 
     @Test func operatorCodeIsTheLargerOfBothFields() throws {
@@ -83,7 +86,9 @@ struct ModelDecoderTests {
 
     @Test func quantizationPerTensorAndPerAxis() throws {
         var m = TModel.minimal()
-        m.subgraphs[0].tensors[0].quantization = FBTable([2: .f32s([0.5]), 3: .i64s([-3]), 0: .f32s([-1]), 1: .f32s([1])])
+        m.subgraphs[0].tensors[0].quantization = FBTable([
+            2: .f32s([0.5]), 3: .i64s([-3]), 0: .f32s([-1]), 1: .f32s([1]),
+        ])
         m.subgraphs[0].tensors[2].quantization = FBTable([2: .f32s([0.1, 0.2]), 3: .i64s([0, 0]), 6: .i32(1)])
         // Present but empty scales mean "not quantized".
         m.subgraphs[0].tensors[3].quantization = FBTable([2: .f32s([]), 3: .i64s([])])
@@ -101,13 +106,21 @@ struct ModelDecoderTests {
             0: .i32s([0, 1]),
             2: .tables([
                 FBTable([0: .i8(0), 1: .i32(2)]),
-                FBTable([0: .i8(1), 2: .u8(1), 3: .table(FBTable([0: .i32s([0, 1, 2])])), 4: .u8(3), 5: .table(FBTable([0: .bytes([0, 1], align: 4)]))]),
+                FBTable([
+                    0: .i8(1), 2: .u8(1), 3: .table(FBTable([0: .i32s([0, 1, 2])])), 4: .u8(3),
+                    5: .table(FBTable([0: .bytes([0, 1], align: 4)])),
+                ]),
             ]),
         ])
         let sparsity = try #require(try m.decode().mainSubgraph.tensors[1].sparsity)
         #expect(sparsity.traversalOrder == [0, 1] && sparsity.blockMap == [])
-        #expect(sparsity.dimensions[0] == Sparsity.Dimension(format: .dense, denseSize: 2, arraySegments: [], arrayIndices: []))
-        #expect(sparsity.dimensions[1] == Sparsity.Dimension(format: .sparseCSR, denseSize: 0, arraySegments: [0, 1, 2], arrayIndices: [0, 1]))
+        #expect(
+            sparsity.dimensions[0]
+                == Sparsity.Dimension(format: .dense, denseSize: 2, arraySegments: [], arrayIndices: []))
+        #expect(
+            sparsity.dimensions[1]
+                == Sparsity.Dimension(
+                    format: .sparseCSR, denseSize: 0, arraySegments: [0, 1, 2], arrayIndices: [0, 1]))
     }
 
     @Test func stringConstant() throws {
@@ -141,15 +154,34 @@ struct ModelDecoderTests {
     }
 
     static let optionCases: [(UInt8, FBTable, BuiltinOptions)] = [
-        (1, FBTable([0: .i8(1), 1: .i32(2), 2: .i32(3), 3: .i8(1)]),
-         .conv2D(Conv2DOptions(padding: .valid, strideWidth: 2, strideHeight: 3, activation: .relu))),
-        (1, FBTable([0: .i8(0), 4: .i32(2), 5: .i32(4)]),
-         .conv2D(Conv2DOptions(padding: .same, strideWidth: 0, strideHeight: 0, activation: .none, dilationWidth: 2, dilationHeight: 4))),
-        (2, FBTable([0: .i8(1), 1: .i32(1), 2: .i32(1), 3: .i32(4), 4: .i8(3)]),
-         .depthwiseConv2D(DepthwiseConv2DOptions(padding: .valid, strideWidth: 1, strideHeight: 1, depthMultiplier: 4, activation: .relu6))),
-        (5, FBTable([0: .i8(0), 1: .i32(2), 2: .i32(2), 3: .i32(3), 4: .i32(3), 5: .i8(0)]),
-         .pool2D(Pool2DOptions(padding: .same, strideWidth: 2, strideHeight: 2, filterWidth: 3, filterHeight: 3, activation: .none))),
-        (8, FBTable([0: .i8(1), 2: .bool(true)]), .fullyConnected(FullyConnectedOptions(activation: .relu, keepNumDims: true))),
+        (
+            1, FBTable([0: .i8(1), 1: .i32(2), 2: .i32(3), 3: .i8(1)]),
+            .conv2D(Conv2DOptions(padding: .valid, strideWidth: 2, strideHeight: 3, activation: .relu))
+        ),
+        (
+            1, FBTable([0: .i8(0), 4: .i32(2), 5: .i32(4)]),
+            .conv2D(
+                Conv2DOptions(
+                    padding: .same, strideWidth: 0, strideHeight: 0, activation: .none, dilationWidth: 2,
+                    dilationHeight: 4))
+        ),
+        (
+            2, FBTable([0: .i8(1), 1: .i32(1), 2: .i32(1), 3: .i32(4), 4: .i8(3)]),
+            .depthwiseConv2D(
+                DepthwiseConv2DOptions(
+                    padding: .valid, strideWidth: 1, strideHeight: 1, depthMultiplier: 4, activation: .relu6))
+        ),
+        (
+            5, FBTable([0: .i8(0), 1: .i32(2), 2: .i32(2), 3: .i32(3), 4: .i32(3), 5: .i8(0)]),
+            .pool2D(
+                Pool2DOptions(
+                    padding: .same, strideWidth: 2, strideHeight: 2, filterWidth: 3, filterHeight: 3, activation: .none)
+            )
+        ),
+        (
+            8, FBTable([0: .i8(1), 2: .bool(true)]),
+            .fullyConnected(FullyConnectedOptions(activation: .relu, keepNumDims: true))
+        ),
         (9, FBTable([0: .f32(0.75)]), .softmax(beta: 0.75)),
         (9, FBTable(), .softmax(beta: 0)),
         (10, FBTable([0: .i32(-1), 1: .i8(2)]), .concatenation(axis: -1, activation: .reluN1To1)),
@@ -159,25 +191,40 @@ struct ModelDecoderTests {
         (29, FBTable([0: .i8(5)]), .div(activation: .signBit)),
         (17, FBTable([0: .i32s([1, -1])]), .reshape(newShape: [1, -1])),
         (17, FBTable(), .reshape(newShape: nil)),
-        (15, FBTable([2: .bool(true), 3: .bool(false)]), .resizeBilinear(ResizeOptions(alignCorners: true, halfPixelCenters: false))),
-        (74, FBTable([1: .bool(true)]), .resizeNearestNeighbor(ResizeOptions(alignCorners: false, halfPixelCenters: true))),
+        (
+            15, FBTable([2: .bool(true), 3: .bool(false)]),
+            .resizeBilinear(ResizeOptions(alignCorners: true, halfPixelCenters: false))
+        ),
+        (
+            74, FBTable([1: .bool(true)]),
+            .resizeNearestNeighbor(ResizeOptions(alignCorners: false, halfPixelCenters: true))
+        ),
         (19, FBTable([0: .i32(2)]), .spaceToDepth(blockSize: 2)),
         (94, FBTable([0: .i32(4)]), .depthToSpace(blockSize: 4)),
         (27, FBTable([0: .bool(true)]), .reducer(keepDims: true)),
         (30, FBTable([0: .i32s([1, 2])]), .squeeze(squeezeDims: [1, 2])),
         (30, FBTable(), .squeeze(squeezeDims: [])),
-        (32, FBTable([0: .i32(1), 1: .i32(2), 2: .i32(3), 3: .i32(4), 4: .i32(5), 5: .bool(true)]),
-         .stridedSlice(StridedSliceOptions(beginMask: 1, endMask: 2, ellipsisMask: 3, newAxisMask: 4, shrinkAxisMask: 5, offset: true))),
+        (
+            32, FBTable([0: .i32(1), 1: .i32(2), 2: .i32(3), 3: .i32(4), 4: .i32(5), 5: .bool(true)]),
+            .stridedSlice(
+                StridedSliceOptions(
+                    beginMask: 1, endMask: 2, ellipsisMask: 3, newAxisMask: 4, shrinkAxisMask: 5, offset: true))
+        ),
         (23, FBTable([0: .i32(1), 1: .i32(2)]), .gather(axis: 1, batchDims: 2)),
         (75, FBTable([0: .f32(0.2)]), .leakyRelu(alpha: 0.2)),
-        (49, FBTable([0: .i8(1), 1: .i32(2), 2: .i32(2), 3: .i8(1)]),
-         .transposeConv(TransposeConvOptions(padding: .valid, strideWidth: 2, strideHeight: 2, activation: .relu))),
+        (
+            49, FBTable([0: .i8(1), 1: .i32(2), 2: .i32(2), 3: .i8(1)]),
+            .transposeConv(TransposeConvOptions(padding: .valid, strideWidth: 2, strideHeight: 2, activation: .relu))
+        ),
         (59, FBTable([0: .i32(3), 1: .i32(1)]), .pack(valuesCount: 3, axis: 1)),
         (64, FBTable([0: .i32(2), 1: .i32(-1)]), .unpack(num: 2, axis: -1)),
         (35, FBTable([0: .i32(3)]), .split(numSplits: 3)),
         (79, FBTable([0: .i32(2)]), .splitV(numSplits: 2)),
         (77, FBTable([0: .i8(1)]), .mirrorPad(mode: 1)),
-        (101, FBTable([0: .bool(true), 2: .bool(true)]), .batchMatMul(BatchMatMulOptions(adjointX: true, adjointY: false, asymmetricQuantizeInputs: true))),
+        (
+            101, FBTable([0: .bool(true), 2: .bool(true)]),
+            .batchMatMul(BatchMatMulOptions(adjointX: true, adjointY: false, asymmetricQuantizeInputs: true))
+        ),
         (37, FBTable([0: .i8(0), 1: .i8(9)]), .cast(inType: .float32, outType: .int8)),
         (55, FBTable([0: .i8(4)]), .shape(outType: .int64)),
         (22, FBTable(), .empty(typeID: 22)),

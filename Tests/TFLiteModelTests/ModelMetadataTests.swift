@@ -24,11 +24,15 @@ struct ModelMetadataTests {
         ])
         let output = FBTable([
             0: .string("scores"),
-            4: .tables([unit(2, FBTable([0: .i8(2), 1: .f32(0.25)])), unit(3, FBTable([0: .f32(0.5)])),
-                        unit(4, FBTable([0: .tables([file])])), unit(0, nil), unit(200, nil)]),
+            4: .tables([
+                unit(2, FBTable([0: .i8(2), 1: .f32(0.25)])), unit(3, FBTable([0: .f32(0.5)])),
+                unit(4, FBTable([0: .tables([file])])), unit(0, nil), unit(200, nil),
+            ]),
             6: .tables([file]),
         ])
-        let subgraph = FBTable([0: .string("main"), 1: .string("sg"), 2: .tables([input]), 3: .tables([output]), 4: .tables([file])])
+        let subgraph = FBTable([
+            0: .string("main"), 1: .string("sg"), 2: .tables([input]), 3: .tables([output]), 4: .tables([file]),
+        ])
         return FBTable([
             0: .string("model"), 1: .string("what it does"), 2: .string("v2"), 3: .tables([subgraph]),
             4: .string("me"), 5: .string("MIT"), 6: .tables([file]), 7: .string("1.2.1"),
@@ -55,16 +59,24 @@ struct ModelMetadataTests {
         #expect(input.stats == ModelMetadata.Stats(max: [1], min: [-1]))
         #expect(m.input(1) == nil)
         let output = try #require(sg.outputs.first)
-        #expect(output.name == "scores" && output.description == nil && output.stats == nil && output.normalization == nil)
+        #expect(
+            output.name == "scores" && output.description == nil && output.stats == nil && output.normalization == nil)
         // Tokenizer (4), NONE (0) and ids past the schema (200) are kept by id, not errors.
-        #expect(output.processUnits == [.scoreCalibration(transformation: 2, defaultScore: 0.25), .scoreThresholding(globalThreshold: 0.5),
-                                        .other(typeID: 4), .other(typeID: 0), .other(typeID: 200)])
+        #expect(
+            output.processUnits == [
+                .scoreCalibration(transformation: 2, defaultScore: 0.25), .scoreThresholding(globalThreshold: 0.5),
+                .other(typeID: 4), .other(typeID: 0), .other(typeID: 200),
+            ])
         #expect(output.associatedFiles == [file])
     }
 
     @Test func emptyTablesDecodeToDefaults() throws {
         let m = try ModelMetadata(Self.bytes(FBTable()))
-        #expect(m == ModelMetadata(name: nil, description: nil, version: nil, author: nil, license: nil, minParserVersion: nil, associatedFiles: [], subgraphs: []))
+        #expect(
+            m
+                == ModelMetadata(
+                    name: nil, description: nil, version: nil, author: nil, license: nil, minParserVersion: nil,
+                    associatedFiles: [], subgraphs: []))
         #expect(m.input(0) == nil)
         // A normalization table with neither vector decodes to empty arrays (users validate).
         let n = try ModelMetadata(Self.bytes(Self.metadata(inputUnits: [Self.unit(1, FBTable())])))
@@ -72,10 +84,14 @@ struct ModelMetadataTests {
     }
 
     @Test func identifierIsChecked() {
-        #expect(throws: ModelMetadataError.wrongIdentifier(found: "TFL3")) { try ModelMetadata(Self.bytes(identifier: "TFL3")) }
+        #expect(throws: ModelMetadataError.wrongIdentifier(found: "TFL3")) {
+            try ModelMetadata(Self.bytes(identifier: "TFL3"))
+        }
         #expect(throws: ModelMetadataError.wrongIdentifier(found: "")) { try ModelMetadata([0, 0, 0, 0, 77, 48]) }
         // Identifier present but no room for a table.
-        #expect(throws: ModelMetadataError.malformed("ModelMetadata: the buffer is 8 bytes; a FlatBuffer needs at least 12")) {
+        #expect(
+            throws: ModelMetadataError.malformed("ModelMetadata: the buffer is 8 bytes; a FlatBuffer needs at least 12")
+        ) {
             try ModelMetadata([12, 0, 0, 0] + Array("M001".utf8))
         }
     }
@@ -87,8 +103,12 @@ struct ModelMetadataTests {
             do {
                 _ = try ModelMetadata(bytes)
             } catch {
-                guard case let .invalid(message) = error else { Issue.record("expected .invalid, got \(error)"); continue }
-                #expect(message.contains("input_tensor_metadata[0].process_units[0]") && message.contains("no options table"), "\(message)")
+                guard case .invalid(let message) = error else {
+                    Issue.record("expected .invalid, got \(error)"); continue
+                }
+                #expect(
+                    message.contains("input_tensor_metadata[0].process_units[0]")
+                        && message.contains("no options table"), "\(message)")
             }
         }
     }
@@ -101,7 +121,9 @@ struct ModelMetadataTests {
             _ = try ModelMetadata(bytes)
             Issue.record("decoded a mistagged union")
         } catch {
-            guard case let .malformed(message) = error else { Issue.record("expected .malformed, got \(error)"); return }
+            guard case .malformed(let message) = error else {
+                Issue.record("expected .malformed, got \(error)"); return
+            }
             #expect(message.contains("options field 'mean'"), "\(message)")
         }
     }

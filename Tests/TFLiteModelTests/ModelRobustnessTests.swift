@@ -16,9 +16,18 @@ struct ModelRobustnessTests {
         m.subgraphs[0].tensors[0].quantization = FBTable([2: .f32s([0.5, 0.25]), 3: .i64s([1, 2]), 6: .i32(1)])
         m.buffers.append(buffer(([1, 12, 13] as [Int32]).flatMap(le) + [65]))
         m.subgraphs[0].tensors.append(TTensor(name: "s", shape: [1], type: 5, buffer: 3))
-        m.subgraphs[0].tensors.append(TTensor(name: "sp", shape: [2], sparsity: FBTable([
-            0: .i32s([0]), 2: .tables([FBTable([0: .i8(1), 2: .u8(2), 3: .table(FBTable([0: .u16s([0, 1])])), 4: .u8(1), 5: .table(FBTable([0: .i32s([1])]))])]),
-        ])))
+        m.subgraphs[0].tensors.append(
+            TTensor(
+                name: "sp", shape: [2],
+                sparsity: FBTable([
+                    0: .i32s([0]),
+                    2: .tables([
+                        FBTable([
+                            0: .i8(1), 2: .u8(2), 3: .table(FBTable([0: .u16s([0, 1])])), 4: .u8(1),
+                            5: .table(FBTable([0: .i32s([1])])),
+                        ])
+                    ]),
+                ])))
         m.subgraphs[0].operators[0].optionsType = 1
         m.subgraphs[0].operators[0].options = FBTable([0: .i8(1), 1: .i32(2), 2: .i32(2), 4: .i32(1)])
         return m
@@ -39,7 +48,9 @@ struct ModelRobustnessTests {
     @Test func richModelDecodes() throws {
         let model = try Self.richModel().decode()
         #expect(model.mainSubgraph.tensors[6].sparsity?.dimensions.first?.arraySegments == [0, 1])
-        #expect(model.mainSubgraph.operators[0].options == .conv2D(Conv2DOptions(padding: .valid, strideWidth: 2, strideHeight: 2, activation: .none)))
+        #expect(
+            model.mainSubgraph.operators[0].options
+                == .conv2D(Conv2DOptions(padding: .valid, strideWidth: 2, strideHeight: 2, activation: .none)))
     }
 
     @Test func everyPrefixIsAnErrorOrAModel() {
@@ -67,7 +78,10 @@ struct ModelRobustnessTests {
                 copy[i] ^= 1 << UInt8.random(in: 0 ..< 8, using: &rng)
             default: // an extreme 32-bit value at a 4-aligned position (offsets, counts)
                 let i = Int.random(in: 0 ..< copy.count / 4, using: &rng) * 4
-                let values: [UInt32] = [0, 1, 0x7FFF_FFFF, 0x8000_0000, 0xFFFF_FFFF, UInt32(copy.count), UInt32.random(in: 0 ... 4096, using: &rng)]
+                let values: [UInt32] = [
+                    0, 1, 0x7FFF_FFFF, 0x8000_0000, 0xFFFF_FFFF, UInt32(copy.count),
+                    UInt32.random(in: 0 ... 4096, using: &rng),
+                ]
                 copy.replaceSubrange(i ..< i + 4, with: le(values[Int.random(in: 0 ..< values.count, using: &rng)]))
             }
             if survive(copy) { decoded += 1 }

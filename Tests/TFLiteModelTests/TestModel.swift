@@ -58,7 +58,10 @@ struct TSubgraph {
     var operators: [TOperator]
 
     var table: FBTable {
-        FBTable([0: .tables(tensors.map(\.table)), 1: .i32s(inputs), 2: .i32s(outputs), 3: .tables(operators.map(\.table)), 4: .string(name)])
+        FBTable([
+            0: .tables(tensors.map(\.table)), 1: .i32s(inputs), 2: .i32s(outputs), 3: .tables(operators.map(\.table)),
+            4: .string(name),
+        ])
     }
 }
 
@@ -86,7 +89,9 @@ struct TModel {
     var trailer: [UInt8] = []
 
     var table: FBTable {
-        var t = FBTable([0: .u32(version), 1: .tables(opcodes), 2: .tables(subgraphs.map(\.table)), 4: .tables(buffers)])
+        var t = FBTable([
+            0: .u32(version), 1: .tables(opcodes), 2: .tables(subgraphs.map(\.table)), 4: .tables(buffers),
+        ])
         if let description { t[3] = .string(description) }
         if let metadataBuffer { t[5] = .i32s(metadataBuffer) }
         if !metadata.isEmpty { t[6] = .tables(metadata) }
@@ -114,35 +119,47 @@ struct TModel {
         return TModel(
             opcodes: [opcode(0), opcode(32, custom: "MyOp"), opcode(150, deprecated: 127, version: 2)],
             buffers: [FBTable(), buffer(floats([1, 2])), buffer(Array("1.5.0\0\0\0".utf8))],
-            subgraphs: [TSubgraph(
-                tensors: [
-                    TTensor(name: "x", shape: [1, 2]),
-                    TTensor(name: "c", shape: [1, 2], buffer: 1),
-                    TTensor(name: "a", shape: [1, 2]),
-                    TTensor(name: "b", shape: [1, 2]),
-                    TTensor(name: "y", shape: [1, 2], shapeSignature: [-1, 2]),
-                ],
-                inputs: [0], outputs: [4],
-                operators: [
-                    TOperator(opcode: 0, inputs: [0, 1], outputs: [2], optionsType: 11, options: FBTable([0: .i8(3)])),
-                    TOperator(opcode: 1, inputs: [2, -1], outputs: [3], customOptions: flex),
-                    TOperator(opcode: 2, inputs: [3], outputs: [4], optionsType: 116, options: FBTable([0: .bool(true)])),
-                ])],
+            subgraphs: [
+                TSubgraph(
+                    tensors: [
+                        TTensor(name: "x", shape: [1, 2]),
+                        TTensor(name: "c", shape: [1, 2], buffer: 1),
+                        TTensor(name: "a", shape: [1, 2]),
+                        TTensor(name: "b", shape: [1, 2]),
+                        TTensor(name: "y", shape: [1, 2], shapeSignature: [-1, 2]),
+                    ],
+                    inputs: [0], outputs: [4],
+                    operators: [
+                        TOperator(
+                            opcode: 0, inputs: [0, 1], outputs: [2], optionsType: 11, options: FBTable([0: .i8(3)])),
+                        TOperator(opcode: 1, inputs: [2, -1], outputs: [3], customOptions: flex),
+                        TOperator(
+                            opcode: 2, inputs: [3], outputs: [4], optionsType: 116, options: FBTable([0: .bool(true)])),
+                    ])
+            ],
             metadata: [FBTable([0: .string("min_runtime_version"), 1: .u32(2)])],
-            signatures: [FBTable([
-                0: .tables([FBTable([0: .string("input"), 1: .u32(0)])]),
-                1: .tables([FBTable([0: .string("output"), 1: .u32(4)])]),
-                2: .string("serving_default"), 4: .u32(0),
-            ])])
+            signatures: [
+                FBTable([
+                    0: .tables([FBTable([0: .string("input"), 1: .u32(0)])]),
+                    1: .tables([FBTable([0: .string("output"), 1: .u32(4)])]),
+                    2: .string("serving_default"), 4: .u32(0),
+                ])
+            ])
     }
 }
 
 /// Expects decoding `model` to fail with `expected`'s case and a message containing `text`.
-func expectModelError(_ model: TModel, _ text: String, limits: ModelLimits = ModelLimits(), sourceLocation: SourceLocation = #_sourceLocation) {
+func expectModelError(
+    _ model: TModel, _ text: String, limits: ModelLimits = ModelLimits(),
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
     expectModelError(bytes: model.bytes, text, limits: limits, sourceLocation: sourceLocation)
 }
 
-func expectModelError(bytes: [UInt8], _ text: String, limits: ModelLimits = ModelLimits(), sourceLocation: SourceLocation = #_sourceLocation) {
+func expectModelError(
+    bytes: [UInt8], _ text: String, limits: ModelLimits = ModelLimits(),
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
     do {
         _ = try Model(bytes: ModelBytes(bytes), limits: limits)
         Issue.record("expected an error containing '\(text)'", sourceLocation: sourceLocation)

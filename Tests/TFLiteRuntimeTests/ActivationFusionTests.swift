@@ -16,8 +16,10 @@ import TFLiteModel
         let relu = g.tensor([1, 3, 3, 3], .float32)
         let sum = g.tensor([1, 3, 3, 3], .float32)
         let y = g.tensor([1, 3, 3, 3], .float32)
-        g.op(.conv2D, inputs: [x, w, b], outputs: [conv],
-             options: .conv2D(Conv2DOptions(padding: .same, strideWidth: 1, strideHeight: 1, activation: convActivation)))
+        g.op(
+            .conv2D, inputs: [x, w, b], outputs: [conv],
+            options: .conv2D(Conv2DOptions(padding: .same, strideWidth: 1, strideHeight: 1, activation: convActivation))
+        )
         g.op(.relu, inputs: [conv], outputs: [relu])
         g.op(.add, inputs: [relu, other], outputs: [sum], options: .add(activation: .none, potScaleInt16: true))
         g.op(.relu6, inputs: [sum], outputs: [y])
@@ -105,8 +107,11 @@ import TFLiteModel
             let count = engine.tensors[engine.inputs[0]].shape.reduce(1, *)
             try engine.setInput(0, (0 ..< count).map { Float(($0 * 7919) % 255) / 127.5 - 1 })
             try engine.invoke()
-            results.append((try engine.outputs.indices.map { try engine.output($0, as: Float.self) },
-                            engine.preparedKernels.count))
+            results.append(
+                (
+                    try engine.outputs.indices.map { try engine.output($0, as: Float.self) },
+                    engine.preparedKernels.count
+                ))
         }
         let relus = model.mainSubgraph.operators.filter { $0.code.builtin == .relu }.count
         #expect(relus > 0)

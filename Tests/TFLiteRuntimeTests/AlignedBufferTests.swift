@@ -26,8 +26,10 @@ import Testing
     /// `|w - zw|`, with the extreme codes present or not.
     @Test func centeredWeightsAreExact() {
         var rng = SplitMix64(seed: 12)
-        for (count, unsignedZeros, signedZeros) in [(1, [0, 3, 255], [0, -128, 127]), (37, [0, 128], [0, 127]),
-                                                    (40_000, [0, 3, 128, 255], [0, -128, 127])] {
+        for (count, unsignedZeros, signedZeros) in [
+            (1, [0, 3, 255], [0, -128, 127]), (37, [0, 128], [0, 127]),
+            (40_000, [0, 3, 128, 255], [0, -128, 127]),
+        ] {
             for zeroPoint in unsignedZeros {
                 let codes = (0 ..< count).map { _ in UInt8.random(in: 20 ... 230, using: &rng) }
                 check(codes, zeroPoint: Int32(zeroPoint))
@@ -41,7 +43,8 @@ import Testing
         }
     }
 
-    private func check<T: Quantized8>(_ codes: [T], zeroPoint: Int32, sourceLocation: SourceLocation = #_sourceLocation) {
+    private func check<T: Quantized8>(_ codes: [T], zeroPoint: Int32, sourceLocation: SourceLocation = #_sourceLocation)
+    {
         let expected = codes.map { Int32($0) - zeroPoint }
         var floats = [Float](repeating: .nan, count: codes.count)
         codes.withUnsafeBufferPointer { w in
@@ -61,10 +64,11 @@ import Testing
         let sizes = [5, 64, 1, 200_000, 3 * PageMemory.hugePage + 7, 0, 130]
         var buffers: [PackedBuffer] = []
         for (i, size) in sizes.enumerated() {
-            buffers.append(try packer.request(bytes: size) { p in
-                p.initializeMemory(as: UInt8.self, repeating: UInt8(i + 1), count: size)
-                return 10 * i
-            })
+            buffers.append(
+                try packer.request(bytes: size) { p in
+                    p.initializeMemory(as: UInt8.self, repeating: UInt8(i + 1), count: size)
+                    return 10 * i
+                })
             if i == 3 { packer.finish() }
         }
         packer.finish()

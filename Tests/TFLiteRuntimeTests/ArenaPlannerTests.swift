@@ -4,31 +4,34 @@ import SeededRandom
 
 @Suite struct ArenaPlannerTests {
     @Test func disjointLifetimesShareMemory() throws {
-        let plan = try #require(ArenaPlanner.plan([
-            .init(size: 100, first: 0, last: 0),
-            .init(size: 100, first: 1, last: 1),
-        ]))
+        let plan = try #require(
+            ArenaPlanner.plan([
+                .init(size: 100, first: 0, last: 0),
+                .init(size: 100, first: 1, last: 1),
+            ]))
         #expect(plan.offsets == [0, 0])
         #expect(plan.size == 128)
     }
 
     @Test func overlappingLifetimesDoNot() throws {
-        let plan = try #require(ArenaPlanner.plan([
-            .init(size: 64, first: 0, last: 1),
-            .init(size: 128, first: 1, last: 2),
-        ]))
+        let plan = try #require(
+            ArenaPlanner.plan([
+                .init(size: 64, first: 0, last: 1),
+                .init(size: 128, first: 1, last: 2),
+            ]))
         #expect(plan.offsets == [128, 0])
         #expect(plan.size == 192)
     }
 
     @Test func bestFitPicksTheSmallestGap() throws {
         // A [0,3] big, B [0,0] fills a slot later freed; C [2,2] should take the gap left by B.
-        let plan = try #require(ArenaPlanner.plan([
-            .init(size: 256, first: 0, last: 3),
-            .init(size: 128, first: 0, last: 0),
-            .init(size: 64, first: 1, last: 3),
-            .init(size: 100, first: 2, last: 2),
-        ]))
+        let plan = try #require(
+            ArenaPlanner.plan([
+                .init(size: 256, first: 0, last: 3),
+                .init(size: 128, first: 0, last: 0),
+                .init(size: 64, first: 1, last: 3),
+                .init(size: 100, first: 2, last: 2),
+            ]))
         #expect(plan.offsets[0] == 0)
         #expect(plan.offsets[1] == 256)
         #expect(plan.offsets[2] == 384)

@@ -4,7 +4,9 @@ import TFLiteModel
 
 @Suite struct BatchMatMulTests {
     /// Direct loops with NumPy broadcasting of the batch dimensions.
-    func reference(_ x: [Float], _ xs: [Int], _ y: [Float], _ ys: [Int], adjX: Bool, adjY: Bool) -> (values: [Float], shape: [Int]) {
+    func reference(_ x: [Float], _ xs: [Int], _ y: [Float], _ ys: [Int], adjX: Bool, adjY: Bool) -> (
+        values: [Float], shape: [Int]
+    ) {
         let rank = Swift.max(xs.count, ys.count)
         let xb = [Int](repeating: 1, count: rank - xs.count) + xs
         let yb = [Int](repeating: 1, count: rank - ys.count) + ys
@@ -38,13 +40,17 @@ import TFLiteModel
         return (out, batch + [m, n])
     }
 
-    func check(_ xs: [Int], _ ys: [Int], adjX: Bool = false, adjY: Bool = false, seed: UInt64,
-               sourceLocation: SourceLocation = #_sourceLocation) throws {
+    func check(
+        _ xs: [Int], _ ys: [Int], adjX: Bool = false, adjY: Bool = false, seed: UInt64,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let x = seededFloats(xs.reduce(1, *), seed: seed), y = seededFloats(ys.reduce(1, *), seed: seed + 1)
         let got = try runFloatGraph([x, y]) { g in
             let xi = g.input(xs, .float32), yi = g.input(ys, .float32)
             let z = g.tensor([1], .float32)
-            g.op(.batchMatmul, inputs: [xi, yi], outputs: [z], options: .batchMatMul(BatchMatMulOptions(adjointX: adjX, adjointY: adjY)))
+            g.op(
+                .batchMatmul, inputs: [xi, yi], outputs: [z],
+                options: .batchMatMul(BatchMatMulOptions(adjointX: adjX, adjointY: adjY)))
             g.output(z)
         }
         let ref = reference(x, xs, y, ys, adjX: adjX, adjY: adjY)
@@ -66,15 +72,15 @@ import TFLiteModel
     }
 
     @Test func broadcastsBatchDimensions() throws {
-        try check([2, 1, 3, 4], [3, 4, 5], seed: 30)          // → [2, 3, 3, 5]
+        try check([2, 1, 3, 4], [3, 4, 5], seed: 30) // → [2, 3, 3, 5]
         try check([1, 4, 6], [5, 6, 2], adjY: false, seed: 31)
-        try check([2, 3, 1, 2, 4], [3, 5, 3, 4], adjX: false, adjY: true, seed: 32)   // → [2, 3, 5, 2, 3]
+        try check([2, 3, 1, 2, 4], [3, 5, 3, 4], adjX: false, adjY: true, seed: 32) // → [2, 3, 5, 2, 3]
         try check([4, 3], [2, 2, 3, 4], seed: 33)
     }
 
     @Test func largeMatricesAreTiled() throws {
-        try check([130, 40], [40, 150], seed: 40)             // row tiles
-        try check([1, 2, 50], [2, 100, 50], adjY: true, seed: 41)   // column tiles, two matrices
+        try check([130, 40], [40, 150], seed: 40) // row tiles
+        try check([1, 2, 50], [2, 100, 50], adjY: true, seed: 41) // column tiles, two matrices
     }
 
     @Test func absentOptionsMeanNoAdjoint() throws {
@@ -91,7 +97,9 @@ import TFLiteModel
         var g = GraphBuilder()
         let x = g.input(xs, type), y = g.input(ys, type)
         let z = g.tensor([1], type)
-        g.op(.batchMatmul, inputs: [x, y], outputs: [z], options: .batchMatMul(BatchMatMulOptions(adjointX: adjX, adjointY: false)))
+        g.op(
+            .batchMatmul, inputs: [x, y], outputs: [z],
+            options: .batchMatMul(BatchMatMulOptions(adjointX: adjX, adjointY: false)))
         g.output(z)
         return g
     }

@@ -5,15 +5,17 @@ import TFLiteModel
 @Suite struct BinaryElementwiseTests {
     typealias FloatOp = (BuiltinOperator, BuiltinOptions, (Float, Float) -> Float)
 
-    static var floatOps: [FloatOp] { [
-        (.add, .add(activation: .none, potScaleInt16: false), { $0 + $1 }),
-        (.sub, .sub(activation: .none, potScaleInt16: false), { $0 - $1 }),
-        (.mul, .mul(activation: .none), { $0 * $1 }),
-        (.div, .div(activation: .none), { $0 / $1 }),
-        (.squaredDifference, .none, { ($0 - $1) * ($0 - $1) }),
-        (.maximum, .none, { $0 > $1 ? $0 : $1 }),
-        (.minimum, .none, { $0 < $1 ? $0 : $1 }),
-    ] }
+    static var floatOps: [FloatOp] {
+        [
+            (.add, .add(activation: .none, potScaleInt16: false), { $0 + $1 }),
+            (.sub, .sub(activation: .none, potScaleInt16: false), { $0 - $1 }),
+            (.mul, .mul(activation: .none), { $0 * $1 }),
+            (.div, .div(activation: .none), { $0 / $1 }),
+            (.squaredDifference, .none, { ($0 - $1) * ($0 - $1) }),
+            (.maximum, .none, { $0 > $1 ? $0 : $1 }),
+            (.minimum, .none, { $0 < $1 ? $0 : $1 }),
+        ]
+    }
 
     /// Shape pairs covering the fast paths (same shape, scalar, last-dim) and general
     /// broadcasting in both directions, up to rank 6.
@@ -42,7 +44,8 @@ import TFLiteModel
             // Keep divisors away from 0.
             let b = random.floats(sb.reduce(1, *)).map { code == .div && abs($0) < 0.1 ? $0 + 0.5 : $0 }
             let want = naiveBroadcast(a, sa, b, sb, f)
-            let got = try runSingleOp(code, inputs: [(sa, .float32, a), (sb, .float32, b)], output: .float32, options: options)
+            let got = try runSingleOp(
+                code, inputs: [(sa, .float32, a), (sb, .float32, b)], output: .float32, options: options)
             #expect(got.shape == want.shape, "\(code.name) \(sa) \(sb)")
             #expect(got.values == want.values, "\(code.name) \(sa) \(sb)")
         }
@@ -52,20 +55,54 @@ import TFLiteModel
         let a: [Float] = [0.5, -1.25, 2.0, 3.0, -0.75, 1.5]
         let b: [Float] = [1.0, -2.0, 0.25, 4.5]
         func run(_ code: BuiltinOperator, _ options: BuiltinOptions = .none) throws -> [Float] {
-            let r = try runSingleOp(code, inputs: [([2, 1, 3], .float32, a), ([4, 1], .float32, b)], output: .float32, options: options)
+            let r = try runSingleOp(
+                code, inputs: [([2, 1, 3], .float32, a), ([4, 1], .float32, b)], output: .float32, options: options)
             #expect(r.shape == [2, 4, 3])
             return r.values
         }
         // tf.add(a, b) etc. with a: [2,1,3], b: [4,1] (TensorFlow 2.21).
-        #expect(try run(.add) == [1.5, -0.25, 3.0, -1.5, -3.25, 0.0, 0.75, -1.0, 2.25, 5.0, 3.25, 6.5, 4.0, 0.25, 2.5, 1.0, -2.75, -0.5, 3.25, -0.5, 1.75, 7.5, 3.75, 6.0])
-        #expect(try run(.sub) == [-0.5, -2.25, 1.0, 2.5, 0.75, 4.0, 0.25, -1.5, 1.75, -4.0, -5.75, -2.5, 2.0, -1.75, 0.5, 5.0, 1.25, 3.5, 2.75, -1.0, 1.25, -1.5, -5.25, -3.0])
-        #expect(try run(.mul) == [0.5, -1.25, 2.0, -1.0, 2.5, -4.0, 0.125, -0.3125, 0.5, 2.25, -5.625, 9.0, 3.0, -0.75, 1.5, -6.0, 1.5, -3.0, 0.75, -0.1875, 0.375, 13.5, -3.375, 6.75])
-        #expect(try run(.div) == [0.5, -1.25, 2.0, -0.25, 0.625, -1.0, 2.0, -5.0, 8.0, 0.1111111119389534, -0.2777777910232544, 0.4444444477558136, 3.0, -0.75, 1.5, -1.5, 0.375, -0.75, 12.0, -3.0, 6.0, 0.6666666865348816, -0.1666666716337204, 0.3333333432674408])
-        #expect(try run(.squaredDifference) == [0.25, 5.0625, 1.0, 6.25, 0.5625, 16.0, 0.0625, 2.25, 3.0625, 16.0, 33.0625, 6.25, 4.0, 3.0625, 0.25, 25.0, 1.5625, 12.25, 7.5625, 1.0, 1.5625, 2.25, 27.5625, 9.0])
-        #expect(try run(.maximum) == [1.0, 1.0, 2.0, 0.5, -1.25, 2.0, 0.5, 0.25, 2.0, 4.5, 4.5, 4.5, 3.0, 1.0, 1.5, 3.0, -0.75, 1.5, 3.0, 0.25, 1.5, 4.5, 4.5, 4.5])
-        #expect(try run(.minimum) == [0.5, -1.25, 1.0, -2.0, -2.0, -2.0, 0.25, -1.25, 0.25, 0.5, -1.25, 2.0, 1.0, -0.75, 1.0, -2.0, -2.0, -2.0, 0.25, -0.75, 0.25, 3.0, -0.75, 1.5])
+        #expect(
+            try run(.add) == [
+                1.5, -0.25, 3.0, -1.5, -3.25, 0.0, 0.75, -1.0, 2.25, 5.0, 3.25, 6.5, 4.0, 0.25, 2.5, 1.0, -2.75, -0.5,
+                3.25, -0.5, 1.75, 7.5, 3.75, 6.0,
+            ])
+        #expect(
+            try run(.sub) == [
+                -0.5, -2.25, 1.0, 2.5, 0.75, 4.0, 0.25, -1.5, 1.75, -4.0, -5.75, -2.5, 2.0, -1.75, 0.5, 5.0, 1.25, 3.5,
+                2.75, -1.0, 1.25, -1.5, -5.25, -3.0,
+            ])
+        #expect(
+            try run(.mul) == [
+                0.5, -1.25, 2.0, -1.0, 2.5, -4.0, 0.125, -0.3125, 0.5, 2.25, -5.625, 9.0, 3.0, -0.75, 1.5, -6.0, 1.5,
+                -3.0, 0.75, -0.1875, 0.375, 13.5, -3.375, 6.75,
+            ])
+        #expect(
+            try run(.div) == [
+                0.5, -1.25, 2.0, -0.25, 0.625, -1.0, 2.0, -5.0, 8.0, 0.1111111119389534, -0.2777777910232544,
+                0.4444444477558136, 3.0, -0.75, 1.5, -1.5, 0.375, -0.75, 12.0, -3.0, 6.0, 0.6666666865348816,
+                -0.1666666716337204, 0.3333333432674408,
+            ])
+        #expect(
+            try run(.squaredDifference) == [
+                0.25, 5.0625, 1.0, 6.25, 0.5625, 16.0, 0.0625, 2.25, 3.0625, 16.0, 33.0625, 6.25, 4.0, 3.0625, 0.25,
+                25.0, 1.5625, 12.25, 7.5625, 1.0, 1.5625, 2.25, 27.5625, 9.0,
+            ])
+        #expect(
+            try run(.maximum) == [
+                1.0, 1.0, 2.0, 0.5, -1.25, 2.0, 0.5, 0.25, 2.0, 4.5, 4.5, 4.5, 3.0, 1.0, 1.5, 3.0, -0.75, 1.5, 3.0,
+                0.25, 1.5, 4.5, 4.5, 4.5,
+            ])
+        #expect(
+            try run(.minimum) == [
+                0.5, -1.25, 1.0, -2.0, -2.0, -2.0, 0.25, -1.25, 0.25, 0.5, -1.25, 2.0, 1.0, -0.75, 1.0, -2.0, -2.0,
+                -2.0, 0.25, -0.75, 0.25, 3.0, -0.75, 1.5,
+            ])
         // tf.nn.relu6(a + b), which the converter fuses into ADD's activation.
-        #expect(try run(.add, .add(activation: .relu6, potScaleInt16: false)) == [1.5, 0.0, 3.0, 0.0, 0.0, 0.0, 0.75, 0.0, 2.25, 5.0, 3.25, 6.0, 4.0, 0.25, 2.5, 1.0, 0.0, 0.0, 3.25, 0.0, 1.75, 6.0, 3.75, 6.0])
+        #expect(
+            try run(.add, .add(activation: .relu6, potScaleInt16: false)) == [
+                1.5, 0.0, 3.0, 0.0, 0.0, 0.0, 0.75, 0.0, 2.25, 5.0, 3.25, 6.0, 4.0, 0.25, 2.5, 1.0, 0.0, 0.0, 3.25, 0.0,
+                1.75, 6.0, 3.75, 6.0,
+            ])
     }
 
     @Test func fusedActivationsClamp() throws {
@@ -78,9 +115,13 @@ import TFLiteModel
             (.reluN1To1, [-1, -0.5, 0.25, 1, 1]),
         ]
         for (activation, want) in cases {
-            let mul = try runSingleOp(.mul, inputs: [([5], .float32, a), ([1], .float32, b)], output: .float32, options: .mul(activation: activation))
+            let mul = try runSingleOp(
+                .mul, inputs: [([5], .float32, a), ([1], .float32, b)], output: .float32,
+                options: .mul(activation: activation))
             #expect(mul.values == want, "MUL \(activation.name)")
-            let div = try runSingleOp(.div, inputs: [([5], .float32, a), ([1], .float32, b)], output: .float32, options: .div(activation: activation))
+            let div = try runSingleOp(
+                .div, inputs: [([5], .float32, a), ([1], .float32, b)], output: .float32,
+                options: .div(activation: activation))
             #expect(div.values == want, "DIV \(activation.name)")
         }
     }
@@ -102,13 +143,15 @@ import TFLiteModel
                 let a = random.int32s(sa.reduce(1, *), -20 ... 20)
                 let b = random.int32s(sb.reduce(1, *), -20 ... 20)
                 let want = naiveBroadcast(a, sa, b, sb, f)
-                let got = try runSingleOp(code, inputs: [(sa, .int32, a), (sb, .int32, b)], output: .int32, options: options)
+                let got = try runSingleOp(
+                    code, inputs: [(sa, .int32, a), (sb, .int32, b)], output: .int32, options: options)
                 #expect(got.shape == want.shape, "\(code.name) \(sa) \(sb)")
                 #expect(got.values == want.values, "\(code.name) \(sa) \(sb)")
             }
         }
         // Wraps instead of trapping.
-        let big = try runSingleOp(.add, inputs: [([1], .int32, [Int32.max]), ([1], .int32, [Int32(1)])], output: .int32)
+        let big = try runSingleOp(
+            .add, inputs: [([1], .int32, [Int32.max]), ([1], .int32, [Int32(1)])], output: .int32)
         #expect(big.values == [Int32.min])
     }
 
@@ -121,9 +164,15 @@ import TFLiteModel
         let shapes: [[Int]] = [shape, [shape.last ?? 1], [], [shape[0], 1, shape[2]]]
         for sb in shapes {
             let b = random.floats(sb.reduce(1, *))
-            let inputs: [(shape: [Int], type: ElementType, values: [Float])] = [(shape, .float32, a), (sb, .float32, b)]
-            let one = try runSingleOp(.add, inputs: inputs, output: .float32, options: .add(activation: .relu, potScaleInt16: false), threads: 1)
-            let two = try runSingleOp(.add, inputs: inputs, output: .float32, options: .add(activation: .relu, potScaleInt16: false), threads: 2)
+            let inputs: [(shape: [Int], type: ElementType, values: [Float])] = [
+                (shape, .float32, a), (sb, .float32, b),
+            ]
+            let one = try runSingleOp(
+                .add, inputs: inputs, output: .float32, options: .add(activation: .relu, potScaleInt16: false),
+                threads: 1)
+            let two = try runSingleOp(
+                .add, inputs: inputs, output: .float32, options: .add(activation: .relu, potScaleInt16: false),
+                threads: 2)
             #expect(one.values == two.values)
             #expect(one.values == naiveBroadcast(a, shape, b, sb) { max($0 + $1, 0) }.values)
         }
@@ -143,8 +192,10 @@ import TFLiteModel
     }
 
     @Test func prepareErrors() throws {
-        func prepare(_ code: BuiltinOperator, _ a: ([Int], ElementType), _ b: ([Int], ElementType), out: ElementType = .float32,
-                     options: BuiltinOptions = .none, inputCount: Int = 2) -> String? {
+        func prepare(
+            _ code: BuiltinOperator, _ a: ([Int], ElementType), _ b: ([Int], ElementType), out: ElementType = .float32,
+            options: BuiltinOptions = .none, inputCount: Int = 2
+        ) -> String? {
             errorDescription {
                 var g = GraphBuilder()
                 let x = g.input(a.0, a.1)
@@ -155,22 +206,31 @@ import TFLiteModel
                 _ = try g.engine()
             }
         }
-        #expect(prepare(.add, ([2, 3], .float32), ([4, 3], .float32))
+        #expect(
+            prepare(.add, ([2, 3], .float32), ([4, 3], .float32))
                 == "operator 0 (ADD): shapes [2, 3] and [4, 3] cannot be broadcast together")
-        #expect(prepare(.add, ([2, 3], .float32), ([2, 3], .int32))
+        #expect(
+            prepare(.add, ([2, 3], .float32), ([2, 3], .int32))
                 == "operator 0 (ADD) does not support the types inputs (FLOAT32, INT32) -> outputs (FLOAT32)")
-        #expect(prepare(.div, ([2], .int32), ([2], .int32), out: .int32)
+        #expect(
+            prepare(.div, ([2], .int32), ([2], .int32), out: .int32)
                 == "operator 0 (DIV) does not support the types inputs (INT32, INT32) -> outputs (INT32)")
-        #expect(prepare(.div, ([2], .uint8), ([2], .uint8), out: .uint8)
+        #expect(
+            prepare(.div, ([2], .uint8), ([2], .uint8), out: .uint8)
                 == "operator 0 (DIV) does not support the types inputs (UINT8, UINT8) -> outputs (UINT8)")
-        #expect(prepare(.mul, ([2], .float32), ([2], .float32), options: .mul(activation: .tanh))
+        #expect(
+            prepare(.mul, ([2], .float32), ([2], .float32), options: .mul(activation: .tanh))
                 == "operator 0 (MUL): fused activation TANH is not supported")
-        #expect(prepare(.sub, ([2], .float32), ([2], .float32), options: .mul(activation: .none))
+        #expect(
+            prepare(.sub, ([2], .float32), ([2], .float32), options: .mul(activation: .none))
                 == "operator 0 (SUB): unexpected options mul(activation: TFLiteModel.FusedActivation.none)")
-        #expect(prepare(.add, ([2], .float32), ([2], .float32), inputCount: 1)
+        #expect(
+            prepare(.add, ([2], .float32), ([2], .float32), inputCount: 1)
                 == "operator 0 (ADD): expected 2 inputs, found 1")
-        #expect(prepare(.add, ([2, 1, 2, 1, 2, 1, 2], .float32), ([1, 2, 1, 2, 1, 2, 1], .float32))
-                == "operator 0 (ADD): broadcasting [2, 1, 2, 1, 2, 1, 2] with [1, 2, 1, 2, 1, 2, 1] needs 7 dimensions; at most 6 are supported")
+        #expect(
+            prepare(.add, ([2, 1, 2, 1, 2, 1, 2], .float32), ([1, 2, 1, 2, 1, 2, 1], .float32))
+                == "operator 0 (ADD): broadcasting [2, 1, 2, 1, 2, 1, 2] with [1, 2, 1, 2, 1, 2, 1] needs 7 dimensions; at most 6 are supported"
+        )
         // Same shapes of any rank merge into one dimension.
         #expect(prepare(.add, ([1, 2, 1, 2, 1, 2, 1, 2], .float32), ([1, 2, 1, 2, 1, 2, 1, 2], .float32)) == nil)
     }
@@ -183,11 +243,12 @@ import TFLiteModel
         var inRange = 0, total = 0
         for (subtract, level) in [false, true].flatMap({ s in QTest.levels.map { (s, $0) } }) {
             for (lowest, highest): (Int32, Int32) in [(0, 255), (-128, 127)] {
-                let op = AddSubQ8(subtract: subtract, lowest: lowest, highest: highest,
-                                  zeroA: lowest + 7, zeroB: highest - 30, zeroY: lowest + 100,
-                                  multiplierA: QuantizedMultiplier(0.37), multiplierB: QuantizedMultiplier(0.49),
-                                  multiplierY: QuantizedMultiplier(0.93 / Double(1 << AddSubQ8.leftShift)),
-                                  lower: lowest + 3, upper: highest - 2, level: level)
+                let op = AddSubQ8(
+                    subtract: subtract, lowest: lowest, highest: highest,
+                    zeroA: lowest + 7, zeroB: highest - 30, zeroY: lowest + 100,
+                    multiplierA: QuantizedMultiplier(0.37), multiplierB: QuantizedMultiplier(0.49),
+                    multiplierY: QuantizedMultiplier(0.93 / Double(1 << AddSubQ8.leftShift)),
+                    lower: lowest + 3, upper: highest - 2, level: level)
                 for n in [1, 3, 4, 7, 63, 64, 65, 130] {
                     let a = (0 ..< n).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
                     let b = (0 ..< n).map { _ in UInt8(truncatingIfNeeded: rng.next()) }

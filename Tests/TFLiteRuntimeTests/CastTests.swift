@@ -8,21 +8,33 @@ import TFLiteModel
     }
 
     @Test func floatToIntTruncatesTowardZero() throws {
-        let y = try Self.cast([-1.7, -0.5, 0.5, 2.9, 3, -2147483904, 3e9, .nan, .infinity] as [Float], .float32, to: .int32, as: Int32.self)
+        let y = try Self.cast(
+            [-1.7, -0.5, 0.5, 2.9, 3, -2_147_483_904, 3e9, .nan, .infinity] as [Float], .float32, to: .int32,
+            as: Int32.self)
         #expect(y == [-1, 0, 0, 2, 3, Int32.min, Int32.max, 0, Int32.max])
     }
 
     @Test func floatToUInt8AndInt8Saturate() throws {
-        #expect(try Self.cast([-3, -0.9, 254.99, 255.5, 1000] as [Float], .float32, to: .uint8, as: UInt8.self) == [0, 0, 254, 255, 255])
-        #expect(try Self.cast([-128.9, -129, 127.9, 128] as [Float], .float32, to: .int8, as: Int8.self) == [-128, -128, 127, 127])
+        #expect(
+            try Self.cast([-3, -0.9, 254.99, 255.5, 1000] as [Float], .float32, to: .uint8, as: UInt8.self) == [
+                0, 0, 254, 255, 255,
+            ])
+        #expect(
+            try Self.cast([-128.9, -129, 127.9, 128] as [Float], .float32, to: .int8, as: Int8.self) == [
+                -128, -128, 127, 127,
+            ])
     }
 
     @Test func floatToInt64() throws {
-        #expect(try Self.cast([-5.5, 0x1p40, -0x1p63, 0x1p63] as [Float], .float32, to: .int64, as: Int64.self) == [-5, 1 << 40, Int64.min, Int64.max])
+        #expect(
+            try Self.cast([-5.5, 0x1p40, -0x1p63, 0x1p63] as [Float], .float32, to: .int64, as: Int64.self) == [
+                -5, 1 << 40, Int64.min, Int64.max,
+            ])
     }
 
     @Test func integersWrapLikeStaticCast() throws {
-        #expect(try Self.cast([300, -129, 127, -1] as [Int32], .int32, to: .int8, as: Int8.self) == [44, 127, 127, -1])
+        #expect(
+            try Self.cast([300, -129, 127, -1] as [Int32], .int32, to: .int8, as: Int8.self) == [44, 127, 127, -1])
         #expect(try Self.cast([300, -1] as [Int32], .int32, to: .uint8, as: UInt8.self) == [44, 255])
         #expect(try Self.cast([0x1_0000_0005, -2] as [Int64], .int64, to: .int32, as: Int32.self) == [5, -2])
         #expect(try Self.cast([200, 255] as [UInt8], .uint8, to: .int16, as: Int16.self) == [200, 255])
@@ -44,9 +56,13 @@ import TFLiteModel
 
     @Test func float16() throws {
         // 1 + 2^-11 is a tie between 1 and 1 + 2^-10: to even (1). 65520 overflows to infinity.
-        let bits = try Self.cast([1 + 0x1p-11, 1 + 0x1.8p-11, 65519, 65520, -2.5] as [Float], .float32, to: .float16, as: UInt16.self)
+        let bits = try Self.cast(
+            [1 + 0x1p-11, 1 + 0x1.8p-11, 65519, 65520, -2.5] as [Float], .float32, to: .float16, as: UInt16.self)
         #expect(bits == [0x3C00, 0x3C01, 0x7BFF, 0x7C00, 0xC100])
-        #expect(try Self.cast([0x3C00, 0xC100, 0x7C00] as [UInt16], .float16, to: .float32, as: Float.self) == [1, -2.5, .infinity])
+        #expect(
+            try Self.cast([0x3C00, 0xC100, 0x7C00] as [UInt16], .float16, to: .float32, as: Float.self) == [
+                1, -2.5, .infinity,
+            ])
         #expect(try Self.cast([0xC100, 0x4940] as [UInt16], .float16, to: .int32, as: Int32.self) == [-2, 10])
         #expect(try Self.cast([3, -65536] as [Int32], .int32, to: .float16, as: UInt16.self) == [0x4200, 0xFC00])
     }
@@ -57,6 +73,8 @@ import TFLiteModel
         let y = g.tensor([1], .float32)
         g.op(.cast, inputs: [x], outputs: [y])
         g.output(y)
-        #expect(throws: RuntimeError.unsupportedTypes(index: 0, op: "CAST", types: "inputs (FLOAT64) -> outputs (FLOAT32)")) { try g.engine() }
+        #expect(
+            throws: RuntimeError.unsupportedTypes(index: 0, op: "CAST", types: "inputs (FLOAT64) -> outputs (FLOAT32)")
+        ) { try g.engine() }
     }
 }

@@ -5,8 +5,10 @@ import TFLiteModel
 /// Comparison and selection kernels: broadcasting, NaN, quantized rescaling, SELECT's
 /// row form and SELECT_V2's three-way broadcast.
 @Suite struct ComparisonTests {
-    func compare<T>(_ op: BuiltinOperator, _ a: [T], _ aShape: [Int], _ b: [T], _ bShape: [Int], _ type: ElementType,
-                    quantization: (Quantization?, Quantization?) = (nil, nil)) throws -> (values: [UInt8], shape: [Int]) {
+    func compare<T>(
+        _ op: BuiltinOperator, _ a: [T], _ aShape: [Int], _ b: [T], _ bShape: [Int], _ type: ElementType,
+        quantization: (Quantization?, Quantization?) = (nil, nil)
+    ) throws -> (values: [UInt8], shape: [Int]) {
         try runBinary(op, a, aShape, b, bShape, type, output: .bool, quantization: quantization, as: UInt8.self)
     }
 
@@ -18,7 +20,10 @@ import TFLiteModel
         #expect(less == [1, 0, 0, 0, 1, 0, 0, 0])
         #expect(try compare(.notEqual, a, [2, 4], b, [4], .float32).values == [1, 0, 1, 1, 1, 0, 1, 1])
         #expect(try compare(.greaterEqual, a, [2, 4], b, [4], .float32).values == [0, 1, 1, 0, 0, 1, 1, 0])
-        #expect(try compare(.equal, [5, 6] as [Int64], [2, 1], [5, 6, 7] as [Int64], [1, 3], .int64).values == [1, 0, 0, 0, 1, 0])
+        #expect(
+            try compare(.equal, [5, 6] as [Int64], [2, 1], [5, 6, 7] as [Int64], [1, 3], .int64).values == [
+                1, 0, 0, 0, 1, 0,
+            ])
         #expect(try compare(.lessEqual, [1, 5] as [Int32], [2], [3] as [Int32], [], .int32).values == [1, 0])
         #expect(try compare(.equal, [0, 1, 2] as [UInt8], [3], [0, 5, 1] as [UInt8], [3], .bool).values == [1, 1, 1])
     }
@@ -34,8 +39,10 @@ import TFLiteModel
     }
 
     @Test func selectPicksElementsRowsOrEverything() throws {
-        func run(_ op: BuiltinOperator, cond: [UInt8], _ cShape: [Int], x: [Int32], _ xShape: [Int],
-                 y: [Int32], _ yShape: [Int]) throws -> ([Int32], [Int]) {
+        func run(
+            _ op: BuiltinOperator, cond: [UInt8], _ cShape: [Int], x: [Int32], _ xShape: [Int],
+            y: [Int32], _ yShape: [Int]
+        ) throws -> ([Int32], [Int]) {
             var g = GraphBuilder()
             let c = g.input(cShape, .bool)
             let a = g.input(xShape, .int32)
@@ -52,7 +59,8 @@ import TFLiteModel
             return (try engine.output(0, as: Int32.self), engine.outputShape(0))
         }
         let x: [Int32] = [1, 2, 3, 4, 5, 6], y: [Int32] = [-1, -2, -3, -4, -5, -6]
-        #expect(try run(.select, cond: [1, 0, 1, 0, 0, 1], [2, 3], x: x, [2, 3], y: y, [2, 3]).0 == [1, -2, 3, -4, -5, 6])
+        #expect(
+            try run(.select, cond: [1, 0, 1, 0, 0, 1], [2, 3], x: x, [2, 3], y: y, [2, 3]).0 == [1, -2, 3, -4, -5, 6])
         #expect(try run(.select, cond: [0, 1], [2], x: x, [2, 3], y: y, [2, 3]).0 == [-1, -2, -3, 4, 5, 6])
         #expect(try run(.select, cond: [1], [], x: x, [2, 3], y: y, [2, 3]).0 == x)
         let (v2, shape) = try run(.selectV2, cond: [1, 0, 1], [3], x: [10, 20], [2, 1], y: [7], [])

@@ -73,26 +73,34 @@ import TFLiteModel
     }
 
     @Test func prepareErrors() {
-        func graph(_ a: [Int], _ b: [Int], axis: Int, activation: FusedActivation = .none, type: ElementType = .float32,
-                   qa: Quantization? = nil, qb: Quantization? = nil) -> GraphBuilder {
+        func graph(
+            _ a: [Int], _ b: [Int], axis: Int, activation: FusedActivation = .none, type: ElementType = .float32,
+            qa: Quantization? = nil, qb: Quantization? = nil
+        ) -> GraphBuilder {
             var g = GraphBuilder()
             let x = g.input(a, type, quantization: qa)
             let z = g.input(b, type, quantization: qb)
             let y = g.tensor([], type, quantization: qa)
-            g.op(.concatenation, inputs: [x, z], outputs: [y], options: .concatenation(axis: axis, activation: activation))
+            g.op(
+                .concatenation, inputs: [x, z], outputs: [y],
+                options: .concatenation(axis: axis, activation: activation))
             g.output(y)
             return g
         }
         ShapeTest.expectPrepareError(graph([2, 3], [2, 3], axis: 2), "axis 2 is out of range for rank 2")
         ShapeTest.expectPrepareError(graph([2, 3], [3, 3], axis: 1), "does not match [2, 3] outside axis 1")
         ShapeTest.expectPrepareError(graph([2, 3], [2, 3, 1], axis: 0), "does not match")
-        ShapeTest.expectPrepareError(graph([2], [2], axis: 0, activation: .tanh), "fused activation TANH is not supported")
-        ShapeTest.expectPrepareError(graph([2], [2], axis: 0, activation: .relu, type: .int32), "only supported for FLOAT32")
+        ShapeTest.expectPrepareError(
+            graph([2], [2], axis: 0, activation: .tanh), "fused activation TANH is not supported")
+        ShapeTest.expectPrepareError(
+            graph([2], [2], axis: 0, activation: .relu, type: .int32), "only supported for FLOAT32")
         // uint8 inputs are requantized (QuantizedElementwiseGoldenTests); int8 ones must
         // match the output, as TFLite requires.
-        ShapeTest.expectPrepareError(graph([2], [2], axis: 0, type: .int8,
-                                           qa: Quantization(scales: [0.5], zeroPoints: [0]), qb: Quantization(scales: [0.25], zeroPoints: [0])),
-                                     "must be quantized like the output")
+        ShapeTest.expectPrepareError(
+            graph(
+                [2], [2], axis: 0, type: .int8,
+                qa: Quantization(scales: [0.5], zeroPoints: [0]), qb: Quantization(scales: [0.25], zeroPoints: [0])),
+            "must be quantized like the output")
     }
 
     // MARK: - PACK

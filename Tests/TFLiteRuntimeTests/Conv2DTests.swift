@@ -18,8 +18,9 @@ struct ConvCase: CustomStringConvertible {
     }
 
     var options: Conv2DOptions {
-        Conv2DOptions(padding: same ? .same : .valid, strideWidth: stride.w, strideHeight: stride.h,
-                      activation: activation, dilationWidth: dilation.w, dilationHeight: dilation.h)
+        Conv2DOptions(
+            padding: same ? .same : .valid, strideWidth: stride.w, strideHeight: stride.h,
+            activation: activation, dilationWidth: dilation.w, dilationHeight: dilation.h)
     }
 }
 
@@ -45,7 +46,9 @@ func referenceConv2D(_ c: ConvCase, x: [Float], w: [Float], bias: [Float]?) -> (
                             let ix = ox * c.stride.w - xa.pad + kx * c.dilation.w
                             if ix < 0 || ix >= wd { continue }
                             for i in 0 ..< cg {
-                                acc += x[((b * h + iy) * wd + ix) * inC + g * cg + i] * w[((oc * kh + ky) * kw + kx) * cg + i]
+                                acc +=
+                                    x[((b * h + iy) * wd + ix) * inC + g * cg + i]
+                                    * w[((oc * kh + ky) * kw + kx) * cg + i]
                             }
                         }
                     }
@@ -84,18 +87,23 @@ func runConv2D(_ c: ConvCase, x: [Float], w: [Float], bias: [Float]?) throws -> 
 
     @Test func pointwiseIsOneGemm() throws {
         try check(ConvCase(input: [2, 4, 5, 6], filter: [8, 1, 1, 6], activation: .relu6), seed: 1)
-        try check(ConvCase(input: [1, 3, 3, 8], filter: [6, 1, 1, 4], bias: false), seed: 2)   // 2 groups
+        try check(ConvCase(input: [1, 3, 3, 8], filter: [6, 1, 1, 4], bias: false), seed: 2) // 2 groups
         try check(ConvCase(input: [1, 1, 1, 3], filter: [2, 1, 1, 3], same: false), seed: 3)
     }
 
     @Test func im2colPaddingStridesAndActivations() throws {
         try check(ConvCase(input: [1, 7, 6, 5], filter: [4, 3, 3, 5], activation: .relu), seed: 10)
         try check(ConvCase(input: [2, 7, 9, 3], filter: [5, 3, 3, 3], stride: (2, 2)), seed: 11)
-        try check(ConvCase(input: [1, 11, 7, 2], filter: [3, 5, 3, 2], stride: (2, 3), dilation: (2, 1), same: false), seed: 12)
-        try check(ConvCase(input: [1, 9, 9, 4], filter: [3, 3, 3, 4], dilation: (2, 3), bias: false, activation: .reluN1To1), seed: 13)
-        try check(ConvCase(input: [1, 6, 5, 3], filter: [2, 1, 1, 3], stride: (2, 2)), seed: 14)        // strided 1×1
-        try check(ConvCase(input: [1, 4, 4, 2], filter: [3, 4, 4, 2], same: false), seed: 15)           // whole image
-        try check(ConvCase(input: [1, 3, 2, 2], filter: [2, 5, 4, 2]), seed: 16)                        // filter > image
+        try check(
+            ConvCase(input: [1, 11, 7, 2], filter: [3, 5, 3, 2], stride: (2, 3), dilation: (2, 1), same: false),
+            seed: 12)
+        try check(
+            ConvCase(
+                input: [1, 9, 9, 4], filter: [3, 3, 3, 4], dilation: (2, 3), bias: false, activation: .reluN1To1),
+            seed: 13)
+        try check(ConvCase(input: [1, 6, 5, 3], filter: [2, 1, 1, 3], stride: (2, 2)), seed: 14) // strided 1×1
+        try check(ConvCase(input: [1, 4, 4, 2], filter: [3, 4, 4, 2], same: false), seed: 15) // whole image
+        try check(ConvCase(input: [1, 3, 2, 2], filter: [2, 5, 4, 2]), seed: 16) // filter > image
     }
 
     @Test func groupedConvolution() throws {
@@ -115,48 +123,71 @@ func runConv2D(_ c: ConvCase, x: [Float], w: [Float], bias: [Float]?) throws -> 
 
     // MARK: TensorFlow goldens (scripts/fixtures/conv_goldens.py), anchoring the reference
 
-    func golden(_ c: ConvCase, _ expected: [Float], shape: [Int], sourceLocation: SourceLocation = #_sourceLocation) throws {
+    func golden(_ c: ConvCase, _ expected: [Float], shape: [Int], sourceLocation: SourceLocation = #_sourceLocation)
+        throws
+    {
         let x = goldenPattern(c.input.reduce(1, *), 1)
         let w = goldenPattern(c.filter.reduce(1, *), 5)
         let got = try runConv2D(c, x: x, w: w, bias: nil)
         #expect(got.shape == shape, sourceLocation: sourceLocation)
         expectClose(got.values, expected, "runtime vs TensorFlow", sourceLocation: sourceLocation)
-        expectClose(referenceConv2D(c, x: x, w: w, bias: nil).values, expected, "reference vs TensorFlow", sourceLocation: sourceLocation)
+        expectClose(
+            referenceConv2D(c, x: x, w: w, bias: nil).values, expected, "reference vs TensorFlow",
+            sourceLocation: sourceLocation)
     }
 
     @Test func matchesTensorFlowSameStride2() throws {
-        try golden(ConvCase(input: [1, 5, 7, 3], filter: [4, 3, 3, 3], stride: (2, 2), bias: false), [
-            -3.046875, 1.140625, -3.28125, 1.796875, 0.140625, -0.375, 3.5625, -1.109375, 0.796875, -0.46875, 2.71875, -0.921875,
-            -1.65625, 0.984375, -4.09375, 2.40625, -2, -0.25, -2.953125, 2.953125, -1.625, 1.34375, 2.53125, -0.140625,
-            2.21875, 2.28125, -0.03125, -1.75, -2.875, -0.03125, -1.046875, -1.46875, -0.765625, -0.046875, -0.8125, 1.390625,
-            -1.453125, 2.03125, 0.46875, 1.28125, 5.390625, -3.453125, -2.203125, -4.21875, -1.9375, 1.390625, 1.15625, 1.8125,
-        ], shape: [1, 3, 4, 4])
+        try golden(
+            ConvCase(input: [1, 5, 7, 3], filter: [4, 3, 3, 3], stride: (2, 2), bias: false),
+            [
+                -3.046875, 1.140625, -3.28125, 1.796875, 0.140625, -0.375, 3.5625, -1.109375, 0.796875, -0.46875,
+                2.71875, -0.921875,
+                -1.65625, 0.984375, -4.09375, 2.40625, -2, -0.25, -2.953125, 2.953125, -1.625, 1.34375, 2.53125,
+                -0.140625,
+                2.21875, 2.28125, -0.03125, -1.75, -2.875, -0.03125, -1.046875, -1.46875, -0.765625, -0.046875, -0.8125,
+                1.390625,
+                -1.453125, 2.03125, 0.46875, 1.28125, 5.390625, -3.453125, -2.203125, -4.21875, -1.9375, 1.390625,
+                1.15625, 1.8125,
+            ], shape: [1, 3, 4, 4])
     }
 
     @Test func matchesTensorFlowSameDilation2() throws {
-        try golden(ConvCase(input: [1, 6, 5, 2], filter: [3, 3, 2, 2], dilation: (2, 2), bias: false), [
-            3.328125, -2.671875, 0.828125, 4.640625, -1.71875, -0.953125, 0.984375, -2.96875, 2.28125, 0.296875, -1.84375, 1.65625,
-            -0.46875, -0.796875, 0.953125, -0.734375, 0.765625, -0.109375, -1.765625, 1.53125, -0.21875, -2.453125, 2.65625, -0.84375,
-            -3.140625, 3.78125, -1.46875, 0.15625, 1.390625, -1.234375, 1.203125, -2.1875, 2.734375, 3.59375, -3.78125, 2.203125,
-            -1.453125, -1.65625, 2.890625, -1.453125, -0.71875, 1.796875, -1.03125, -0.21875, 0.59375, -0.828125, 1.09375, -0.546875,
-            -1.453125, 2.09375, -1.484375, -1.453125, 3.03125, -2.578125, -0.265625, 1.59375, -3.96875, 1, 1.1875, -1.59375,
-            0.21875, -0.578125, 2.484375, -2.296875, -0.921875, 5.796875, -2.796875, 0.09375, 2.09375, -2.109375, 0.21875, 1.0625,
-            -1.140625, 0.171875, 0.296875, -0.40625, 0.359375, -0.953125, -0.046875, 0.59375, -2.03125, 0.640625, 0.71875, -3.0625,
-            3.703125, -0.34375, -3.203125, 2.921875, -0.140625, -1.421875,
-        ], shape: [1, 6, 5, 3])
+        try golden(
+            ConvCase(input: [1, 6, 5, 2], filter: [3, 3, 2, 2], dilation: (2, 2), bias: false),
+            [
+                3.328125, -2.671875, 0.828125, 4.640625, -1.71875, -0.953125, 0.984375, -2.96875, 2.28125, 0.296875,
+                -1.84375, 1.65625,
+                -0.46875, -0.796875, 0.953125, -0.734375, 0.765625, -0.109375, -1.765625, 1.53125, -0.21875, -2.453125,
+                2.65625, -0.84375,
+                -3.140625, 3.78125, -1.46875, 0.15625, 1.390625, -1.234375, 1.203125, -2.1875, 2.734375, 3.59375,
+                -3.78125, 2.203125,
+                -1.453125, -1.65625, 2.890625, -1.453125, -0.71875, 1.796875, -1.03125, -0.21875, 0.59375, -0.828125,
+                1.09375, -0.546875,
+                -1.453125, 2.09375, -1.484375, -1.453125, 3.03125, -2.578125, -0.265625, 1.59375, -3.96875, 1, 1.1875,
+                -1.59375,
+                0.21875, -0.578125, 2.484375, -2.296875, -0.921875, 5.796875, -2.796875, 0.09375, 2.09375, -2.109375,
+                0.21875, 1.0625,
+                -1.140625, 0.171875, 0.296875, -0.40625, 0.359375, -0.953125, -0.046875, 0.59375, -2.03125, 0.640625,
+                0.71875, -3.0625,
+                3.703125, -0.34375, -3.203125, 2.921875, -0.140625, -1.421875,
+            ], shape: [1, 6, 5, 3])
     }
 
     @Test func matchesTensorFlowValidStride2x1() throws {
-        try golden(ConvCase(input: [2, 5, 4, 2], filter: [2, 2, 3, 2], stride: (2, 1), same: false, bias: false), [
-            -1.65625, -0.796875, -4.328125, 1.625, 4.578125, -2.203125, 0.125, -1.5625,
-            -4.328125, 1.625, -4.328125, 2.5625, 0.125, -1.5625, -3.140625, 0.265625,
-        ], shape: [2, 2, 2, 2])
+        try golden(
+            ConvCase(input: [2, 5, 4, 2], filter: [2, 2, 3, 2], stride: (2, 1), same: false, bias: false),
+            [
+                -1.65625, -0.796875, -4.328125, 1.625, 4.578125, -2.203125, 0.125, -1.5625,
+                -4.328125, 1.625, -4.328125, 2.5625, 0.125, -1.5625, -3.140625, 0.265625,
+            ], shape: [2, 2, 2, 2])
     }
 
     // MARK: Prepare errors
 
-    func graph(input: [Int] = [1, 5, 5, 4], filter: [Int] = [2, 3, 3, 4], bias: Int? = 2,
-               inputType: ElementType = .float32, options: BuiltinOptions? = nil) -> GraphBuilder {
+    func graph(
+        input: [Int] = [1, 5, 5, 4], filter: [Int] = [2, 3, 3, 4], bias: Int? = 2,
+        inputType: ElementType = .float32, options: BuiltinOptions? = nil
+    ) -> GraphBuilder {
         var g = GraphBuilder()
         let x = g.input(input, inputType)
         let w = g.constant([Float](repeating: 0, count: filter.reduce(1, *)), shape: filter)
@@ -178,11 +209,27 @@ func runConv2D(_ c: ConvCase, x: [Float], w: [Float], bias: [Float]?) throws -> 
         expectInvalid(graph(input: [1, 5, 5, 0]), "has no channels")
         expectInvalid(graph(bias: 3), "bias has shape [3]")
         expectInvalid(graph(options: BuiltinOptions.none), "Conv2DOptions are missing")
-        expectInvalid(graph(options: .conv2D(Conv2DOptions(padding: .same, strideWidth: 0, strideHeight: 1, activation: .none))), "stride (0)")
-        expectInvalid(graph(options: .conv2D(Conv2DOptions(padding: .same, strideWidth: 1, strideHeight: 1, activation: .none, dilationWidth: -1))), "dilation (-1)")
-        expectInvalid(graph(options: .conv2D(Conv2DOptions(padding: .same, strideWidth: 1, strideHeight: 1, activation: .tanh))), "TANH")
-        expectInvalid(graph(options: .conv2D(Conv2DOptions(padding: .unknown(7), strideWidth: 1, strideHeight: 1, activation: .none))), "padding")
-        expectInvalid(graph(filter: [2, 7, 3, 4], options: .conv2D(Conv2DOptions(padding: .valid, strideWidth: 1, strideHeight: 1, activation: .none))), "empty")
+        expectInvalid(
+            graph(options: .conv2D(Conv2DOptions(padding: .same, strideWidth: 0, strideHeight: 1, activation: .none))),
+            "stride (0)")
+        expectInvalid(
+            graph(
+                options: .conv2D(
+                    Conv2DOptions(padding: .same, strideWidth: 1, strideHeight: 1, activation: .none, dilationWidth: -1)
+                )), "dilation (-1)")
+        expectInvalid(
+            graph(options: .conv2D(Conv2DOptions(padding: .same, strideWidth: 1, strideHeight: 1, activation: .tanh))),
+            "TANH")
+        expectInvalid(
+            graph(
+                options: .conv2D(
+                    Conv2DOptions(padding: .unknown(7), strideWidth: 1, strideHeight: 1, activation: .none))), "padding"
+        )
+        expectInvalid(
+            graph(
+                filter: [2, 7, 3, 4],
+                options: .conv2D(Conv2DOptions(padding: .valid, strideWidth: 1, strideHeight: 1, activation: .none))),
+            "empty")
         expectUnsupportedTypes(graph(inputType: .int8))
     }
 

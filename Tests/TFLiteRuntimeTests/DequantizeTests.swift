@@ -3,9 +3,12 @@ import TFLiteModel
 @testable import TFLiteRuntime
 
 @Suite struct DequantizeTests {
-    static func run<T>(_ values: [T], shape: [Int], _ type: ElementType, _ q: Quantization?, constant: Bool = false) throws -> (engine: Engine, values: [Float]) {
+    static func run<T>(_ values: [T], shape: [Int], _ type: ElementType, _ q: Quantization?, constant: Bool = false)
+        throws -> (engine: Engine, values: [Float])
+    {
         var g = GraphBuilder()
-        let x = constant ? g.constant(values, shape: shape, type, quantization: q) : g.input(shape, type, quantization: q)
+        let x =
+            constant ? g.constant(values, shape: shape, type, quantization: q) : g.input(shape, type, quantization: q)
         let y = g.tensor(shape, .float32)
         g.op(.dequantize, inputs: [x], outputs: [y])
         g.output(y)
@@ -39,7 +42,11 @@ import TFLiteModel
     @Test func int16() throws {
         let q = Quantization(scales: [0.001], zeroPoints: [0])
         let (_, y) = try Self.run([-32768, 1000, 32767] as [Int16], shape: [3], .int16, q)
-        #expect(y == [Float(Double(Float(0.001)) * -32768), Float(Double(Float(0.001)) * 1000), Float(Double(Float(0.001)) * 32767)])
+        #expect(
+            y == [
+                Float(Double(Float(0.001)) * -32768), Float(Double(Float(0.001)) * 1000),
+                Float(Double(Float(0.001)) * 32767),
+            ])
     }
 
     @Test func float16WeightsAreFoldedOnce() throws {
@@ -53,11 +60,15 @@ import TFLiteModel
 
     @Test func perChannelCountMustMatchTheDimension() throws {
         var g = GraphBuilder()
-        let x = g.input([2, 3], .int8, quantization: Quantization(scales: [1, 1], zeroPoints: [0, 0], quantizedDimension: 1))
+        let x = g.input(
+            [2, 3], .int8, quantization: Quantization(scales: [1, 1], zeroPoints: [0, 0], quantizedDimension: 1))
         let y = g.tensor([2, 3], .float32)
         g.op(.dequantize, inputs: [x], outputs: [y])
         g.output(y)
-        #expect(throws: RuntimeError.invalidOperator(index: 0, op: "DEQUANTIZE", reason: "2 per-channel scales for dimension 1 of size 3")) {
+        #expect(
+            throws: RuntimeError.invalidOperator(
+                index: 0, op: "DEQUANTIZE", reason: "2 per-channel scales for dimension 1 of size 3")
+        ) {
             try g.engine()
         }
     }
@@ -68,7 +79,10 @@ import TFLiteModel
         let y = g.tensor([2], .float32)
         g.op(.dequantize, inputs: [x], outputs: [y])
         g.output(y)
-        #expect(throws: RuntimeError.invalidOperator(index: 0, op: "DEQUANTIZE", reason: "input of type INT8 has no quantization parameters")) {
+        #expect(
+            throws: RuntimeError.invalidOperator(
+                index: 0, op: "DEQUANTIZE", reason: "input of type INT8 has no quantization parameters")
+        ) {
             try g.engine()
         }
     }
@@ -86,7 +100,10 @@ import TFLiteModel
             }
         }
         var rng = SplitMix64(seed: 11)
-        let specials: [Float] = [0, -0, 1, 65504, 65519.99, 65520, 1e-8, 0x1p-25, 0x1.8p-25, 0x1p-24, 1 + 0x1p-11, 1 + 0x1.8p-11, .infinity, -.infinity, .greatestFiniteMagnitude]
+        let specials: [Float] = [
+            0, -0, 1, 65504, 65519.99, 65520, 1e-8, 0x1p-25, 0x1.8p-25, 0x1p-24, 1 + 0x1p-11, 1 + 0x1.8p-11, .infinity,
+            -.infinity, .greatestFiniteMagnitude,
+        ]
         let randoms = (0 ..< 200_000).map { _ in Float(bitPattern: UInt32(truncatingIfNeeded: rng.next())) }
         for x in specials + randoms where !x.isNaN {
             let expected = Float16(x).bitPattern

@@ -49,8 +49,9 @@ import TFLiteModel
         g.op(.prelu, inputs: [x, alpha], outputs: [p])
         let size = g.constant([Int32(4), 4], shape: [2])
         let r = g.tensor([], .int32)
-        g.op(.resizeNearestNeighbor, inputs: [x, size], outputs: [r],
-             options: .resizeNearestNeighbor(ResizeOptions(alignCorners: false, halfPixelCenters: false)))
+        g.op(
+            .resizeNearestNeighbor, inputs: [x, size], outputs: [r],
+            options: .resizeNearestNeighbor(ResizeOptions(alignCorners: false, halfPixelCenters: false)))
         for t in [e, p, r] { g.output(t) }
         #expect(try Self.outputTypes(g) == [.float32, .float32, .float32])
     }
@@ -62,6 +63,7 @@ import TFLiteModel
         let y = g.tensor([4], .int32)
         g.op(.tanh, inputs: [x], outputs: [y])
         g.output(y)
-        ShapeTest.expectPrepareError(g, "operator 0 (TANH) does not support the types inputs (FLOAT32) -> outputs (INT32)")
+        ShapeTest.expectPrepareError(
+            g, "operator 0 (TANH) does not support the types inputs (FLOAT32) -> outputs (INT32)")
     }
 }

@@ -49,7 +49,10 @@ import TFLiteModel
             UnsupportedOperator(index: 4, op: "CUSTOM:MyCustomOp"),
         ])
         #expect(throws: expected) { try g.engine() }
-        #expect(expected.description == "operators 0 (LSH_PROJECTION), 2 (SKIP_GRAM) and 4 (CUSTOM:MyCustomOp) are not supported by this runtime; register a kernel for each custom operator's name (Interpreter.Options.registerCustomOperator)")
+        #expect(
+            expected.description
+                == "operators 0 (LSH_PROJECTION), 2 (SKIP_GRAM) and 4 (CUSTOM:MyCustomOp) are not supported by this runtime; register a kernel for each custom operator's name (Interpreter.Options.registerCustomOperator)"
+        )
         #expect(expected.unsupportedOperators.map(\.op) == ["LSH_PROJECTION", "SKIP_GRAM", "CUSTOM:MyCustomOp"])
     }
 
@@ -63,7 +66,8 @@ import TFLiteModel
             _ = try g.engine()
             Issue.record("expected an error")
         } catch let error as RuntimeError {
-            #expect(error.description == "operator 0 (RELU) does not support the types inputs (INT32) -> outputs (INT32)")
+            #expect(
+                error.description == "operator 0 (RELU) does not support the types inputs (INT32) -> outputs (INT32)")
         }
     }
 

@@ -17,7 +17,9 @@ import TFLiteModel
         Int32((Double(x) / Double(sign: .plus, exponent: e, significand: 1)).rounded(.toNearestOrAwayFromZero))
     }
 
-    static let edges: [Int32] = [.min, .min + 1, -(1 << 30), -65537, -256, -3, -2, -1, 0, 1, 2, 3, 255, 65536, 1 << 30, .max - 1, .max]
+    static let edges: [Int32] = [
+        .min, .min + 1, -(1 << 30), -65537, -256, -3, -2, -1, 0, 1, 2, 3, 255, 65536, 1 << 30, .max - 1, .max,
+    ]
 
     @Test func highMulMatchesOracle() {
         var rng = SplitMix64(seed: 1)
@@ -91,13 +93,15 @@ import TFLiteModel
             return (Int32(q), e)
         }
         var rng = SplitMix64(seed: 11)
-        var values: [Double] = [1, -1, 0.5, 3, .leastNonzeroMagnitude, .leastNormalMagnitude, .greatestFiniteMagnitude,
-                                -.greatestFiniteMagnitude, .infinity, .nan, 0, -0.0, 1 - pow(2, -33), -(1 - pow(2, -33)),
-                                pow(2, -32), pow(2, -31) * 0.75]
+        var values: [Double] = [
+            1, -1, 0.5, 3, .leastNonzeroMagnitude, .leastNormalMagnitude, .greatestFiniteMagnitude,
+            -.greatestFiniteMagnitude, .infinity, .nan, 0, -0.0, 1 - pow(2, -33), -(1 - pow(2, -33)),
+            pow(2, -32), pow(2, -31) * 0.75,
+        ]
         for _ in 0 ..< 50_000 {
-            values.append(Double(bitPattern: rng.next()))                       // any bit pattern
+            values.append(Double(bitPattern: rng.next())) // any bit pattern
             let u = Double(rng.next() >> 11) / Double(1 << 53)
-            values.append((rng.next() & 1 == 0 ? 1 : -1) * pow(2, u * 80 - 50))   // typical range
+            values.append((rng.next() & 1 == 0 ? 1 : -1) * pow(2, u * 80 - 50)) // typical range
             // A tie: 31 significant bits and a final half.
             let tie = (Double(rng.next() >> 34 | 1 << 29) + 0.5) * pow(2, Double(Int(rng.next() % 60)) - 60)
             values.append(tie)
@@ -130,7 +134,8 @@ import TFLiteModel
         #expect(r?.lower == 0 && r?.upper == 255)
         // int8, scale 0.05, zp -10: RELU lower = -10, RELU_N1_TO_1 = [-30, 10].
         #expect(FixedPoint.activationRange(.relu, scale: 0.05, zeroPoint: -10, qmin: -128, qmax: 127)! == (-10, 127))
-        #expect(FixedPoint.activationRange(.reluN1To1, scale: 0.05, zeroPoint: -10, qmin: -128, qmax: 127)! == (-30, 10))
+        #expect(
+            FixedPoint.activationRange(.reluN1To1, scale: 0.05, zeroPoint: -10, qmin: -128, qmax: 127)! == (-30, 10))
         #expect(FixedPoint.activationRange(.tanh, scale: 1, zeroPoint: 0, qmin: 0, qmax: 255) == nil)
     }
 }

@@ -4,7 +4,9 @@ import TFLiteModel
 
 @Suite struct FullyConnectedTests {
     /// `y[b, o] = act(bias[o] + Σ_i x[b, i] · w[o, i])` by direct loops.
-    func reference(x: [Float], w: [Float], bias: [Float]?, units: Int, depth: Int, activation: FusedActivation) -> [Float] {
+    func reference(x: [Float], w: [Float], bias: [Float]?, units: Int, depth: Int, activation: FusedActivation)
+        -> [Float]
+    {
         let batch = x.count / depth
         var out: [Float] = []
         for b in 0 ..< batch {
@@ -17,9 +19,11 @@ import TFLiteModel
         return out
     }
 
-    func check(input: [Int], units: Int, depth: Int, bias: Bool = true, activation: FusedActivation = .none,
-               keepNumDims: Bool = false, constantWeights: Bool = true, expectedShape: [Int], seed: UInt64,
-               sourceLocation: SourceLocation = #_sourceLocation) throws {
+    func check(
+        input: [Int], units: Int, depth: Int, bias: Bool = true, activation: FusedActivation = .none,
+        keepNumDims: Bool = false, constantWeights: Bool = true, expectedShape: [Int], seed: UInt64,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let x = seededFloats(input.reduce(1, *), seed: seed)
         let w = seededFloats(units * depth, seed: seed + 1)
         let b = bias ? seededFloats(units, seed: seed + 2) : nil
@@ -28,18 +32,21 @@ import TFLiteModel
             let wi = constantWeights ? g.constant(w, shape: [units, depth]) : g.input([units, depth], .float32)
             let bi = b.map { g.constant($0, shape: [units]) } ?? -1
             let y = g.tensor([1], .float32)
-            g.op(.fullyConnected, inputs: [xi, wi, bi], outputs: [y],
-                 options: .fullyConnected(FullyConnectedOptions(activation: activation, keepNumDims: keepNumDims)))
+            g.op(
+                .fullyConnected, inputs: [xi, wi, bi], outputs: [y],
+                options: .fullyConnected(FullyConnectedOptions(activation: activation, keepNumDims: keepNumDims)))
             g.output(y)
         }
         #expect(got.shape == expectedShape, sourceLocation: sourceLocation)
-        expectClose(got.values, reference(x: x, w: w, bias: b, units: units, depth: depth, activation: activation),
-                    "input \(input) units \(units)", sourceLocation: sourceLocation)
+        expectClose(
+            got.values, reference(x: x, w: w, bias: b, units: units, depth: depth, activation: activation),
+            "input \(input) units \(units)", sourceLocation: sourceLocation)
     }
 
     @Test func flattensTheInputToRows() throws {
         try check(input: [3, 10], units: 7, depth: 10, activation: .relu, expectedShape: [3, 7], seed: 1)
-        try check(input: [2, 3, 4], units: 5, depth: 6, bias: false, expectedShape: [4, 5], seed: 2)   // 24 values = 4 rows of 6
+        // 24 values = 4 rows of 6
+        try check(input: [2, 3, 4], units: 5, depth: 6, bias: false, expectedShape: [4, 5], seed: 2)
         try check(input: [12], units: 3, depth: 12, activation: .relu6, expectedShape: [1, 3], seed: 3)
     }
 
@@ -49,8 +56,9 @@ import TFLiteModel
     }
 
     @Test func tiledOverRowsAndOverColumns() throws {
-        try check(input: [150, 33], units: 70, depth: 33, activation: .reluN1To1, expectedShape: [150, 70], seed: 20)   // row tiles
-        try check(input: [1, 200], units: 300, depth: 200, expectedShape: [1, 300], seed: 21)                          // column tiles
+        // Row tiles.
+        try check(input: [150, 33], units: 70, depth: 33, activation: .reluN1To1, expectedShape: [150, 70], seed: 20)
+        try check(input: [1, 200], units: 300, depth: 200, expectedShape: [1, 300], seed: 21) // column tiles
     }
 
     @Test func weightsComputedAtRunTime() throws {
@@ -70,8 +78,10 @@ import TFLiteModel
         #expect(got.values == [3, 0, 1, -10])
     }
 
-    func graph(input: [Int] = [2, 6], weights: [Int] = [4, 6], bias: Int? = 4, type: ElementType = .float32,
-               options: FullyConnectedOptions = FullyConnectedOptions(activation: .none)) -> GraphBuilder {
+    func graph(
+        input: [Int] = [2, 6], weights: [Int] = [4, 6], bias: Int? = 4, type: ElementType = .float32,
+        options: FullyConnectedOptions = FullyConnectedOptions(activation: .none)
+    ) -> GraphBuilder {
         var g = GraphBuilder()
         let x = g.input(input, type)
         let w = g.constant([Float](repeating: 0, count: weights.reduce(1, *)), shape: weights)
@@ -88,7 +98,10 @@ import TFLiteModel
         expectInvalid(graph(weights: [4, 0]), "no input dimension")
         expectInvalid(graph(bias: 5), "bias has shape [5]")
         expectInvalid(graph(options: FullyConnectedOptions(activation: .none, weightsFormat: 1)), "weights format 1")
-        expectInvalid(graph(input: [3, 4], weights: [4, 6], options: FullyConnectedOptions(activation: .none, keepNumDims: true)), "keep_num_dims")
+        expectInvalid(
+            graph(
+                input: [3, 4], weights: [4, 6], options: FullyConnectedOptions(activation: .none, keepNumDims: true)),
+            "keep_num_dims")
         expectInvalid(graph(options: FullyConnectedOptions(activation: .tanh)), "TANH")
         expectUnsupportedTypes(graph(type: .int8))
     }

@@ -3,8 +3,10 @@ import TFLiteModel
 @testable import TFLiteRuntime
 
 @Suite struct GatherTests {
-    private func graph(_ params: [Int], indicesShape: [Int], axis: Int, batchDims: Int = 0,
-                       wide: Bool = false, type: ElementType = .float32) -> GraphBuilder {
+    private func graph(
+        _ params: [Int], indicesShape: [Int], axis: Int, batchDims: Int = 0,
+        wide: Bool = false, type: ElementType = .float32
+    ) -> GraphBuilder {
         var g = GraphBuilder()
         let p = g.input(params, type)
         let i = g.input(indicesShape, wide ? .int64 : .int32)
@@ -25,13 +27,22 @@ import TFLiteModel
 
     @Test func goldensFromTensorFlow() throws {
         let params: [Float] = ShapeTest.iota(24)
-        let a = try run(graph([2, 3, 4], indicesShape: [2, 2], axis: 1), params: params, indices: [2, 0, 1, 1] as [Int32])
+        let a = try run(
+            graph([2, 3, 4], indicesShape: [2, 2], axis: 1), params: params, indices: [2, 0, 1, 1] as [Int32])
         #expect(a.shape == [2, 2, 2, 4])
-        #expect(a.values == [8, 9, 10, 11, 0, 1, 2, 3, 4, 5, 6, 7, 4, 5, 6, 7, 20, 21, 22, 23, 12, 13, 14, 15, 16, 17, 18, 19, 16, 17, 18, 19])
-        let b = try run(graph([2, 3, 4], indicesShape: [2, 3], axis: 2, batchDims: 1, wide: true), params: params, indices: [3, 0, 1, 2, 2, 0] as [Int64])
+        #expect(
+            a.values == [
+                8, 9, 10, 11, 0, 1, 2, 3, 4, 5, 6, 7, 4, 5, 6, 7, 20, 21, 22, 23, 12, 13, 14, 15, 16, 17, 18, 19, 16,
+                17, 18, 19,
+            ])
+        let b = try run(
+            graph([2, 3, 4], indicesShape: [2, 3], axis: 2, batchDims: 1, wide: true), params: params,
+            indices: [3, 0, 1, 2, 2, 0] as [Int64])
         #expect(b.shape == [2, 3, 3])
         #expect(b.values == [3, 0, 1, 7, 4, 5, 11, 8, 9, 14, 14, 12, 18, 18, 16, 22, 22, 20])
-        let c = try run(graph([2, 3, 4], indicesShape: [2, 2], axis: -2, batchDims: -1), params: params, indices: [2, 0, 1, 1] as [Int32])
+        let c = try run(
+            graph([2, 3, 4], indicesShape: [2, 2], axis: -2, batchDims: -1), params: params,
+            indices: [2, 0, 1, 1] as [Int32])
         #expect(c.shape == [2, 2, 4])
         #expect(c.values == [8, 9, 10, 11, 0, 1, 2, 3, 16, 17, 18, 19, 16, 17, 18, 19])
     }
@@ -59,8 +70,11 @@ import TFLiteModel
     @Test(arguments: [3, -1, Int32.max, Int32.min])
     func outOfRangeIndicesFailAtInvoke(bad: Int32) throws {
         let message = try invokeError(badIndex: bad)
-        #expect(message?.contains("operator 0 (GATHER) failed: index \(bad) (at position 1 of the indices) is out of range 0..<3") == true,
-                "\(message ?? "no error")")
+        #expect(
+            message?.contains(
+                "operator 0 (GATHER) failed: index \(bad) (at position 1 of the indices) is out of range 0..<3")
+                == true,
+            "\(message ?? "no error")")
     }
 
     @Test func constantOutOfRangeIndexFailsWhenFolded() throws {
@@ -75,8 +89,10 @@ import TFLiteModel
 
     @Test func prepareErrors() {
         ShapeTest.expectPrepareError(graph([2, 3], indicesShape: [2], axis: 2), "axis 2 is out of range for rank 2")
-        ShapeTest.expectPrepareError(graph([2, 3], indicesShape: [2], axis: 0, batchDims: 1), "batch_dims 1 must be in 0...0")
-        ShapeTest.expectPrepareError(graph([2, 3], indicesShape: [3, 1], axis: 1, batchDims: 1), "must match (batch_dims)")
+        ShapeTest.expectPrepareError(
+            graph([2, 3], indicesShape: [2], axis: 0, batchDims: 1), "batch_dims 1 must be in 0...0")
+        ShapeTest.expectPrepareError(
+            graph([2, 3], indicesShape: [3, 1], axis: 1, batchDims: 1), "must match (batch_dims)")
         var g = GraphBuilder()
         let p = g.input([2], .float32)
         let i = g.input([1], .float32)

@@ -24,7 +24,8 @@ import TFLiteModel
 
     @Test func everyHybridOpHasGoldens() {
         let ops = Set(Self.cases.map { String($0.split(separator: "/")[0]) })
-        #expect(ops.isSuperset(of: ["FULLY_CONNECTED", "CONV_2D", "DEPTHWISE_CONV_2D", "BATCH_MATMUL", "TRANSPOSE_CONV"]))
+        #expect(
+            ops.isSuperset(of: ["FULLY_CONNECTED", "CONV_2D", "DEPTHWISE_CONV_2D", "BATCH_MATMUL", "TRANSPOSE_CONV"]))
     }
 
     @Test(arguments: cases)
@@ -48,8 +49,9 @@ import TFLiteModel
             try engine.invoke()
             let got = try engine.output(0, as: Float.self).map(\.bitPattern)
             let differing = zip(got, want).filter { $0 != $1 }.count
-            #expect(got.count == want.count && differing == 0,
-                    "\(id), \(threads) threads: \(differing) of \(want.count) values differ from BUILTIN_REF")
+            #expect(
+                got.count == want.count && differing == 0,
+                "\(id), \(threads) threads: \(differing) of \(want.count) values differ from BUILTIN_REF")
         }
     }
 
@@ -60,7 +62,9 @@ import TFLiteModel
         let x: [Float] = [-1, 0, 0.5, 3]
         var q = [Int8](repeating: 0, count: 4)
         let (scale, offset) = x.withUnsafeBufferPointer { xb in
-            q.withUnsafeMutableBufferPointer { HybridInput.asymmetric(xb.baseAddress!, count: 4, stride: 1, into: $0.baseAddress!) }
+            q.withUnsafeMutableBufferPointer {
+                HybridInput.asymmetric(xb.baseAddress!, count: 4, stride: 1, into: $0.baseAddress!)
+            }
         }
         #expect(scale == Float(4) / 255)
         #expect(offset == -64)
@@ -73,7 +77,8 @@ import TFLiteModel
         for asymmetric in [false, true] {
             let (scale, offset) = x.withUnsafeBufferPointer { xb in
                 q.withUnsafeMutableBufferPointer {
-                    HybridInput.quantize(xb.baseAddress!, count: 5, stride: 1, asymmetric: asymmetric, into: $0.baseAddress!)
+                    HybridInput.quantize(
+                        xb.baseAddress!, count: 5, stride: 1, asymmetric: asymmetric, into: $0.baseAddress!)
                 }
             }
             #expect(scale == 1 && offset == 0 && q.allSatisfy { $0 == 0 })
@@ -84,12 +89,16 @@ import TFLiteModel
         let x: [Float] = [-2, 1, 0.5, .nan, .infinity]
         var q = [Int8](repeating: 0, count: 5)
         let (scale, _) = x.withUnsafeBufferPointer { xb in
-            q.withUnsafeMutableBufferPointer { HybridInput.symmetric(xb.baseAddress!, count: 3, stride: 1, into: $0.baseAddress!) }
+            q.withUnsafeMutableBufferPointer {
+                HybridInput.symmetric(xb.baseAddress!, count: 3, stride: 1, into: $0.baseAddress!)
+            }
         }
         #expect(scale == Float(2) / 127)
         #expect(Array(q.prefix(3)) == [-127, 64, 32])
-        _ = x.withUnsafeBufferPointer { xb in   // NaN and infinity give codes, not a crash
-            q.withUnsafeMutableBufferPointer { HybridInput.asymmetric(xb.baseAddress!, count: 5, stride: 1, into: $0.baseAddress!) }
+        _ = x.withUnsafeBufferPointer { xb in // NaN and infinity give codes, not a crash
+            q.withUnsafeMutableBufferPointer {
+                HybridInput.asymmetric(xb.baseAddress!, count: 5, stride: 1, into: $0.baseAddress!)
+            }
         }
         #expect(HybridInput.truncatingToInt32(.nan) == .min && HybridInput.truncatingToInt32(3e9) == .min)
         #expect(HybridInput.truncatingToInt32(-7.9) == -7)
@@ -100,11 +109,14 @@ import TFLiteModel
     private func hybridFC(weights quantization: Quantization?, constantWeights: Bool = true) -> GraphBuilder {
         var g = GraphBuilder()
         let x = g.input([2, 4], .float32)
-        let w = constantWeights
+        let w =
+            constantWeights
             ? g.constant([Int8](repeating: 1, count: 12), shape: [3, 4], .int8, quantization: quantization)
             : g.input([3, 4], .int8, quantization: quantization)
         let y = g.tensor([2, 3], .float32)
-        g.op(.fullyConnected, inputs: [x, w], outputs: [y], options: .fullyConnected(FullyConnectedOptions(activation: .none)))
+        g.op(
+            .fullyConnected, inputs: [x, w], outputs: [y],
+            options: .fullyConnected(FullyConnectedOptions(activation: .none)))
         g.output(y)
         return g
     }
@@ -113,10 +125,12 @@ import TFLiteModel
         expectInvalid(hybridFC(weights: nil), "no quantization parameters")
         expectInvalid(hybridFC(weights: Quantization(scales: [0.1], zeroPoints: [3])), "zero points 0")
         expectInvalid(hybridFC(weights: Quantization(scales: [0.1, 0.2], zeroPoints: [0, 0])), "2 weight scales")
-        expectInvalid(hybridFC(weights: Quantization(scales: [0.1, 0.2, 0.3], zeroPoints: [0, 0, 0], quantizedDimension: 1)),
-                      "along dimension 1")
+        expectInvalid(
+            hybridFC(weights: Quantization(scales: [0.1, 0.2, 0.3], zeroPoints: [0, 0, 0], quantizedDimension: 1)),
+            "along dimension 1")
         expectInvalid(hybridFC(weights: Quantization(scales: [-1], zeroPoints: [0])), "finite positive")
-        expectInvalid(hybridFC(weights: Quantization(scales: [0.1], zeroPoints: [0]), constantWeights: false), "must be constant")
+        expectInvalid(
+            hybridFC(weights: Quantization(scales: [0.1], zeroPoints: [0]), constantWeights: false), "must be constant")
     }
 
     @Test func perTensorHybridFullyConnectedMatchesHandComputation() throws {
@@ -124,10 +138,13 @@ import TFLiteModel
         // codes [127, -127, 64, 32] (ties away from zero).
         var g = GraphBuilder()
         let x = g.input([1, 4], .float32)
-        let w = g.constant([Int8]([1, 2, 3, 4, -1, -2, -3, -4, 0, 0, 0, 1]), shape: [3, 4], .int8,
-                           quantization: Quantization(scales: [0.5], zeroPoints: [0]))
+        let w = g.constant(
+            [Int8]([1, 2, 3, 4, -1, -2, -3, -4, 0, 0, 0, 1]), shape: [3, 4], .int8,
+            quantization: Quantization(scales: [0.5], zeroPoints: [0]))
         let y = g.tensor([1, 3], .float32)
-        g.op(.fullyConnected, inputs: [x, w], outputs: [y], options: .fullyConnected(FullyConnectedOptions(activation: .relu)))
+        g.op(
+            .fullyConnected, inputs: [x, w], outputs: [y],
+            options: .fullyConnected(FullyConnectedOptions(activation: .relu)))
         g.output(y)
         let (values, shape) = try runFloatGraph([[1, -1, 0.5, 0.25]]) { $0 = g }
         #expect(shape == [1, 3])

@@ -7,7 +7,9 @@ import TFLiteModel
 /// input), never a crash or an out-of-bounds access.
 @Suite struct IndexOpErrorTests {
     /// The invoke error message, or nil when invoke succeeded.
-    private func invokeError<I>(_ g: GraphBuilder, inputs: [(Int, [I])], floats: [(Int, [Float])] = []) throws -> String? {
+    private func invokeError<I>(_ g: GraphBuilder, inputs: [(Int, [I])], floats: [(Int, [Float])] = []) throws
+        -> String?
+    {
         let engine = try g.engine()
         try engine.allocate()
         for (p, v) in floats { try engine.setInput(p, v) }
@@ -32,10 +34,13 @@ import TFLiteModel
 
     @Test(arguments: [Int64(3), -1, Int64.max, Int64.min])
     func gatherNDIndexOutOfRangeFailsAtInvoke(bad: Int64) throws {
-        let message = try invokeError(gatherND(indices: [2, 2], wide: true), inputs: [(1, [0, 1, bad, 0])],
-                                      floats: [(0, [1, 2, 3, 4, 5, 6])])
-        #expect(message?.contains("GATHER_ND) failed: index \(bad) (component 0 of index tuple 1) is out of range 0..<3") == true,
-                "\(message ?? "no error")")
+        let message = try invokeError(
+            gatherND(indices: [2, 2], wide: true), inputs: [(1, [0, 1, bad, 0])],
+            floats: [(0, [1, 2, 3, 4, 5, 6])])
+        #expect(
+            message?.contains("GATHER_ND) failed: index \(bad) (component 0 of index tuple 1) is out of range 0..<3")
+                == true,
+            "\(message ?? "no error")")
     }
 
     @Test func gatherNDPicksTuplesAndSlices() throws {
@@ -49,7 +54,8 @@ import TFLiteModel
     }
 
     @Test func gatherNDTuplesLongerThanTheRankAreRefused() {
-        ShapeTest.expectPrepareError(gatherND(indices: [2, 3], wide: false), "index tuples of length 3 cannot index the params, of rank 2")
+        ShapeTest.expectPrepareError(
+            gatherND(indices: [2, 3], wide: false), "index tuples of length 3 cannot index the params, of rank 2")
     }
 
     private func scatterND(shape: [Int32]) -> GraphBuilder {
@@ -71,9 +77,12 @@ import TFLiteModel
         try engine.invoke()
         #expect(try engine.output(0, as: Float.self) == [10, 20, 0, 0, 0, 0, 101, 202])
         for bad: Int32 in [4, -1, .min] {
-            let message = try invokeError(scatterND(shape: [4, 2]), inputs: [(0, [0, bad, 1])], floats: [(1, [1, 2, 3, 4, 5, 6])])
-            #expect(message?.contains("SCATTER_ND) failed: index \(bad) (component 0 of index tuple 1) is out of range 0..<4") == true,
-                    "\(message ?? "no error")")
+            let message = try invokeError(
+                scatterND(shape: [4, 2]), inputs: [(0, [0, bad, 1])], floats: [(1, [1, 2, 3, 4, 5, 6])])
+            #expect(
+                message?.contains(
+                    "SCATTER_ND) failed: index \(bad) (component 0 of index tuple 1) is out of range 0..<4") == true,
+                "\(message ?? "no error")")
         }
     }
 
@@ -101,7 +110,8 @@ import TFLiteModel
         let y = g.tensor([], .float32)
         g.op(.cumsum, inputs: [x, a], outputs: [y])
         g.output(y)
-        ShapeTest.expectPrepareError(g, "the dimensions after the axis [1099511627776, 1099511627776] hold too many elements")
+        ShapeTest.expectPrepareError(
+            g, "the dimensions after the axis [1099511627776, 1099511627776] hold too many elements")
         var h = GraphBuilder()
         let p = h.input([0, 1 << 40, 1 << 40], .float32)
         let i = h.input([2, 1], .int32)
@@ -142,9 +152,12 @@ import TFLiteModel
         g.op(.range, inputs: [s, l, d], outputs: [y])
         g.output(y)
         ShapeTest.expectPrepareError(g, "the start input (tensor 0) must be constant")
-        for (start, limit, delta, fragment): (Int32, Int32, Int32, String) in [(0, 5, 0, "delta must not be zero"), (0, 5, -1, "does not lead")] {
+        for (start, limit, delta, fragment): (Int32, Int32, Int32, String) in [
+            (0, 5, 0, "delta must not be zero"), (0, 5, -1, "does not lead"),
+        ] {
             var h = GraphBuilder()
-            let a = h.constant([start], shape: []), b = h.constant([limit], shape: []), c = h.constant([delta], shape: [])
+            let a = h.constant([start], shape: []), b = h.constant([limit], shape: []),
+                c = h.constant([delta], shape: [])
             let z = h.tensor([], .int32)
             h.op(.range, inputs: [a, b, c], outputs: [z])
             h.output(z)
@@ -154,7 +167,8 @@ import TFLiteModel
 
     @Test func rangeCountsExtremeIntegersWithoutOverflow() throws {
         var g = GraphBuilder()
-        let a = g.constant([Int32.min], shape: []), b = g.constant([Int32.max], shape: []), c = g.constant([Int32.max], shape: [])
+        let a = g.constant([Int32.min], shape: []), b = g.constant([Int32.max], shape: []),
+            c = g.constant([Int32.max], shape: [])
         let z = g.tensor([], .int32)
         g.op(.range, inputs: [a, b, c], outputs: [z])
         g.output(z)

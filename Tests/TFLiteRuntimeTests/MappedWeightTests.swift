@@ -16,28 +16,34 @@ import TFLiteModel
         var result: [(String, GraphBuilder, [UInt8])] = []
         do {
             let input = [1, 6, 6, 48], filter = [64, 3, 3, 48]
-            let q = QuantizedWeights(type: type, count: filter.reduce(1, *), channels: 64, axis: 0, depth: 3 * 3 * 48,
-                                     perChannel: true, bias: true, rng: &rng)
+            let q = QuantizedWeights(
+                type: type, count: filter.reduce(1, *), channels: 64, axis: 0, depth: 3 * 3 * 48,
+                perChannel: true, bias: true, rng: &rng)
             var g = GraphBuilder()
             let x = g.input(input, type, quantization: q.inputQuantization)
             let (w, b) = q.add(to: &g, shape: filter, constant: true)
             let y = g.tensor([1], type, quantization: q.outputQuantization)
-            g.op(.conv2D, inputs: [x, w, b], outputs: [y],
-                 options: .conv2D(Conv2DOptions(padding: .same, strideWidth: 1, strideHeight: 1, activation: .relu,
-                                                dilationWidth: 1, dilationHeight: 1)))
+            g.op(
+                .conv2D, inputs: [x, w, b], outputs: [y],
+                options: .conv2D(
+                    Conv2DOptions(
+                        padding: .same, strideWidth: 1, strideHeight: 1, activation: .relu,
+                        dilationWidth: 1, dilationHeight: 1)))
             g.output(y)
             result.append(("conv", g, QTest.bytes(QTest.randomCodes(input.reduce(1, *), type, &rng))))
         }
         for rows in [3, 1] {
             let units = 120, depth = 700
-            let q = QuantizedWeights(type: type, count: units * depth, channels: units, axis: 0, depth: depth,
-                                     perChannel: false, bias: true, rng: &rng)
+            let q = QuantizedWeights(
+                type: type, count: units * depth, channels: units, axis: 0, depth: depth,
+                perChannel: false, bias: true, rng: &rng)
             var g = GraphBuilder()
             let x = g.input([rows, depth], type, quantization: q.inputQuantization)
             let (w, b) = q.add(to: &g, shape: [units, depth], constant: true)
             let y = g.tensor([1], type, quantization: q.outputQuantization)
-            g.op(.fullyConnected, inputs: [x, w, b], outputs: [y],
-                 options: .fullyConnected(FullyConnectedOptions(activation: .none, keepNumDims: false)))
+            g.op(
+                .fullyConnected, inputs: [x, w, b], outputs: [y],
+                options: .fullyConnected(FullyConnectedOptions(activation: .none, keepNumDims: false)))
             g.output(y)
             result.append(("FC \(rows) rows", g, QTest.bytes(QTest.randomCodes(rows * depth, type, &rng))))
         }
@@ -79,8 +85,8 @@ import TFLiteModel
             }
             for r in results.values {
                 switch r {
-                case let .success(same): #expect(same, "\(name): concurrent engine")
-                case let .failure(error): Issue.record("\(name): \(error)")
+                case .success(let same): #expect(same, "\(name): concurrent engine")
+                case .failure(let error): Issue.record("\(name): \(error)")
                 }
             }
         }
@@ -93,18 +99,22 @@ import TFLiteModel
     func foldedConvolutionUsesPackedWeights(type: ElementType) throws {
         var rng = SplitMix64(seed: 3)
         let shape = [1, 5, 5, 24], filter = [40, 3, 3, 24]
-        let q = QuantizedWeights(type: type, count: filter.reduce(1, *), channels: 40, axis: 0, depth: 3 * 3 * 24,
-                                 perChannel: true, bias: true, rng: &rng)
+        let q = QuantizedWeights(
+            type: type, count: filter.reduce(1, *), channels: 40, axis: 0, depth: 3 * 3 * 24,
+            perChannel: true, bias: true, rng: &rng)
         let codes = (0 ..< 3).map { _ in QTest.randomCodes(shape.reduce(1, *), type, &rng) }
-        let options = Conv2DOptions(padding: .same, strideWidth: 1, strideHeight: 1, activation: .none,
-                                    dilationWidth: 1, dilationHeight: 1)
+        let options = Conv2DOptions(
+            padding: .same, strideWidth: 1, strideHeight: 1, activation: .none,
+            dilationWidth: 1, dilationHeight: 1)
         // Three convolutions over `codes[0...2]`; the middle one's input is a constant
         // when `fold` is set, else the graph's second input.
         func build(fold: Bool) -> GraphBuilder {
             var g = GraphBuilder()
             let first = g.input(shape, type, quantization: q.inputQuantization)
-            let middle = fold ? g.constant(QTest.bytes(codes[1]), shape: shape, type, quantization: q.inputQuantization)
-                              : g.input(shape, type, quantization: q.inputQuantization)
+            let middle =
+                fold
+                ? g.constant(QTest.bytes(codes[1]), shape: shape, type, quantization: q.inputQuantization)
+                : g.input(shape, type, quantization: q.inputQuantization)
             let last = g.input(shape, type, quantization: q.inputQuantization)
             for x in [first, middle, last] {
                 let (w, b) = q.add(to: &g, shape: filter, constant: true)
@@ -132,7 +142,8 @@ import TFLiteModel
     @Test func releasePagesKeepsBytes() throws {
         let page = Int(sysconf(Int32(_SC_PAGESIZE)))
         let bytes = (0 ..< 5 * page + 123).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("release-\(UUID().uuidString).bin").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("release-\(UUID().uuidString).bin")
+            .path
         defer { try? FileManager.default.removeItem(atPath: path) }
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         let stores = [try ModelBytes(contentsOfFile: path), ModelBytes(data: Data(bytes)), ModelBytes(bytes)]

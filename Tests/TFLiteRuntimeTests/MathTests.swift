@@ -24,12 +24,14 @@ import TFLiteModel
         #expect(try runOneToOne(.abs, [Int32.min, -7, 7], .int32, to: .int32, as: Int32.self) == [Int32.min, 7, 7])
         #expect(try runOneToOne(.neg, [Int64.min, -7, 7], .int64, to: .int64, as: Int64.self) == [Int64.min, 7, -7])
         #expect(try runOneToOne(.sign, [Int32.min, 0, 9], .int32, to: .int32, as: Int32.self) == [-1, 0, 1])
-        #expect(try runOneToOne(.logicalNot, [0, 1, 2, 255] as [UInt8], .bool, to: .bool, as: UInt8.self) == [1, 0, 0, 0])
+        #expect(
+            try runOneToOne(.logicalNot, [0, 1, 2, 255] as [UInt8], .bool, to: .bool, as: UInt8.self) == [1, 0, 0, 0])
     }
 
     @Test func eluAndGelu() throws {
         let x: [Float] = [-3, -0.5, 0, 0.5, 3]
-        expectClose(try runOneToOne(.elu, x, .float32, to: .float32, as: Float.self), x.map { $0 < 0 ? expm1f($0) : $0 })
+        expectClose(
+            try runOneToOne(.elu, x, .float32, to: .float32, as: Float.self), x.map { $0 < 0 ? expm1f($0) : $0 })
         let exact = x.map { 0.5 * $0 * (1 + erff($0 / Float(2).squareRoot())) }
         expectClose(try runOneToOne(.gelu, x, .float32, to: .float32, as: Float.self), exact)
         var g = GraphBuilder()

@@ -57,7 +57,9 @@ import TFLiteModel
     /// MediaPipe's op resolver, scripts/fixtures/mediapipe/mediapipe_reference.py) on the
     /// same 8-bit photo: every output within 1e-4 of its range (of its magnitude for a
     /// single value).
-    @Test(arguments: [("face_landmark_with_attention", 7), ("selfie_segmentation", 1), ("selfie_segmentation_landscape", 1)])
+    @Test(arguments: [
+        ("face_landmark_with_attention", 7), ("selfie_segmentation", 1), ("selfie_segmentation_landscape", 1),
+    ])
     func matchesMediaPipe(_ name: String, outputs: Int) throws {
         let engine = try Engine(model: Self.model(name))
         try engine.allocate()
@@ -83,7 +85,9 @@ import TFLiteModel
         return Array(try #require(op.customOptions).bytes)
     }
 
-    static func run(_ name: String, options: [UInt8], inputs: [([Float], [Int])], output: [Int], version: Int = 2) throws -> [Float] {
+    static func run(_ name: String, options: [UInt8], inputs: [([Float], [Int])], output: [Int], version: Int = 2)
+        throws -> [Float]
+    {
         var g = GraphBuilder()
         let ins = inputs.map { g.input($0.1, .float32) }
         let y = g.tensor(output, .float32)
@@ -104,24 +108,31 @@ import TFLiteModel
     }
 
     @Test func landmarksToTransformMatrix() throws {
-        let got = try Self.run("Landmarks2TransformMatrix", options: Self.options(of: "Landmarks2TransformMatrix"),
-                               inputs: [(Self.floats("ops/landmarks.npy"), [1, 468, 3])], output: [1, 4, 4])
+        let got = try Self.run(
+            "Landmarks2TransformMatrix", options: Self.options(of: "Landmarks2TransformMatrix"),
+            inputs: [(Self.floats("ops/landmarks.npy"), [1, 468, 3])], output: [1, 4, 4])
         Self.expectClose(got, try Self.floats("ops/matrix.npy"), tolerance: 1e-5, "Landmarks2TransformMatrix")
     }
 
     @Test func transformTensorBilinear() throws {
-        let got = try Self.run("TransformTensorBilinear", options: Self.options(of: "TransformTensorBilinear"),
-                               inputs: [(Self.floats("ops/feature.npy"), [1, 48, 48, 32]),
-                                        (Self.floats("ops/matrix.npy"), [1, 4, 4])],
-                               output: [1, 16, 16, 32])
+        let got = try Self.run(
+            "TransformTensorBilinear", options: Self.options(of: "TransformTensorBilinear"),
+            inputs: [
+                (Self.floats("ops/feature.npy"), [1, 48, 48, 32]),
+                (Self.floats("ops/matrix.npy"), [1, 4, 4]),
+            ],
+            output: [1, 16, 16, 32])
         Self.expectClose(got, try Self.floats("ops/sampled.npy"), tolerance: 1e-5, "TransformTensorBilinear")
     }
 
     @Test func transformLandmarks() throws {
-        let got = try Self.run("TransformLandmarks", options: [],
-                               inputs: [(Self.floats("ops/points.npy"), [1, 80, 2]),
-                                        (Self.floats("ops/matrix.npy"), [1, 4, 4])],
-                               output: [1, 80, 2])
+        let got = try Self.run(
+            "TransformLandmarks", options: [],
+            inputs: [
+                (Self.floats("ops/points.npy"), [1, 80, 2]),
+                (Self.floats("ops/matrix.npy"), [1, 4, 4]),
+            ],
+            output: [1, 80, 2])
         Self.expectClose(got, try Self.floats("ops/moved.npy"), tolerance: 1e-5, "TransformLandmarks")
     }
 
@@ -132,38 +143,56 @@ import TFLiteModel
     }
 
     @Test func landmarksToTransformMatrixVersion1() throws {
-        let got = try Self.run("Landmarks2TransformMatrix", options: Self.flex("Landmarks2TransformMatrix"),
-                               inputs: [(Self.floats("ops/mesh.npy"), [1, 1, 1, 1404])], output: [1, 4, 4], version: 1)
+        let got = try Self.run(
+            "Landmarks2TransformMatrix", options: Self.flex("Landmarks2TransformMatrix"),
+            inputs: [(Self.floats("ops/mesh.npy"), [1, 1, 1, 1404])], output: [1, 4, 4], version: 1)
         Self.expectClose(got, try Self.floats("ops/v1_matrix.npy"), tolerance: 1e-5, "Landmarks2TransformMatrix v1")
     }
 
     @Test func transformTensorVersion1() throws {
-        let got = try Self.run("TransformTensor", options: Self.flex("TransformTensor"),
-                               inputs: [(Self.floats("ops/feature.npy"), [1, 48, 48, 32]),
-                                        (Self.floats("ops/v1_matrix.npy"), [1, 4, 4])],
-                               output: [1, 16, 16, 32], version: 1)
+        let got = try Self.run(
+            "TransformTensor", options: Self.flex("TransformTensor"),
+            inputs: [
+                (Self.floats("ops/feature.npy"), [1, 48, 48, 32]),
+                (Self.floats("ops/v1_matrix.npy"), [1, 4, 4]),
+            ],
+            output: [1, 16, 16, 32], version: 1)
         Self.expectClose(got, try Self.floats("ops/v1_sampled.npy"), tolerance: 1e-5, "TransformTensor v1")
     }
 
     @Test func transformLandmarksVersion1() throws {
-        let got = try Self.run("TransformLandmarks", options: Self.flex("TransformLandmarks"),
-                               inputs: [(Self.floats("ops/points.npy"), [1, 1, 1, 160]),
-                                        (Self.floats("ops/v1_matrix.npy"), [1, 4, 4])],
-                               output: [1, 1, 1, 160], version: 1)
+        let got = try Self.run(
+            "TransformLandmarks", options: Self.flex("TransformLandmarks"),
+            inputs: [
+                (Self.floats("ops/points.npy"), [1, 1, 1, 160]),
+                (Self.floats("ops/v1_matrix.npy"), [1, 4, 4]),
+            ],
+            output: [1, 1, 1, 160], version: 1)
         Self.expectClose(got, try Self.floats("ops/v1_moved.npy"), tolerance: 1e-5, "TransformLandmarks v1")
     }
 
     @Test func unsupportedVersionsAreRefused() throws {
-        #expect(throws: RuntimeError.invalidOperator(index: 0, op: "CUSTOM:TransformTensorBilinear",
-                                                     reason: "version 1 is not supported (versions 2...2 are)")) {
-            _ = try Self.run("TransformTensorBilinear", options: Self.options(of: "TransformTensorBilinear"),
-                             inputs: [([Float](repeating: 0, count: 48), [1, 4, 4, 3]), ([Float](repeating: 0, count: 16), [1, 4, 4])],
-                             output: [1, 16, 16, 3], version: 1)
+        #expect(
+            throws: RuntimeError.invalidOperator(
+                index: 0, op: "CUSTOM:TransformTensorBilinear",
+                reason: "version 1 is not supported (versions 2...2 are)")
+        ) {
+            _ = try Self.run(
+                "TransformTensorBilinear", options: Self.options(of: "TransformTensorBilinear"),
+                inputs: [
+                    ([Float](repeating: 0, count: 48), [1, 4, 4, 3]), ([Float](repeating: 0, count: 16), [1, 4, 4]),
+                ],
+                output: [1, 16, 16, 3], version: 1)
         }
-        #expect(throws: RuntimeError.invalidOperator(index: 0, op: "CUSTOM:TransformLandmarks",
-                                                     reason: "version 3 is not supported (versions 1...2 are)")) {
-            _ = try Self.run("TransformLandmarks", options: [], inputs: [([0, 0], [1, 1, 2]), ([Float](repeating: 0, count: 16), [1, 4, 4])],
-                             output: [1, 1, 2], version: 3)
+        #expect(
+            throws: RuntimeError.invalidOperator(
+                index: 0, op: "CUSTOM:TransformLandmarks",
+                reason: "version 3 is not supported (versions 1...2 are)")
+        ) {
+            _ = try Self.run(
+                "TransformLandmarks", options: [],
+                inputs: [([0, 0], [1, 1, 2]), ([Float](repeating: 0, count: 16), [1, 4, 4])],
+                output: [1, 1, 2], version: 3)
         }
     }
 }

@@ -3,11 +3,16 @@ import TFLiteModel
 @testable import TFLiteRuntime
 
 @Suite struct PadTests {
-    private func padGraph(_ shape: [Int], _ paddings: [Int32], type: ElementType = .float32, quantization: Quantization? = nil,
-                          value: (any Sendable, Quantization?)? = nil, wide: Bool = false) -> GraphBuilder {
+    private func padGraph(
+        _ shape: [Int], _ paddings: [Int32], type: ElementType = .float32, quantization: Quantization? = nil,
+        value: (any Sendable, Quantization?)? = nil, wide: Bool = false
+    ) -> GraphBuilder {
         var g = GraphBuilder()
         let x = g.input(shape, type, quantization: quantization)
-        let p = wide ? g.constant(paddings.map(Int64.init), shape: [shape.count, 2], .int64) : g.constant(paddings, shape: [shape.count, 2])
+        let p =
+            wide
+            ? g.constant(paddings.map(Int64.init), shape: [shape.count, 2], .int64)
+            : g.constant(paddings, shape: [shape.count, 2])
         let y = g.tensor([], type, quantization: quantization)
         if let (v, q) = value {
             let c: Int
@@ -34,30 +39,36 @@ import TFLiteModel
             let single = try ShapeTest.run(padGraph(shape, pads), input: input, as: Float.self)
             for threads in [2, 3] {
                 let split = try ShapeTest.run(padGraph(shape, pads), input: input, as: Float.self, threads: threads)
-                #expect(split.shape == single.shape && split.values == single.values, "pads \(pads), \(threads) threads")
+                #expect(
+                    split.shape == single.shape && split.values == single.values, "pads \(pads), \(threads) threads")
             }
         }
     }
 
     @Test func padFloatWithZeros() throws {
-        let (shape, values) = try ShapeTest.run(padGraph([2, 2], [1, 0, 0, 2]), input: [1, 2, 3, 4] as [Float], as: Float.self)
+        let (shape, values) = try ShapeTest.run(
+            padGraph([2, 2], [1, 0, 0, 2]), input: [1, 2, 3, 4] as [Float], as: Float.self)
         #expect(shape == [3, 4])
         #expect(values == [0, 0, 0, 0, 1, 2, 0, 0, 3, 4, 0, 0])
     }
 
     @Test func padQuantizedUsesOutputZeroPoint() throws {
         let q = Quantization(scales: [0.1], zeroPoints: [-5])
-        let (shape, values) = try ShapeTest.run(padGraph([3], [2, 1], type: .int8, quantization: q, wide: true), input: [7, 8, 9] as [Int8], as: Int8.self)
+        let (shape, values) = try ShapeTest.run(
+            padGraph([3], [2, 1], type: .int8, quantization: q, wide: true), input: [7, 8, 9] as [Int8], as: Int8.self)
         #expect(shape == [6])
         #expect(values == [-5, -5, 7, 8, 9, -5])
         let u = Quantization(scales: [0.1], zeroPoints: [128])
-        let r = try ShapeTest.run(padGraph([1], [1, 1], type: .uint8, quantization: u), input: [200] as [UInt8], as: UInt8.self)
+        let r = try ShapeTest.run(
+            padGraph([1], [1, 1], type: .uint8, quantization: u), input: [200] as [UInt8], as: UInt8.self)
         #expect(r.values == [128, 200, 128])
     }
 
     @Test func padV2GoldenFromTensorFlow() throws {
         // tf.pad(arange(6).reshape(2, 3), [[1, 0], [2, 1]], constant_values=9)
-        let (shape, values) = try ShapeTest.run(padGraph([2, 3], [1, 0, 2, 1], value: (Float(9), nil)), input: ShapeTest.iota(6, as: Float.self), as: Float.self)
+        let (shape, values) = try ShapeTest.run(
+            padGraph([2, 3], [1, 0, 2, 1], value: (Float(9), nil)), input: ShapeTest.iota(6, as: Float.self),
+            as: Float.self)
         #expect(shape == [3, 6])
         #expect(values == [9, 9, 9, 9, 9, 9, 9, 9, 0, 1, 2, 9, 9, 9, 3, 4, 5, 9])
     }
@@ -66,7 +77,9 @@ import TFLiteModel
         let shape = [2, 1, 3, 2]
         let pads = [0, 1, 2, 0, 1, 1, 3, 2]
         let out = [3, 3, 5, 7]
-        let (outShape, values) = try ShapeTest.run(padGraph(shape, pads.map(Int32.init), type: .int32), input: ShapeTest.iota(12, as: Int32.self).map { $0 + 1 }, as: Int32.self)
+        let (outShape, values) = try ShapeTest.run(
+            padGraph(shape, pads.map(Int32.init), type: .int32),
+            input: ShapeTest.iota(12, as: Int32.self).map { $0 + 1 }, as: Int32.self)
         #expect(outShape == out)
         let expected = (0 ..< out.reduce(1, *)).map { flat -> Int32 in
             let o = ShapeTest.unravel(flat, out)
@@ -94,13 +107,18 @@ import TFLiteModel
         h.output(b)
         ShapeTest.expectPrepareError(h, "the paddings tensor (tensor 1) must be constant")
         let q1 = Quantization(scales: [0.1], zeroPoints: [0])
-        ShapeTest.expectPrepareError(padGraph([2], [1, 1], type: .int8, quantization: q1, value: (Int8(3), Quantization(scales: [0.2], zeroPoints: [0]))),
-                                     "must be quantized like the output")
+        ShapeTest.expectPrepareError(
+            padGraph(
+                [2], [1, 1], type: .int8, quantization: q1,
+                value: (Int8(3), Quantization(scales: [0.2], zeroPoints: [0]))),
+            "must be quantized like the output")
     }
 
     // MARK: - MIRROR_PAD
 
-    private func mirrorGraph(_ shape: [Int], _ paddings: [Int32], mode: Int8, type: ElementType = .float32) -> GraphBuilder {
+    private func mirrorGraph(_ shape: [Int], _ paddings: [Int32], mode: Int8, type: ElementType = .float32)
+        -> GraphBuilder
+    {
         var g = GraphBuilder()
         let x = g.input(shape, type)
         let p = g.constant(paddings, shape: [shape.count, 2])
@@ -114,12 +132,18 @@ import TFLiteModel
         let input: [Float] = ShapeTest.iota(12)
         let reflect = try ShapeTest.run(mirrorGraph([3, 4], [2, 1, 3, 2], mode: 0), input: input, as: Float.self)
         #expect(reflect.shape == [6, 9])
-        #expect(reflect.values == [11, 10, 9, 8, 9, 10, 11, 10, 9, 7, 6, 5, 4, 5, 6, 7, 6, 5, 3, 2, 1, 0, 1, 2, 3, 2, 1,
-                                   7, 6, 5, 4, 5, 6, 7, 6, 5, 11, 10, 9, 8, 9, 10, 11, 10, 9, 7, 6, 5, 4, 5, 6, 7, 6, 5])
+        #expect(
+            reflect.values == [
+                11, 10, 9, 8, 9, 10, 11, 10, 9, 7, 6, 5, 4, 5, 6, 7, 6, 5, 3, 2, 1, 0, 1, 2, 3, 2, 1,
+                7, 6, 5, 4, 5, 6, 7, 6, 5, 11, 10, 9, 8, 9, 10, 11, 10, 9, 7, 6, 5, 4, 5, 6, 7, 6, 5,
+            ])
         let symmetric = try ShapeTest.run(mirrorGraph([3, 4], [1, 3, 0, 4], mode: 1), input: input, as: Float.self)
         #expect(symmetric.shape == [7, 8])
-        #expect(symmetric.values == [0, 1, 2, 3, 3, 2, 1, 0, 0, 1, 2, 3, 3, 2, 1, 0, 4, 5, 6, 7, 7, 6, 5, 4, 8, 9, 10, 11, 11, 10, 9, 8,
-                                     8, 9, 10, 11, 11, 10, 9, 8, 4, 5, 6, 7, 7, 6, 5, 4, 0, 1, 2, 3, 3, 2, 1, 0])
+        #expect(
+            symmetric.values == [
+                0, 1, 2, 3, 3, 2, 1, 0, 0, 1, 2, 3, 3, 2, 1, 0, 4, 5, 6, 7, 7, 6, 5, 4, 8, 9, 10, 11, 11, 10, 9, 8,
+                8, 9, 10, 11, 11, 10, 9, 8, 4, 5, 6, 7, 7, 6, 5, 4, 0, 1, 2, 3, 3, 2, 1, 0,
+            ])
     }
 
     /// Random shapes (rank 0 to 5, some SYMMETRIC ones empty), paddings up to each mode's limit and
@@ -135,7 +159,8 @@ import TFLiteModel
             if rank > 0, trial % 3 == 0 { shape[Int.random(in: 0 ..< rank, using: &rng)] = trial % 6 == 3 ? 0 : 3 }
             let pads: [(Int, Int)] = shape.map { n in
                 let limit = Swift.max(reflect ? n - 1 : n, 0)
-                return Bool.random(using: &rng) ? (0, 0) : (Int.random(in: 0 ... limit, using: &rng), Int.random(in: 0 ... limit, using: &rng))
+                return Bool.random(using: &rng)
+                    ? (0, 0) : (Int.random(in: 0 ... limit, using: &rng), Int.random(in: 0 ... limit, using: &rng))
             }
             let outShape = zip(shape, pads).map { $0 + $1.0 + $1.1 }
             let count = shape.reduce(1, *)

@@ -111,7 +111,7 @@ import TFLiteModel
         let parallel = Parallel(threadCount: 2)
         var helped = false
         for _ in 0 ..< 10 where !helped {
-            usleep(2_000)   // far beyond the spin time: the worker is parked
+            usleep(2_000) // far beyond the spin time: the worker is parked
             let threads = Tally(2)
             let caller = pthread_self()
             parallel.forEachTask(2) { i in

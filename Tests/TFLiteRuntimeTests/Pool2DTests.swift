@@ -11,10 +11,13 @@ import TFLiteModel
         var same = true
         var activation = FusedActivation.none
         var code: BuiltinOperator { max ? .maxPool2D : .averagePool2D }
-        var description: String { "\(max ? "max" : "avg") input \(input) filter \(filter) stride \(stride) \(same ? "SAME" : "VALID")" }
+        var description: String {
+            "\(max ? "max" : "avg") input \(input) filter \(filter) stride \(stride) \(same ? "SAME" : "VALID")"
+        }
         var options: Pool2DOptions {
-            Pool2DOptions(padding: same ? .same : .valid, strideWidth: stride.w, strideHeight: stride.h,
-                          filterWidth: filter.w, filterHeight: filter.h, activation: activation)
+            Pool2DOptions(
+                padding: same ? .same : .valid, strideWidth: stride.w, strideHeight: stride.h,
+                filterWidth: filter.w, filterHeight: filter.h, activation: activation)
         }
     }
 
@@ -71,9 +74,17 @@ import TFLiteModel
         for max in [false, true] {
             for channels in [1, 3, 8, 13] {
                 try check(Case(max: max, input: [2, 7, 6, channels], filter: (3, 3), stride: (2, 2)), seed: seed)
-                try check(Case(max: max, input: [1, 6, 9, channels], filter: (2, 3), stride: (1, 2), same: false, activation: .relu6), seed: seed + 1)
-                try check(Case(max: max, input: [1, 5, 5, channels], filter: (4, 4), stride: (3, 1), activation: .reluN1To1), seed: seed + 2)
-                try check(Case(max: max, input: [1, 4, 4, channels], filter: (4, 4), stride: (4, 4), same: false, activation: .relu), seed: seed + 3)
+                try check(
+                    Case(
+                        max: max, input: [1, 6, 9, channels], filter: (2, 3), stride: (1, 2), same: false,
+                        activation: .relu6), seed: seed + 1)
+                try check(
+                    Case(max: max, input: [1, 5, 5, channels], filter: (4, 4), stride: (3, 1), activation: .reluN1To1),
+                    seed: seed + 2)
+                try check(
+                    Case(
+                        max: max, input: [1, 4, 4, channels], filter: (4, 4), stride: (4, 4), same: false,
+                        activation: .relu), seed: seed + 3)
                 seed += 4
             }
         }
@@ -86,10 +97,19 @@ import TFLiteModel
         for max in [false, true] {
             for channels in [1, 5] {
                 try check(Case(max: max, input: [2, 19, 23, channels], filter: (9, 11), stride: (1, 1)), seed: seed)
-                try check(Case(max: max, input: [1, 20, 17, channels], filter: (12, 8), stride: (3, 2), same: false, activation: .relu6), seed: seed + 1)
-                try check(Case(max: max, input: [1, 10, 10, channels], filter: (40, 40), stride: (1, 1)), seed: seed + 2)
-                try check(Case(max: max, input: [1, 30, 9, channels], filter: (30, 9), stride: (1, 1), same: false), seed: seed + 3)
-                try check(Case(max: max, input: [1, 25, 31, channels], filter: (7, 13), stride: (4, 5), activation: .reluN1To1), seed: seed + 4)
+                try check(
+                    Case(
+                        max: max, input: [1, 20, 17, channels], filter: (12, 8), stride: (3, 2), same: false,
+                        activation: .relu6), seed: seed + 1)
+                try check(
+                    Case(max: max, input: [1, 10, 10, channels], filter: (40, 40), stride: (1, 1)), seed: seed + 2)
+                try check(
+                    Case(max: max, input: [1, 30, 9, channels], filter: (30, 9), stride: (1, 1), same: false),
+                    seed: seed + 3)
+                try check(
+                    Case(
+                        max: max, input: [1, 25, 31, channels], filter: (7, 13), stride: (4, 5), activation: .reluN1To1),
+                    seed: seed + 4)
                 seed += 5
             }
         }
@@ -112,7 +132,8 @@ import TFLiteModel
     }
 
     @Test func maxPoolOfLowestValuesStaysFinite() throws {
-        let got = try run(Case(max: true, input: [1, 1, 2, 1], filter: (1, 2), stride: (1, 2), same: false), [-.infinity, -.infinity])
+        let got = try run(
+            Case(max: true, input: [1, 1, 2, 1], filter: (1, 2), stride: (1, 2), same: false), [-.infinity, -.infinity])
         #expect(got.values == [-.greatestFiniteMagnitude])
     }
 
@@ -134,7 +155,9 @@ import TFLiteModel
     @Test func matchesTensorFlowMaxSame2x2Stride2() throws {
         let c = Case(max: true, input: [1, 5, 5, 2], filter: (2, 2), stride: (2, 2))
         let x = goldenPattern(50, 1)
-        let expected: [Float] = [1.125, 1, 0.875, 0.75, 0.375, 0.25, 1, 1.125, 0.75, 0.625, 0.25, 0.125, 1.125, 1, 0.625, 0.5, 0.125, 0]
+        let expected: [Float] = [
+            1.125, 1, 0.875, 0.75, 0.375, 0.25, 1, 1.125, 0.75, 0.625, 0.25, 0.125, 1.125, 1, 0.625, 0.5, 0.125, 0,
+        ]
         let got = try run(c, x)
         #expect(got.shape == [1, 3, 3, 2])
         #expect(got.values == expected)
@@ -143,12 +166,19 @@ import TFLiteModel
 
     // MARK: Prepare errors
 
-    func graph(_ code: BuiltinOperator = .averagePool2D, input: [Int] = [1, 4, 4, 2], type: ElementType = .float32,
-               options: BuiltinOptions? = nil) -> GraphBuilder {
+    func graph(
+        _ code: BuiltinOperator = .averagePool2D, input: [Int] = [1, 4, 4, 2], type: ElementType = .float32,
+        options: BuiltinOptions? = nil
+    ) -> GraphBuilder {
         var g = GraphBuilder()
         let x = g.input(input, type)
         let y = g.tensor([1], type)
-        let o = options ?? .pool2D(Pool2DOptions(padding: .same, strideWidth: 2, strideHeight: 2, filterWidth: 2, filterHeight: 2, activation: .none))
+        let o =
+            options
+            ?? .pool2D(
+                Pool2DOptions(
+                    padding: .same, strideWidth: 2, strideHeight: 2, filterWidth: 2, filterHeight: 2, activation: .none)
+            )
         g.op(code, inputs: [x], outputs: [y], options: o)
         g.output(y)
         return g
@@ -157,10 +187,31 @@ import TFLiteModel
     @Test func prepareRejectsBadOperators() {
         expectInvalid(graph(input: [4, 4, 2]), "input must have rank 4")
         expectInvalid(graph(.maxPool2D, options: BuiltinOptions.none), "Pool2DOptions are missing")
-        expectInvalid(graph(options: .pool2D(Pool2DOptions(padding: .same, strideWidth: 0, strideHeight: 2, filterWidth: 2, filterHeight: 2, activation: .none))), "stride (0)")
-        expectInvalid(graph(options: .pool2D(Pool2DOptions(padding: .same, strideWidth: 1, strideHeight: 1, filterWidth: 2, filterHeight: 0, activation: .none))), "filter size (0)")
-        expectInvalid(graph(options: .pool2D(Pool2DOptions(padding: .valid, strideWidth: 1, strideHeight: 1, filterWidth: 5, filterHeight: 2, activation: .none))), "empty")
-        expectInvalid(graph(.maxPool2D, options: .pool2D(Pool2DOptions(padding: .same, strideWidth: 1, strideHeight: 1, filterWidth: 2, filterHeight: 2, activation: .tanh))), "TANH")
+        expectInvalid(
+            graph(
+                options: .pool2D(
+                    Pool2DOptions(
+                        padding: .same, strideWidth: 0, strideHeight: 2, filterWidth: 2, filterHeight: 2,
+                        activation: .none))), "stride (0)")
+        expectInvalid(
+            graph(
+                options: .pool2D(
+                    Pool2DOptions(
+                        padding: .same, strideWidth: 1, strideHeight: 1, filterWidth: 2, filterHeight: 0,
+                        activation: .none))), "filter size (0)")
+        expectInvalid(
+            graph(
+                options: .pool2D(
+                    Pool2DOptions(
+                        padding: .valid, strideWidth: 1, strideHeight: 1, filterWidth: 5, filterHeight: 2,
+                        activation: .none))), "empty")
+        expectInvalid(
+            graph(
+                .maxPool2D,
+                options: .pool2D(
+                    Pool2DOptions(
+                        padding: .same, strideWidth: 1, strideHeight: 1, filterWidth: 2, filterHeight: 2,
+                        activation: .tanh))), "TANH")
         expectUnsupportedTypes(graph(type: .int16))
         // 8-bit pools need quantization parameters (QuantizedPrepareTests covers the rest).
         expectInvalid(graph(type: .int8), "input of type INT8 needs one scale and one zero point")

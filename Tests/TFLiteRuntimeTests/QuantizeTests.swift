@@ -14,10 +14,12 @@ import TFLiteModel
 @Suite struct QuantizeTests {
     /// Ties, their neighbours, both ends of the saturation, huge values, NaNs, infinities.
     static let edges: [Float] = {
-        var v: [Float] = [0, 0.25, 0.49999997, 0.5, 0.50000006, 0.75, 1, 1.5, 2.5, 3.5, 126.5, 127.5, 128.5, 255.5,
-                          4_194_302.5, 4_194_303, 4_194_303.5, 4_194_304, 4_194_304.5, 8_388_607.5, 8_388_608, 8_388_609,
-                          12_582_912, 16_777_216, 1e9, 1e10, .greatestFiniteMagnitude, .leastNonzeroMagnitude,
-                          .leastNormalMagnitude, .infinity]
+        var v: [Float] = [
+            0, 0.25, 0.49999997, 0.5, 0.50000006, 0.75, 1, 1.5, 2.5, 3.5, 126.5, 127.5, 128.5, 255.5,
+            4_194_302.5, 4_194_303, 4_194_303.5, 4_194_304, 4_194_304.5, 8_388_607.5, 8_388_608, 8_388_609,
+            12_582_912, 16_777_216, 1e9, 1e10, .greatestFiniteMagnitude, .leastNonzeroMagnitude,
+            .leastNormalMagnitude, .infinity,
+        ]
         for k in 0 ..< 40 {
             let tie = Float(k) + 0.5
             v += [tie, tie.nextUp, tie.nextDown]
@@ -52,8 +54,9 @@ import TFLiteModel
     @Test(arguments: [(ElementType.uint8, Float(0.5), 128), (.uint8, 1 / 255, 0), (.int8, 0.1, -3), (.int8, 3, 127)])
     func floatToCodesMatchesTheLibmFormula(type: ElementType, scale: Float, zeroPoint: Int) throws {
         let xs = Self.edges + Self.randomFloats(3000, seed: 11) + Self.edges.map { $0 * scale }
-        let bytes = try runOneToOne(.quantize, xs, .float32, to: type, quantization: QTest.quantization([scale], [zeroPoint]),
-                                    as: UInt8.self)
+        let bytes = try runOneToOne(
+            .quantize, xs, .float32, to: type, quantization: QTest.quantization([scale], [zeroPoint]),
+            as: UInt8.self)
         let codes = QTest.codes(bytes, type)
         let range = QTest.range(type)
         for (v, code) in zip(xs, codes) {

@@ -11,18 +11,22 @@ import TFLiteModel
     /// Runs `build(constant:)` several ways — reference loops, fast kernel with each of
     /// `threads` — and expects identical bytes; returns the shape.
     @discardableResult
-    func expectFastMatchesReference(_ what: String, x: [Int], weights: [Int], threads: [Int] = [1, 3],
-                                    sourceLocation: SourceLocation = #_sourceLocation,
-                                    _ build: (_ constant: Bool) -> GraphBuilder) throws -> [Int] {
-        let reference = try QTest.run(build(false), [QTest.bytes(x), QTest.bytes(weights)], threads: 1, level: .portable)
+    func expectFastMatchesReference(
+        _ what: String, x: [Int], weights: [Int], threads: [Int] = [1, 3],
+        sourceLocation: SourceLocation = #_sourceLocation,
+        _ build: (_ constant: Bool) -> GraphBuilder
+    ) throws -> [Int] {
+        let reference = try QTest.run(
+            build(false), [QTest.bytes(x), QTest.bytes(weights)], threads: 1, level: .portable)
         for level in QTest.levels {
             for threads in threads {
                 let fast = try QTest.run(build(true), [QTest.bytes(x)], threads: threads, level: level)
                 #expect(fast.shape == reference.shape, "\(what)", sourceLocation: sourceLocation)
                 if fast.bytes != reference.bytes {
                     let diffs = zip(fast.bytes, reference.bytes).filter { $0 != $1 }.count
-                    Issue.record("\(what), \(level), \(threads) threads: \(diffs) of \(reference.bytes.count) outputs differ",
-                                 sourceLocation: sourceLocation)
+                    Issue.record(
+                        "\(what), \(level), \(threads) threads: \(diffs) of \(reference.bytes.count) outputs differ",
+                        sourceLocation: sourceLocation)
                 }
             }
         }
@@ -39,21 +43,26 @@ import TFLiteModel
             // Group widths from 1 to past 16, so that the AVX2 kernel (8 or more per group) and its
             // panel edges are reached as well as the portable one.
             let outC = groups * Int.random(in: 1 ... (deep ? 40 : 20), using: &rng)
-            let input = [Int.random(in: 1 ... 2, using: &rng), Int.random(in: 1 ... 9, using: &rng),
-                         Int.random(in: 1 ... 9, using: &rng), cg * groups]
+            let input = [
+                Int.random(in: 1 ... 2, using: &rng), Int.random(in: 1 ... 9, using: &rng),
+                Int.random(in: 1 ... 9, using: &rng), cg * groups,
+            ]
             let filter = [outC, Int.random(in: 1 ... 4, using: &rng), Int.random(in: 1 ... 4, using: &rng), cg]
             let stride = (Int.random(in: 1 ... 3, using: &rng), Int.random(in: 1 ... 3, using: &rng))
             let dilation = (Int.random(in: 1 ... 2, using: &rng), Int.random(in: 1 ... 2, using: &rng))
             let fitsValid = (filter[1] - 1) * dilation.0 < input[1] && (filter[2] - 1) * dilation.1 < input[2]
             let padding: Padding = fitsValid && Bool.random(using: &rng) ? .valid : .same
             let activation = QTest.activations.randomElement(using: &rng) ?? .none
-            let q = QuantizedWeights(type: type, count: filter.reduce(1, *), channels: outC, axis: 0,
-                                     depth: filter[1] * filter[2] * cg, perChannel: Bool.random(using: &rng),
-                                     bias: Bool.random(using: &rng), rng: &rng)
+            let q = QuantizedWeights(
+                type: type, count: filter.reduce(1, *), channels: outC, axis: 0,
+                depth: filter[1] * filter[2] * cg, perChannel: Bool.random(using: &rng),
+                bias: Bool.random(using: &rng), rng: &rng)
             let x = QTest.randomCodes(input.reduce(1, *), type, &rng)
-            let options = Conv2DOptions(padding: padding, strideWidth: stride.1, strideHeight: stride.0, activation: activation,
-                                        dilationWidth: dilation.1, dilationHeight: dilation.0)
-            try expectFastMatchesReference("conv \(type) \(input) \(filter) \(options)", x: x, weights: q.codes) { constant in
+            let options = Conv2DOptions(
+                padding: padding, strideWidth: stride.1, strideHeight: stride.0, activation: activation,
+                dilationWidth: dilation.1, dilationHeight: dilation.0)
+            try expectFastMatchesReference("conv \(type) \(input) \(filter) \(options)", x: x, weights: q.codes) {
+                constant in
                 q.conv2DGraph(input: input, filter: filter, options: options, constant: constant)
             }
         }
@@ -67,15 +76,21 @@ import TFLiteModel
             let type: ElementType = trial % 2 == 0 ? .uint8 : .int8
             let cin = trial % 3 == 0 ? Int.random(in: 300 ... 600, using: &rng) : Int.random(in: 1 ... 40, using: &rng)
             let outC = Int.random(in: 1 ... 24, using: &rng)
-            let input = [1 + trial % 2, Int.random(in: 1 ... 23, using: &rng), Int.random(in: 1 ... 23, using: &rng), cin]
+            let input = [
+                1 + trial % 2, Int.random(in: 1 ... 23, using: &rng), Int.random(in: 1 ... 23, using: &rng), cin,
+            ]
             let filter = [outC, 1, 1, cin]
-            let q = QuantizedWeights(type: type, count: filter.reduce(1, *), channels: outC, axis: 0, depth: cin,
-                                     perChannel: Bool.random(using: &rng), bias: Bool.random(using: &rng), rng: &rng)
+            let q = QuantizedWeights(
+                type: type, count: filter.reduce(1, *), channels: outC, axis: 0, depth: cin,
+                perChannel: Bool.random(using: &rng), bias: Bool.random(using: &rng), rng: &rng)
             let x = QTest.randomCodes(input.reduce(1, *), type, &rng)
-            let options = Conv2DOptions(padding: trial % 4 == 0 ? .valid : .same, strideWidth: 1, strideHeight: 1,
-                                        activation: QTest.activations.randomElement(using: &rng) ?? .none,
-                                        dilationWidth: 1, dilationHeight: 1)
-            try expectFastMatchesReference("pointwise conv \(type) \(input) \(filter)", x: x, weights: q.codes, threads: [1, 2]) { constant in
+            let options = Conv2DOptions(
+                padding: trial % 4 == 0 ? .valid : .same, strideWidth: 1, strideHeight: 1,
+                activation: QTest.activations.randomElement(using: &rng) ?? .none,
+                dilationWidth: 1, dilationHeight: 1)
+            try expectFastMatchesReference(
+                "pointwise conv \(type) \(input) \(filter)", x: x, weights: q.codes, threads: [1, 2]
+            ) { constant in
                 q.conv2DGraph(input: input, filter: filter, options: options, constant: constant)
             }
         }
@@ -88,36 +103,46 @@ import TFLiteModel
             let inC = Int.random(in: 1 ... 21, using: &rng)
             let multiplier = [1, 1, 2, 3].randomElement(using: &rng) ?? 1
             let outC = inC * multiplier
-            let input = [Int.random(in: 1 ... 2, using: &rng), Int.random(in: 1 ... 9, using: &rng),
-                         Int.random(in: 1 ... 9, using: &rng), inC]
+            let input = [
+                Int.random(in: 1 ... 2, using: &rng), Int.random(in: 1 ... 9, using: &rng),
+                Int.random(in: 1 ... 9, using: &rng), inC,
+            ]
             let filter = [1, Int.random(in: 1 ... 5, using: &rng), Int.random(in: 1 ... 5, using: &rng), outC]
             let stride = (Int.random(in: 1 ... 3, using: &rng), Int.random(in: 1 ... 3, using: &rng))
             let dilation = (Int.random(in: 1 ... 2, using: &rng), Int.random(in: 1 ... 2, using: &rng))
             let fitsValid = (filter[1] - 1) * dilation.0 < input[1] && (filter[2] - 1) * dilation.1 < input[2]
             let padding: Padding = fitsValid && Bool.random(using: &rng) ? .valid : .same
             let activation = QTest.activations.randomElement(using: &rng) ?? .none
-            let q = QuantizedWeights(type: type, count: filter.reduce(1, *), channels: outC, axis: 3,
-                                     depth: filter[1] * filter[2], perChannel: Bool.random(using: &rng),
-                                     bias: Bool.random(using: &rng), rng: &rng)
+            let q = QuantizedWeights(
+                type: type, count: filter.reduce(1, *), channels: outC, axis: 3,
+                depth: filter[1] * filter[2], perChannel: Bool.random(using: &rng),
+                bias: Bool.random(using: &rng), rng: &rng)
             let x = QTest.randomCodes(input.reduce(1, *), type, &rng)
-            let options = DepthwiseConv2DOptions(padding: padding, strideWidth: stride.1, strideHeight: stride.0,
-                                                 depthMultiplier: multiplier, activation: activation,
-                                                 dilationWidth: dilation.1, dilationHeight: dilation.0)
+            let options = DepthwiseConv2DOptions(
+                padding: padding, strideWidth: stride.1, strideHeight: stride.0,
+                depthMultiplier: multiplier, activation: activation,
+                dilationWidth: dilation.1, dilationHeight: dilation.0)
             try expectDepthwiseMatchesReference(type, input: input, filter: filter, options: options, weights: q, x: x)
         }
     }
 
     /// One depthwise case through ``expectFastMatchesReference``.
-    func expectDepthwiseMatchesReference(_ type: ElementType, input: [Int], filter: [Int], options: DepthwiseConv2DOptions,
-                                         weights q: QuantizedWeights, x: [Int], threads: [Int] = [1, 3],
-                                         sourceLocation: SourceLocation = #_sourceLocation) throws {
-        try expectFastMatchesReference("depthwise \(type) \(input) \(filter) \(options)", x: x, weights: q.codes, threads: threads,
-                                       sourceLocation: sourceLocation) { constant in
+    func expectDepthwiseMatchesReference(
+        _ type: ElementType, input: [Int], filter: [Int], options: DepthwiseConv2DOptions,
+        weights q: QuantizedWeights, x: [Int], threads: [Int] = [1, 3],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        try expectFastMatchesReference(
+            "depthwise \(type) \(input) \(filter) \(options)", x: x, weights: q.codes, threads: threads,
+            sourceLocation: sourceLocation
+        ) { constant in
             var g = GraphBuilder()
             let xi = g.input(input, type, quantization: q.inputQuantization)
             let (w, b) = q.add(to: &g, shape: filter, constant: constant)
             let y = g.tensor([1], type, quantization: q.outputQuantization)
-            g.op(.depthwiseConv2D, inputs: b >= 0 ? [xi, w, b] : [xi, w], outputs: [y], options: .depthwiseConv2D(options))
+            g.op(
+                .depthwiseConv2D, inputs: b >= 0 ? [xi, w, b] : [xi, w], outputs: [y],
+                options: .depthwiseConv2D(options))
             g.output(y)
             return g
         }
@@ -134,30 +159,39 @@ import TFLiteModel
             let type: ElementType = trial % 2 == 0 ? .uint8 : .int8
             let channels = [1, 3, 4, 5, 8, 13, 16, 21, 32, 33, 64].randomElement(using: &rng) ?? 8
             let small = trial % 5 == 0
-            let input = [Int.random(in: 1 ... 2, using: &rng), Int.random(in: 1 ... (small ? 3 : 14), using: &rng),
-                         Int.random(in: 1 ... (small ? 3 : 14), using: &rng), channels]
+            let input = [
+                Int.random(in: 1 ... 2, using: &rng), Int.random(in: 1 ... (small ? 3 : 14), using: &rng),
+                Int.random(in: 1 ... (small ? 3 : 14), using: &rng), channels,
+            ]
             let stride = (Int.random(in: 1 ... 2, using: &rng), Int.random(in: 1 ... 2, using: &rng))
             let padding: Padding = input[1] >= 3 && input[2] >= 3 && Bool.random(using: &rng) ? .valid : .same
             let activation = QTest.activations.randomElement(using: &rng) ?? .none
-            let q = QuantizedWeights(type: type, count: 9 * channels, channels: channels, axis: 3, depth: 9,
-                                     perChannel: Bool.random(using: &rng), bias: Bool.random(using: &rng), rng: &rng)
-            let geometry = try Conv2DGeometry.make(batch: input[0], inH: input[1], inW: input[2], inC: channels, outC: channels,
-                                                   kh: 3, kw: 3, strideH: stride.0, strideW: stride.1, dilationH: 1, dilationW: 1,
-                                                   padding: padding)
+            let q = QuantizedWeights(
+                type: type, count: 9 * channels, channels: channels, axis: 3, depth: 9,
+                perChannel: Bool.random(using: &rng), bias: Bool.random(using: &rng), rng: &rng)
+            let geometry = try Conv2DGeometry.make(
+                batch: input[0], inH: input[1], inW: input[2], inC: channels, outC: channels,
+                kh: 3, kw: 3, strideH: stride.0, strideW: stride.1, dilationH: 1, dilationW: 1,
+                padding: padding)
             #expect(DepthwiseConv2D3x3Q8.covers(geometry))
             let x = QTest.randomCodes(input.reduce(1, *), type, &rng)
-            let options = DepthwiseConv2DOptions(padding: padding, strideWidth: stride.1, strideHeight: stride.0,
-                                                 depthMultiplier: 1, activation: activation)
-            try expectDepthwiseMatchesReference(type, input: input, filter: [1, 3, 3, channels], options: options, weights: q, x: x,
-                                                threads: [1, 2, 3])
+            let options = DepthwiseConv2DOptions(
+                padding: padding, strideWidth: stride.1, strideHeight: stride.0,
+                depthMultiplier: 1, activation: activation)
+            try expectDepthwiseMatchesReference(
+                type, input: input, filter: [1, 3, 3, channels], options: options, weights: q, x: x,
+                threads: [1, 2, 3])
         }
     }
 
     /// Geometries the Float-sum kernel leaves to the integer one.
     @Test func depthwiseThreeByThreeCoverage() throws {
-        func geometry(k: Int = 3, inC: Int = 8, outC: Int = 8, stride: Int = 1, dilation: Int = 1) throws -> Conv2DGeometry {
-            try Conv2DGeometry.make(batch: 1, inH: 9, inW: 9, inC: inC, outC: outC, kh: k, kw: k, strideH: stride, strideW: stride,
-                                    dilationH: dilation, dilationW: dilation, padding: .same)
+        func geometry(k: Int = 3, inC: Int = 8, outC: Int = 8, stride: Int = 1, dilation: Int = 1) throws
+            -> Conv2DGeometry
+        {
+            try Conv2DGeometry.make(
+                batch: 1, inH: 9, inW: 9, inC: inC, outC: outC, kh: k, kw: k, strideH: stride, strideW: stride,
+                dilationH: dilation, dilationW: dilation, padding: .same)
         }
         #expect(DepthwiseConv2D3x3Q8.covers(try geometry(stride: 2)))
         #expect(!DepthwiseConv2D3x3Q8.covers(try geometry(k: 5)))
@@ -172,17 +206,23 @@ import TFLiteModel
         var rng = SplitMix64(seed: 5)
         for trial in 0 ..< 50 {
             let type: ElementType = Bool.random(using: &rng) ? .uint8 : .int8
-            let depth = trial % 4 == 0 ? Int.random(in: 300 ... 1200, using: &rng) : Int.random(in: 1 ... 80, using: &rng)
+            let depth =
+                trial % 4 == 0 ? Int.random(in: 300 ... 1200, using: &rng) : Int.random(in: 1 ... 80, using: &rng)
             let units = Int.random(in: 1 ... 150, using: &rng)
             let keep = Bool.random(using: &rng)
-            let input = keep ? [Int.random(in: 1 ... 3, using: &rng), Int.random(in: 1 ... 40, using: &rng), depth]
-                             : [Int.random(in: 1 ... 140, using: &rng), depth]
+            let input =
+                keep
+                ? [Int.random(in: 1 ... 3, using: &rng), Int.random(in: 1 ... 40, using: &rng), depth]
+                : [Int.random(in: 1 ... 140, using: &rng), depth]
             let activation = QTest.activations.randomElement(using: &rng) ?? .none
-            let q = QuantizedWeights(type: type, count: units * depth, channels: units, axis: 0, depth: depth,
-                                     perChannel: Bool.random(using: &rng), bias: Bool.random(using: &rng), rng: &rng)
+            let q = QuantizedWeights(
+                type: type, count: units * depth, channels: units, axis: 0, depth: depth,
+                perChannel: Bool.random(using: &rng), bias: Bool.random(using: &rng), rng: &rng)
             let x = QTest.randomCodes(input.reduce(1, *), type, &rng)
             let options = FullyConnectedOptions(activation: activation, keepNumDims: keep)
-            let shape = try expectFastMatchesReference("FC \(type) \(input) → \(units) \(options)", x: x, weights: q.codes) { constant in
+            let shape = try expectFastMatchesReference(
+                "FC \(type) \(input) → \(units) \(options)", x: x, weights: q.codes
+            ) { constant in
                 q.fullyConnectedGraph(input: input, units: units, depth: depth, options: options, constant: constant)
             }
             #expect(shape == (keep ? Array(input.dropLast()) + [units] : [input[0], units]))
@@ -194,27 +234,37 @@ import TFLiteModel
         for _ in 0 ..< 40 {
             let type: ElementType = Bool.random(using: &rng) ? .uint8 : .int8
             let inC = Int.random(in: 1 ... 12, using: &rng), outC = Int.random(in: 1 ... 9, using: &rng)
-            let input = [Int.random(in: 1 ... 2, using: &rng), Int.random(in: 1 ... 6, using: &rng),
-                         Int.random(in: 1 ... 6, using: &rng), inC]
+            let input = [
+                Int.random(in: 1 ... 2, using: &rng), Int.random(in: 1 ... 6, using: &rng),
+                Int.random(in: 1 ... 6, using: &rng), inC,
+            ]
             let weights = [outC, Int.random(in: 1 ... 4, using: &rng), Int.random(in: 1 ... 4, using: &rng), inC]
             let stride = (Int.random(in: 1 ... 3, using: &rng), Int.random(in: 1 ... 3, using: &rng))
-            let outShape = [input[0], Int.random(in: 1 ... input[1] * stride.0 + 2, using: &rng),
-                            Int.random(in: 1 ... input[2] * stride.1 + 2, using: &rng), outC]
+            let outShape = [
+                input[0], Int.random(in: 1 ... input[1] * stride.0 + 2, using: &rng),
+                Int.random(in: 1 ... input[2] * stride.1 + 2, using: &rng), outC,
+            ]
             let padding: Padding = Bool.random(using: &rng) ? .valid : .same
             let activation = QTest.activations.randomElement(using: &rng) ?? .none
-            let q = QuantizedWeights(type: type, count: weights.reduce(1, *), channels: outC, axis: 0,
-                                     depth: weights[1] * weights[2] * inC, perChannel: Bool.random(using: &rng),
-                                     bias: Bool.random(using: &rng), rng: &rng)
+            let q = QuantizedWeights(
+                type: type, count: weights.reduce(1, *), channels: outC, axis: 0,
+                depth: weights[1] * weights[2] * inC, perChannel: Bool.random(using: &rng),
+                bias: Bool.random(using: &rng), rng: &rng)
             let x = QTest.randomCodes(input.reduce(1, *), type, &rng)
-            let options = TransposeConvOptions(padding: padding, strideWidth: stride.1, strideHeight: stride.0, activation: activation)
-            let shape = try expectFastMatchesReference("transpose conv \(type) \(input) \(weights) → \(outShape) \(options)",
-                                                       x: x, weights: q.codes) { constant in
+            let options = TransposeConvOptions(
+                padding: padding, strideWidth: stride.1, strideHeight: stride.0, activation: activation)
+            let shape = try expectFastMatchesReference(
+                "transpose conv \(type) \(input) \(weights) → \(outShape) \(options)",
+                x: x, weights: q.codes
+            ) { constant in
                 var g = GraphBuilder()
                 let xi = g.input(input, type, quantization: q.inputQuantization)
                 let s = g.constant(outShape.map { Int32($0) }, shape: [4])
                 let (w, b) = q.add(to: &g, shape: weights, constant: constant)
                 let y = g.tensor([1], type, quantization: q.outputQuantization)
-                g.op(.transposeConv, inputs: b >= 0 ? [s, w, xi, b] : [s, w, xi], outputs: [y], options: .transposeConv(options))
+                g.op(
+                    .transposeConv, inputs: b >= 0 ? [s, w, xi, b] : [s, w, xi], outputs: [y],
+                    options: .transposeConv(options))
                 g.output(y)
                 return g
             }
@@ -228,7 +278,9 @@ import TFLiteModel
     /// overflow Int32 and inner dimensions spanning many chunks.
     @Test func exactGEMMMatchesIntegerLoops() {
         var rng = SplitMix64(seed: 9)
-        let shapes: [(m: Int, n: Int, k: Int, bound: Int32)] = [(3, 5, 7, 10), (4, 3, 1000, 255), (2, 3, 40_000, 255), (5, 70, 300, 127)]
+        let shapes: [(m: Int, n: Int, k: Int, bound: Int32)] = [
+            (3, 5, 7, 10), (4, 3, 1000, 255), (2, 3, 40_000, 255), (5, 70, 300, 127),
+        ]
         for (m, n, k, bound) in shapes {
             let a: [Int32] = (0 ..< m * k).map { _ in Int32.random(in: -bound ... bound, using: &rng) }
             let b: [Int32] = (0 ..< n * k).map { _ in Int32.random(in: -bound ... bound, using: &rng) }
@@ -244,12 +296,17 @@ import TFLiteModel
             var got = [Int32](repeating: 0, count: m * n)
             var temp = [Float](repeating: 0, count: m * n)
             let fa = a.map(Float.init), fb = b.map(Float.init)
-            fa.withUnsafeBufferPointer { pa in fb.withUnsafeBufferPointer { pb in
-                temp.withUnsafeMutableBufferPointer { pt in got.withUnsafeMutableBufferPointer { pc in
-                    gemm.run(m: m, n: n, k: k, a: pa.baseAddress!, lda: k, b: pb.baseAddress!, ldb: k,
-                             temp: pt.baseAddress!, acc: pc.baseAddress!, ldacc: n)
-                }}
-            }}
+            fa.withUnsafeBufferPointer { pa in
+                fb.withUnsafeBufferPointer { pb in
+                    temp.withUnsafeMutableBufferPointer { pt in
+                        got.withUnsafeMutableBufferPointer { pc in
+                            gemm.run(
+                                m: m, n: n, k: k, a: pa.baseAddress!, lda: k, b: pb.baseAddress!, ldb: k,
+                                temp: pt.baseAddress!, acc: pc.baseAddress!, ldacc: n)
+                        }
+                    }
+                }
+            }
             #expect(got == expected, "m \(m) n \(n) k \(k)")
         }
         #expect(ExactGEMM(maxAbsA: 255, maxAbsB: 255).chunk == 258)
@@ -260,12 +317,13 @@ import TFLiteModel
     /// the zero point.
     @Test func requantizerModes() {
         let double = Requantizer(mode: .double(scales: [0.5]), outputZeroPoint: 10, lower: -128, upper: 127)
-        #expect(double.apply(-3, channel: 0) == 8)    // -1.5 → -2
-        #expect(double.apply(3, channel: 0) == 12)    // 1.5 → 2
+        #expect(double.apply(-3, channel: 0) == 8) // -1.5 → -2
+        #expect(double.apply(3, channel: 0) == 12) // 1.5 → 2
         #expect(double.apply(1000, channel: 0) == 127)
         #expect(double.apply(Int32.min, channel: 0) == -128)
         let (m, e) = FixedPoint.quantizeMultiplier(0.3)
-        let fixed = Requantizer(mode: .fixedPoint(mantissas: [m], exponents: [e]), outputZeroPoint: -5, lower: -128, upper: 127)
+        let fixed = Requantizer(
+            mode: .fixedPoint(mantissas: [m], exponents: [e]), outputZeroPoint: -5, lower: -128, upper: 127)
         for acc: Int32 in [-1000, -17, 0, 5, 33, 400] {
             let expected = Swift.min(127, Swift.max(-128, FixedPoint.multiplyByQuantizedMultiplier(acc, m, e) - 5))
             #expect(fixed.apply(acc, channel: 0) == expected)
@@ -285,12 +343,23 @@ import TFLiteModel
         for c in 0 ..< channels {
             exps.append(exponents[c % exponents.count])
             let pick = rng.next() % 5
-            mantissas.append(pick == 0 ? 0 : pick == 1 ? Int32.max : pick == 2 ? 1 << 30 : Int32(truncatingIfNeeded: (1 << 30) + Int(rng.next() >> 34)))
+            mantissas.append(
+                pick == 0
+                    ? 0
+                    : pick == 1
+                        ? Int32.max : pick == 2 ? 1 << 30 : Int32(truncatingIfNeeded: (1 << 30) + Int(rng.next() >> 34))
+            )
         }
-        let extremes: [Int32] = [Int32.min, Int32.min + 1, -1 << 30, -65536, -3, -2, -1, 0, 1, 2, 3, 65535, 1 << 30, Int32.max]
-        for (zero, lower, upper): (Int32, Int32, Int32) in [(-5, -128, 127), (0, 0, 6), (100, 0, 255), (-128, -128, 127)] {
-            let r = Requantizer(mode: .fixedPoint(mantissas: mantissas, exponents: exps), outputZeroPoint: zero, lower: lower, upper: upper,
-                                level: level)
+        let extremes: [Int32] = [
+            Int32.min, Int32.min + 1, -1 << 30, -65536, -3, -2, -1, 0, 1, 2, 3, 65535, 1 << 30, Int32.max,
+        ]
+        for (zero, lower, upper): (Int32, Int32, Int32) in [
+            (-5, -128, 127), (0, 0, 6), (100, 0, 255), (-128, -128, 127),
+        ] {
+            let r = Requantizer(
+                mode: .fixedPoint(mantissas: mantissas, exponents: exps), outputZeroPoint: zero, lower: lower,
+                upper: upper,
+                level: level)
             #expect(r.lanes != nil)
             #expect(r.level == level)
             for round in 0 ..< 200 {
@@ -303,15 +372,23 @@ import TFLiteModel
                 let first = round % 9, count = channels - first - round % 7
                 for withBias in [false, true] {
                     var got = [Int8](repeating: 0, count: count), gotU = [UInt8](repeating: 0, count: count)
-                    acc.withUnsafeBufferPointer { a in bias.withUnsafeBufferPointer { b in
-                        let a0 = a.baseAddress! + first, b0 = withBias ? b.baseAddress! : nil
-                        got.withUnsafeMutableBufferPointer { r.store(a0, count: count, firstChannel: first, bias: b0, into: $0.baseAddress!) }
-                        gotU.withUnsafeMutableBufferPointer { r.store(a0, count: count, firstChannel: first, bias: b0, into: $0.baseAddress!) }
-                    } }
+                    acc.withUnsafeBufferPointer { a in
+                        bias.withUnsafeBufferPointer { b in
+                            let a0 = a.baseAddress! + first, b0 = withBias ? b.baseAddress! : nil
+                            got.withUnsafeMutableBufferPointer {
+                                r.store(a0, count: count, firstChannel: first, bias: b0, into: $0.baseAddress!)
+                            }
+                            gotU.withUnsafeMutableBufferPointer {
+                                r.store(a0, count: count, firstChannel: first, bias: b0, into: $0.baseAddress!)
+                            }
+                        }
+                    }
                     for j in 0 ..< count {
                         let c = first + j
                         let expected = r.apply(withBias ? acc[c] &+ bias[c] : acc[c], channel: c)
-                        #expect(Int32(got[j]) == Int32(Int8(truncatingIfNeeded: expected)), "acc \(acc[c]) channel \(c) bias \(withBias)")
+                        #expect(
+                            Int32(got[j]) == Int32(Int8(truncatingIfNeeded: expected)),
+                            "acc \(acc[c]) channel \(c) bias \(withBias)")
                         #expect(Int32(gotU[j]) == Int32(UInt8(truncatingIfNeeded: expected)))
                     }
                 }
@@ -326,14 +403,18 @@ import TFLiteModel
         var rng = SplitMix64(seed: 0x0a1f)
         for e in -31 ... 30 {
             let mantissa = Int32(truncatingIfNeeded: (1 << 30) + Int(rng.next() >> 34))
-            let r = Requantizer(mode: .fixedPoint(mantissas: [Int32](repeating: mantissa, count: 40), exponents: [Int](repeating: e, count: 40)),
-                                outputZeroPoint: -3, lower: -128, upper: 127, level: level)
+            let r = Requantizer(
+                mode: .fixedPoint(
+                    mantissas: [Int32](repeating: mantissa, count: 40), exponents: [Int](repeating: e, count: 40)),
+                outputZeroPoint: -3, lower: -128, upper: 127, level: level)
             #expect(r.lanes?.uniformRight == UInt32(Swift.max(-e, 0)))
             for _ in 0 ..< 20 {
                 let acc = (0 ..< 40).map { _ in Int32(truncatingIfNeeded: rng.next()) >> Int32(rng.next() % 32) }
                 var got = [Int8](repeating: 0, count: 40)
                 acc.withUnsafeBufferPointer { a in
-                    got.withUnsafeMutableBufferPointer { r.store(a.baseAddress!, count: 40, firstChannel: 0, bias: nil, into: $0.baseAddress!) }
+                    got.withUnsafeMutableBufferPointer {
+                        r.store(a.baseAddress!, count: 40, firstChannel: 0, bias: nil, into: $0.baseAddress!)
+                    }
                 }
                 #expect(got.map { Int32($0) } == acc.map { r.apply($0, channel: 0) }, "e \(e)")
             }
@@ -345,10 +426,10 @@ import TFLiteModel
     @Test(arguments: KernelLevel.allCases.filter { $0 <= KernelLevel.host })
     func float32RequantizationRoundsToNearestEven(level: KernelLevel) {
         let half = Requantizer(mode: .float32(scales: [0.5]), outputZeroPoint: 10, lower: -128, upper: 127)
-        #expect(half.apply(3, channel: 0) == 12)     // 1.5 → 2
-        #expect(half.apply(5, channel: 0) == 12)     // 2.5 → 2
-        #expect(half.apply(-3, channel: 0) == 8)     // -1.5 → -2
-        #expect(half.apply(-5, channel: 0) == 8)     // -2.5 → -2
+        #expect(half.apply(3, channel: 0) == 12) // 1.5 → 2
+        #expect(half.apply(5, channel: 0) == 12) // 2.5 → 2
+        #expect(half.apply(-3, channel: 0) == 8) // -1.5 → -2
+        #expect(half.apply(-5, channel: 0) == 8) // -2.5 → -2
         #expect(half.apply(Int32.max, channel: 0) == 127)
         #expect(half.apply(Int32.min, channel: 0) == -128)
         var rng = SplitMix64(seed: 0xf32)
@@ -357,9 +438,13 @@ import TFLiteModel
         let acc = (0 ..< 37).map { _ in Int32(truncatingIfNeeded: rng.next()) >> Int32(rng.next() % 32) }
         let bias = (0 ..< 37).map { _ in Int32(truncatingIfNeeded: rng.next()) >> 12 }
         var got = [UInt8](repeating: 0, count: 37)
-        acc.withUnsafeBufferPointer { a in bias.withUnsafeBufferPointer { b in
-            got.withUnsafeMutableBufferPointer { r.store(a.baseAddress!, count: 37, firstChannel: 0, bias: b.baseAddress!, into: $0.baseAddress!) }
-        } }
+        acc.withUnsafeBufferPointer { a in
+            bias.withUnsafeBufferPointer { b in
+                got.withUnsafeMutableBufferPointer {
+                    r.store(a.baseAddress!, count: 37, firstChannel: 0, bias: b.baseAddress!, into: $0.baseAddress!)
+                }
+            }
+        }
         for c in 0 ..< 37 {
             #expect(Int32(got[c]) == r.apply(acc[c] &+ bias[c], channel: c), "channel \(c)")
         }
@@ -369,9 +454,14 @@ import TFLiteModel
     /// `MultiplyByQuantizedMultiplier` for every exponent, random and extreme accumulators.
     @Test func fixedChannelMatchesMultiplyByQuantizedMultiplier() {
         var rng = SplitMix64(seed: 0x5eed)
-        let extremes: [Int32] = [Int32.min, Int32.min + 1, -1 << 30, -65536, -3, -2, -1, 0, 1, 2, 3, 65535, 1 << 30, Int32.max - 1, Int32.max]
+        let extremes: [Int32] = [
+            Int32.min, Int32.min + 1, -1 << 30, -65536, -3, -2, -1, 0, 1, 2, 3, 65535, 1 << 30, Int32.max - 1,
+            Int32.max,
+        ]
         for e in -31 ... 30 {
-            for mantissa: Int32 in [0, 1 << 30, (1 << 30) + 1, Int32.max, Int32(truncatingIfNeeded: (1 << 30) + Int(rng.next() >> 34))] {
+            for mantissa: Int32 in [
+                0, 1 << 30, (1 << 30) + 1, Int32.max, Int32(truncatingIfNeeded: (1 << 30) + Int(rng.next() >> 34)),
+            ] {
                 let q = Requantizer.FixedChannel(mantissa: mantissa, exponent: e)
                 var inputs = extremes
                 for _ in 0 ..< 400 {
@@ -395,18 +485,21 @@ import TFLiteModel
         var rng = SplitMix64(seed: 4242)
         for trial in 0 ..< 24 {
             let type: ElementType = trial % 2 == 0 ? .uint8 : .int8
-            let depth = trial % 3 == 0 ? Int.random(in: 500 ... 1300, using: &rng) : Int.random(in: 1 ... 70, using: &rng)
+            let depth =
+                trial % 3 == 0 ? Int.random(in: 500 ... 1300, using: &rng) : Int.random(in: 1 ... 70, using: &rng)
             let units = trial % 4 == 0 ? Int.random(in: 65 ... 200, using: &rng) : Int.random(in: 1 ... 64, using: &rng)
             let input = trial % 5 == 0 ? [1, 1, depth] : [1, depth]
             let activation = QTest.activations.randomElement(using: &rng) ?? .none
-            let q = QuantizedWeights(type: type, count: units * depth, channels: units, axis: 0, depth: depth,
-                                     perChannel: Bool.random(using: &rng), bias: trial % 3 != 1, rng: &rng)
+            let q = QuantizedWeights(
+                type: type, count: units * depth, channels: units, axis: 0, depth: depth,
+                perChannel: Bool.random(using: &rng), bias: trial % 3 != 1, rng: &rng)
             let x = QTest.randomCodes(depth, type, &rng)
             let options = FullyConnectedOptions(activation: activation, keepNumDims: input.count == 3)
             let build = { (constant: Bool) in
                 q.fullyConnectedGraph(input: input, units: units, depth: depth, options: options, constant: constant)
             }
-            try QuantizedConvTests().expectFastMatchesReference("FC \(type) \(input) → \(units)", x: x, weights: q.codes, build)
+            try QuantizedConvTests().expectFastMatchesReference(
+                "FC \(type) \(input) → \(units)", x: x, weights: q.codes, build)
             try Self.expectSingleRowKernel(build(true))
         }
     }
@@ -423,16 +516,21 @@ import TFLiteModel
             let type: ElementType = trial < cases.count ? .uint8 : .int8
             let inC = Int.random(in: 1 ... 300, using: &rng), outC = Int.random(in: 1 ... 140, using: &rng)
             let input = [1, hw[0], hw[1], inC], filter = [outC, k[0], k[1], inC]
-            let q = QuantizedWeights(type: type, count: filter.reduce(1, *), channels: outC, axis: 0,
-                                     depth: k[0] * k[1] * inC, perChannel: Bool.random(using: &rng),
-                                     bias: Bool.random(using: &rng), rng: &rng)
+            let q = QuantizedWeights(
+                type: type, count: filter.reduce(1, *), channels: outC, axis: 0,
+                depth: k[0] * k[1] * inC, perChannel: Bool.random(using: &rng),
+                bias: Bool.random(using: &rng), rng: &rng)
             let x = QTest.randomCodes(input.reduce(1, *), type, &rng)
-            let options = Conv2DOptions(padding: padding, strideWidth: stride, strideHeight: stride,
-                                        activation: QTest.activations.randomElement(using: &rng) ?? .none,
-                                        dilationWidth: dilation, dilationHeight: dilation)
-            let build = { (constant: Bool) in q.conv2DGraph(input: input, filter: filter, options: options, constant: constant) }
-            let shape = try QuantizedConvTests().expectFastMatchesReference("conv \(type) \(input) \(filter) \(options)",
-                                                                           x: x, weights: q.codes, build)
+            let options = Conv2DOptions(
+                padding: padding, strideWidth: stride, strideHeight: stride,
+                activation: QTest.activations.randomElement(using: &rng) ?? .none,
+                dilationWidth: dilation, dilationHeight: dilation)
+            let build = { (constant: Bool) in
+                q.conv2DGraph(input: input, filter: filter, options: options, constant: constant)
+            }
+            let shape = try QuantizedConvTests().expectFastMatchesReference(
+                "conv \(type) \(input) \(filter) \(options)",
+                x: x, weights: q.codes, build)
             #expect(shape == [1, 1, 1, outC])
             try Self.expectSingleRowKernel(build(true))
         }
@@ -458,7 +556,9 @@ extension QuantizedWeights {
     }
 
     /// One FULLY_CONNECTED from a graph input to `units` outputs, with these weights.
-    func fullyConnectedGraph(input: [Int], units: Int, depth: Int, options: FullyConnectedOptions, constant: Bool) -> GraphBuilder {
+    func fullyConnectedGraph(input: [Int], units: Int, depth: Int, options: FullyConnectedOptions, constant: Bool)
+        -> GraphBuilder
+    {
         var g = GraphBuilder()
         let xi = g.input(input, type, quantization: inputQuantization)
         let (w, b) = add(to: &g, shape: [units, depth], constant: constant)

@@ -10,7 +10,8 @@ import TFLiteModel
 /// outputs, under `Fixtures/goldens/quantized-elementwise/<case>/`. Outputs must match to the
 /// bit, with 1 and 2 threads.
 struct QuantizedElementwiseGoldenTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
         .appendingPathComponent("Fixtures/goldens/quantized-elementwise")
 
     /// Case name → the operator it is about (the model must contain it).
@@ -30,8 +31,10 @@ struct QuantizedElementwiseGoldenTests {
         ("u8_softmax_beta", .softmax), ("u8_relu_n1_to_1", .reluN1To1), ("u8_sum_keep", .sum),
         ("u8_resize_bilinear_hpc", .resizeBilinear), ("u8_mean_02", .mean),
         ("u8_add", .add), ("u8_add_bcast_relu", .add), ("u8_sub_bcast_relu6", .sub), ("u8_sub", .sub),
-        ("u8_mul_bcast", .mul), ("u8_mul_relu_n1", .mul), ("u8_maximum_bcast", .maximum), ("u8_minimum_bcast", .minimum),
-        ("u8_logistic", .logistic), ("u8_tanh", .tanh), ("u8_softmax", .softmax), ("u8_relu", .relu), ("u8_relu6", .relu6),
+        ("u8_mul_bcast", .mul), ("u8_mul_relu_n1", .mul), ("u8_maximum_bcast", .maximum),
+        ("u8_minimum_bcast", .minimum),
+        ("u8_logistic", .logistic), ("u8_tanh", .tanh), ("u8_softmax", .softmax), ("u8_relu", .relu),
+        ("u8_relu6", .relu6),
         ("u8_mean_last", .mean), ("u8_mean_hw_keep", .mean), ("u8_sum", .sum),
         ("u8_resize_bilinear", .resizeBilinear), ("u8_resize_bilinear_ac", .resizeBilinear),
         ("f32_quantize_uint8", .quantize), ("u8_concat_scaling", .concatenation),
@@ -58,7 +61,9 @@ struct QuantizedElementwiseGoldenTests {
             try engine.allocate()
             for (i, input) in inputs.enumerated() {
                 let buffer = try #require(engine.buffer(forTensor: engine.inputs[i]))
-                try #require(buffer.count == input.data.count, "\(name): input \(i) has \(input.data.count) bytes, tensor \(buffer.count)")
+                try #require(
+                    buffer.count == input.data.count,
+                    "\(name): input \(i) has \(input.data.count) bytes, tensor \(buffer.count)")
                 input.data.withUnsafeBytes { buffer.copyMemory(from: $0) }
             }
             try engine.invoke()
@@ -67,7 +72,9 @@ struct QuantizedElementwiseGoldenTests {
                 #expect(engine.tensors[engine.outputs[i]].shape == want.shape, "\(name): output \(i) shape")
                 try #require(got.count == want.data.count, "\(name): output \(i) byte count")
                 let mismatches = got.indices.filter { got[$0] != want.data[$0] }
-                #expect(mismatches.isEmpty, """
+                #expect(
+                    mismatches.isEmpty,
+                    """
                     \(name) (\(threads) threads): \(mismatches.count) of \(got.count) bytes differ, first at \
                     \(mismatches.first ?? 0): got \(mismatches.first.map { got[$0] } ?? 0), \
                     want \(mismatches.first.map { want.data[$0] } ?? 0)

@@ -33,7 +33,8 @@ enum QuantizedGoldens {
         var mobilenets: [MobileNet]
     }
 
-    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
         .appendingPathComponent("Fixtures/goldens/quantized")
 
     static let file: File = {
@@ -51,7 +52,9 @@ enum QuantizedGoldens {
 
     /// Runs `model` on the 8-bit `input` codes (typed as the model's input tensor) with
     /// `threads` threads and returns output 0's codes and shape.
-    static func run(_ model: Model, input: [Int], threads: Int, level: KernelLevel) throws -> (codes: [Int], shape: [Int]) {
+    static func run(_ model: Model, input: [Int], threads: Int, level: KernelLevel) throws -> (
+        codes: [Int], shape: [Int]
+    ) {
         var options = EngineOptions()
         options.threadCount = threads
         options.kernelLevel = level
@@ -65,21 +68,25 @@ enum QuantizedGoldens {
         }
         try engine.invoke()
         let outputType = engine.tensors[engine.outputs[0]].type
-        let codes = outputType == .uint8
+        let codes =
+            outputType == .uint8
             ? try engine.output(0, as: UInt8.self).map(Int.init)
             : try engine.output(0, as: Int8.self).map(Int.init)
         return (codes, engine.outputShape(0))
     }
 
     /// Reports the first differing codes, or nothing when `got == expected`.
-    static func expectEqualCodes(_ got: [Int], _ expected: [Int], _ what: String,
-                                 sourceLocation: SourceLocation = #_sourceLocation) {
+    static func expectEqualCodes(
+        _ got: [Int], _ expected: [Int], _ what: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         guard got != expected else { return }
         let diffs = zip(got, expected).enumerated().filter { $0.element.0 != $0.element.1 }
         let worst = diffs.map { abs($0.element.0 - $0.element.1) }.max() ?? 0
         let first = diffs.prefix(5).map { "[\($0.offset)] \($0.element.0) vs \($0.element.1)" }.joined(separator: ", ")
-        Issue.record("\(what): \(diffs.count) of \(expected.count) codes differ (max \(worst) LSB; counts \(got.count) vs \(expected.count)): \(first)",
-                     sourceLocation: sourceLocation)
+        Issue.record(
+            "\(what): \(diffs.count) of \(expected.count) codes differ (max \(worst) LSB; counts \(got.count) vs \(expected.count)): \(first)",
+            sourceLocation: sourceLocation)
     }
 }
 
@@ -96,7 +103,8 @@ enum QuantizedGoldens {
             for threads in [1, 2, 4] {
                 let (codes, shape) = try QuantizedGoldens.run(model, input: c.input, threads: threads, level: level)
                 #expect(shape == c.outputShape, "\(c.name)")
-                QuantizedGoldens.expectEqualCodes(codes, c.output, "\(c.name) (\(c.notes)), \(level), \(threads) threads")
+                QuantizedGoldens.expectEqualCodes(
+                    codes, c.output, "\(c.name) (\(c.notes)), \(level), \(threads) threads")
             }
         }
     }
@@ -116,12 +124,14 @@ enum QuantizedGoldens {
         #expect(graph.operators[last].code.builtin == .fullyConnected)
         graph.operators = Array(graph.operators[...last])
         graph.outputs = [m.fcTensor]
-        let model = Model(bytes: full.bytes, version: full.version, modelDescription: full.modelDescription,
-                          operatorCodes: full.operatorCodes, subgraphs: [graph], signatures: [], metadata: [])
+        let model = Model(
+            bytes: full.bytes, version: full.version, modelDescription: full.modelDescription,
+            operatorCodes: full.operatorCodes, subgraphs: [graph], signatures: [], metadata: [])
         for level in QTest.levels {
             for threads in [1, 2, 4] {
                 let (codes, _) = try QuantizedGoldens.run(model, input: m.input, threads: threads, level: level)
-                QuantizedGoldens.expectEqualCodes(codes, m.fcOutput, "\(m.name) FC output, \(level), \(threads) threads")
+                QuantizedGoldens.expectEqualCodes(
+                    codes, m.fcOutput, "\(m.name) FC output, \(level), \(threads) threads")
             }
         }
     }

@@ -19,11 +19,14 @@ import TFLiteModel
         func conv() -> GraphBuilder {
             var g = GraphBuilder()
             let x = g.input([1, 5, 5, 2], type, quantization: input)
-            let w = g.constant([UInt8](repeating: 1, count: 72), shape: [4, 3, 3, 2], filterType ?? type, quantization: filter)
+            let w = g.constant(
+                [UInt8](repeating: 1, count: 72), shape: [4, 3, 3, 2], filterType ?? type, quantization: filter)
             let b = g.constant([Int32](repeating: 7, count: 4), shape: [4], biasType, quantization: bias)
             let y = g.tensor([1], type, quantization: output)
-            g.op(.conv2D, inputs: [x, w, b], outputs: [y],
-                 options: .conv2D(Conv2DOptions(padding: .same, strideWidth: 1, strideHeight: 1, activation: activation)))
+            g.op(
+                .conv2D, inputs: [x, w, b], outputs: [y],
+                options: .conv2D(Conv2DOptions(padding: .same, strideWidth: 1, strideHeight: 1, activation: activation))
+            )
             g.output(y)
             return g
         }
@@ -32,10 +35,13 @@ import TFLiteModel
         func fullyConnected() -> GraphBuilder {
             var g = GraphBuilder()
             let x = g.input([2, 6], type, quantization: input)
-            let w = g.constant([UInt8](repeating: 1, count: 24), shape: [4, 6], filterType ?? type, quantization: filter)
+            let w = g.constant(
+                [UInt8](repeating: 1, count: 24), shape: [4, 6], filterType ?? type, quantization: filter)
             let b = g.constant([Int32](repeating: 7, count: 4), shape: [4], biasType, quantization: bias)
             let y = g.tensor([1], type, quantization: output)
-            g.op(.fullyConnected, inputs: [x, w, b], outputs: [y], options: .fullyConnected(FullyConnectedOptions(activation: activation)))
+            g.op(
+                .fullyConnected, inputs: [x, w, b], outputs: [y],
+                options: .fullyConnected(FullyConnectedOptions(activation: activation)))
             g.output(y)
             return g
         }
@@ -44,20 +50,25 @@ import TFLiteModel
         func depthwise() -> GraphBuilder {
             var g = GraphBuilder()
             let x = g.input([1, 4, 4, 2], type, quantization: input)
-            let w = g.constant([UInt8](repeating: 1, count: 36), shape: [1, 3, 3, 4], filterType ?? type, quantization: filter)
+            let w = g.constant(
+                [UInt8](repeating: 1, count: 36), shape: [1, 3, 3, 4], filterType ?? type, quantization: filter)
             let b = g.constant([Int32](repeating: 7, count: 4), shape: [4], biasType, quantization: bias)
             let y = g.tensor([1], type, quantization: output)
-            g.op(.depthwiseConv2D, inputs: [x, w, b], outputs: [y],
-                 options: .depthwiseConv2D(DepthwiseConv2DOptions(padding: .same, strideWidth: 1, strideHeight: 1,
-                                                                  depthMultiplier: 2, activation: activation)))
+            g.op(
+                .depthwiseConv2D, inputs: [x, w, b], outputs: [y],
+                options: .depthwiseConv2D(
+                    DepthwiseConv2DOptions(
+                        padding: .same, strideWidth: 1, strideHeight: 1,
+                        depthMultiplier: 2, activation: activation)))
             g.output(y)
             return g
         }
     }
 
-    static let legacy = ConvSetup(type: .uint8, input: QTest.quantization([0.02], [128]),
-                                  filter: QTest.quantization([0.01], [120]), bias: QTest.quantization([0.0002], [0]),
-                                  output: QTest.quantization([0.1], [100]))
+    static let legacy = ConvSetup(
+        type: .uint8, input: QTest.quantization([0.02], [128]),
+        filter: QTest.quantization([0.01], [120]), bias: QTest.quantization([0.0002], [0]),
+        output: QTest.quantization([0.1], [100]))
 
     /// Valid int8 (per-channel) and uint8 (per-tensor) setups prepare, and prepare gives
     /// the output (tensor 3, declared `[1]`) its inferred shape and keeps its type.
@@ -187,14 +198,19 @@ import TFLiteModel
 
     // MARK: Pools
 
-    func pool(_ kind: BuiltinOperator, _ type: ElementType, input: [Int], filter: (Int, Int), stride: (Int, Int),
-              padding: Padding, activation: FusedActivation, inQ: Quantization, outQ: Quantization) -> GraphBuilder {
+    func pool(
+        _ kind: BuiltinOperator, _ type: ElementType, input: [Int], filter: (Int, Int), stride: (Int, Int),
+        padding: Padding, activation: FusedActivation, inQ: Quantization, outQ: Quantization
+    ) -> GraphBuilder {
         var g = GraphBuilder()
         let x = g.input(input, type, quantization: inQ)
         let y = g.tensor([1], type, quantization: outQ)
-        g.op(kind, inputs: [x], outputs: [y],
-             options: .pool2D(Pool2DOptions(padding: padding, strideWidth: stride.1, strideHeight: stride.0,
-                                            filterWidth: filter.1, filterHeight: filter.0, activation: activation)))
+        g.op(
+            kind, inputs: [x], outputs: [y],
+            options: .pool2D(
+                Pool2DOptions(
+                    padding: padding, strideWidth: stride.1, strideHeight: stride.0,
+                    filterWidth: filter.1, filterHeight: filter.0, activation: activation)))
         g.output(y)
         return g
     }
@@ -202,10 +218,16 @@ import TFLiteModel
     @Test func poolsRequireEqualScaleAndZeroPoint() {
         let q = QTest.quantization([0.05], [3])
         for kind in [BuiltinOperator.averagePool2D, .maxPool2D] {
-            expectInvalid(pool(kind, .int8, input: [1, 4, 4, 2], filter: (2, 2), stride: (2, 2), padding: .valid, activation: .none,
-                               inQ: q, outQ: QTest.quantization([0.06], [3])), "share scale and zero point")
-            expectInvalid(pool(kind, .uint8, input: [1, 4, 4, 2], filter: (2, 2), stride: (2, 2), padding: .valid, activation: .none,
-                               inQ: q, outQ: QTest.quantization([0.05], [4])), "share scale and zero point")
+            expectInvalid(
+                pool(
+                    kind, .int8, input: [1, 4, 4, 2], filter: (2, 2), stride: (2, 2), padding: .valid,
+                    activation: .none,
+                    inQ: q, outQ: QTest.quantization([0.06], [3])), "share scale and zero point")
+            expectInvalid(
+                pool(
+                    kind, .uint8, input: [1, 4, 4, 2], filter: (2, 2), stride: (2, 2), padding: .valid,
+                    activation: .none,
+                    inQ: q, outQ: QTest.quantization([0.05], [4])), "share scale and zero point")
         }
     }
 
@@ -227,23 +249,31 @@ import TFLiteModel
         do {
             let type: ElementType = trial % 2 == 0 ? .uint8 : .int8
             let kind: BuiltinOperator = trial % 3 == 0 ? .maxPool2D : .averagePool2D
-            let input = [Int.random(in: 1 ... 2, using: &rng), Int.random(in: size, using: &rng),
-                         Int.random(in: size, using: &rng), Int.random(in: 1 ... 5, using: &rng)]
+            let input = [
+                Int.random(in: 1 ... 2, using: &rng), Int.random(in: size, using: &rng),
+                Int.random(in: size, using: &rng), Int.random(in: 1 ... 5, using: &rng),
+            ]
             let filter = (Int.random(in: window, using: &rng), Int.random(in: window, using: &rng))
             let stride = (Int.random(in: 1 ... 3, using: &rng), Int.random(in: 1 ... 3, using: &rng))
-            let padding: Padding = filter.0 <= input[1] && filter.1 <= input[2] && Bool.random(using: &rng) ? .valid : .same
+            let padding: Padding =
+                filter.0 <= input[1] && filter.1 <= input[2] && Bool.random(using: &rng) ? .valid : .same
             let activation = QTest.activations.randomElement(using: &rng) ?? .none
             let scale = Float.random(in: 0.01 ... 0.1, using: &rng)
             let zp = QTest.randomZeroPoint(type, &rng)
             let q = QTest.quantization([scale], [zp])
             let x = QTest.randomCodes(input.reduce(1, *), type, &rng)
-            let got = try QTest.run(pool(kind, type, input: input, filter: filter, stride: stride, padding: padding,
-                                         activation: activation, inQ: q, outQ: q), [QTest.bytes(x)], threads: trial % 2 + 1)
-            let bounds = FixedPoint.activationRange(activation, scale: scale, zeroPoint: Int32(zp),
-                                                    qmin: Int32(QTest.range(type).lowerBound), qmax: Int32(QTest.range(type).upperBound))
+            let got = try QTest.run(
+                pool(
+                    kind, type, input: input, filter: filter, stride: stride, padding: padding,
+                    activation: activation, inQ: q, outQ: q), [QTest.bytes(x)], threads: trial % 2 + 1)
+            let bounds = FixedPoint.activationRange(
+                activation, scale: scale, zeroPoint: Int32(zp),
+                qmin: Int32(QTest.range(type).lowerBound), qmax: Int32(QTest.range(type).upperBound))
             let lo = Int(bounds?.lower ?? 0), hi = Int(bounds?.upper ?? 0)
-            let ya = referenceAxis(input: input[1], filter: filter.0, stride: stride.0, dilation: 1, same: padding == .same)
-            let xa = referenceAxis(input: input[2], filter: filter.1, stride: stride.1, dilation: 1, same: padding == .same)
+            let ya = referenceAxis(
+                input: input[1], filter: filter.0, stride: stride.0, dilation: 1, same: padding == .same)
+            let xa = referenceAxis(
+                input: input[2], filter: filter.1, stride: stride.1, dilation: 1, same: padding == .same)
             var expected: [Int] = []
             for b in 0 ..< input[0] {
                 for oy in 0 ..< ya.out {
@@ -273,7 +303,9 @@ import TFLiteModel
                 }
             }
             #expect(got.shape == [input[0], ya.out, xa.out, input[3]])
-            #expect(QTest.codes(got.bytes, type) == expected, "\(kind) \(type) \(input) \(filter) \(stride) \(padding) \(activation)")
+            #expect(
+                QTest.codes(got.bytes, type) == expected,
+                "\(kind) \(type) \(input) \(filter) \(stride) \(padding) \(activation)")
         }
     }
 }

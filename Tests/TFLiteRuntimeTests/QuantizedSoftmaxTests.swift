@@ -47,19 +47,25 @@ import TFLiteModel
                 let codes = (0 ..< rows).flatMap { r in
                     let center = Int.random(in: range, using: &rng)
                     return (0 ..< depth).map { _ in
-                        r % 2 == 0 ? Int.random(in: range, using: &rng)
-                            : Swift.min(Swift.max(center + Int.random(in: -3 ... 3, using: &rng), range.lowerBound), range.upperBound)
+                        r % 2 == 0
+                            ? Int.random(in: range, using: &rng)
+                            : Swift.min(
+                                Swift.max(center + Int.random(in: -3 ... 3, using: &rng), range.lowerBound),
+                                range.upperBound)
                     }
                 }
                 let zeroPoint: Int64 = type == .uint8 ? 128 : 0
                 let outputZeroPoint: Int64 = type == .uint8 ? 0 : -128
                 var g = GraphBuilder()
-                let x = g.input([rows, depth], type, quantization: Quantization(scales: [scale], zeroPoints: [zeroPoint]))
-                let y = g.tensor([rows, depth], type, quantization: Quantization(scales: [1 / 256], zeroPoints: [outputZeroPoint]))
+                let x = g.input(
+                    [rows, depth], type, quantization: Quantization(scales: [scale], zeroPoints: [zeroPoint]))
+                let y = g.tensor(
+                    [rows, depth], type, quantization: Quantization(scales: [1 / 256], zeroPoints: [outputZeroPoint]))
                 g.op(.softmax, inputs: [x], outputs: [y], options: .softmax(beta: beta))
                 g.output(y)
                 let got = try QTest.run(g, [QTest.bytes(codes)], threads: 1).bytes
-                let expected = Self.reference(codes.map { Int32($0) }, depth: depth, type: type, scale: scale, beta: beta)
+                let expected = Self.reference(
+                    codes.map { Int32($0) }, depth: depth, type: type, scale: scale, beta: beta)
                 let outputs = QTest.codes(got, type)
                 let mismatch = expected.indices.first { outputs[$0] != Int(expected[$0]) }
                 #expect(mismatch == nil, "\(type), depth \(depth): first difference at \(mismatch ?? 0)")

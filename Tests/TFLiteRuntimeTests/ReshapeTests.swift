@@ -3,7 +3,9 @@ import TFLiteModel
 @testable import TFLiteRuntime
 
 @Suite struct ReshapeTests {
-    private func reshapeGraph(input: [Int], type: ElementType = .float32, shapeTensor: [Int32]?, options: [Int]? = nil) -> GraphBuilder {
+    private func reshapeGraph(input: [Int], type: ElementType = .float32, shapeTensor: [Int32]?, options: [Int]? = nil)
+        -> GraphBuilder
+    {
         var g = GraphBuilder()
         let x = g.input(input, type)
         var inputs = [x]
@@ -65,31 +67,44 @@ import TFLiteModel
         #expect(throws: KernelError.self) {
             _ = try ReshapeKernels.inferShape([1 << 40, 1 << 40, -1], inputShape: [2, 0, 3], source: "shape tensor")
         }
-        #expect((try? ReshapeKernels.inferShape([0, -1], inputShape: [0, 1 << 20, 1 << 20], source: "shape tensor")) == [0, 1 << 40])
+        #expect(
+            (try? ReshapeKernels.inferShape([0, -1], inputShape: [0, 1 << 20, 1 << 20], source: "shape tensor")) == [
+                0, 1 << 40,
+            ])
     }
 
     @Test func movesEveryFixedSizeType() throws {
         // int8, float16 (as bits), bool, int64, int16, uint8: bytes move unchanged.
-        let int8 = try ShapeTest.run(reshapeGraph(input: [2, 2], type: .int8, shapeTensor: [4]), input: [-128, -1, 0, 127] as [Int8], as: Int8.self)
+        let int8 = try ShapeTest.run(
+            reshapeGraph(input: [2, 2], type: .int8, shapeTensor: [4]), input: [-128, -1, 0, 127] as [Int8],
+            as: Int8.self)
         #expect(int8.values == [-128, -1, 0, 127])
-        let half = try ShapeTest.run(reshapeGraph(input: [3], type: .float16, shapeTensor: [3, 1]), input: [0x3C00, 0xC000, 0x7BFF] as [UInt16], as: UInt16.self)
+        let half = try ShapeTest.run(
+            reshapeGraph(input: [3], type: .float16, shapeTensor: [3, 1]), input: [0x3C00, 0xC000, 0x7BFF] as [UInt16],
+            as: UInt16.self)
         #expect(half.values == [0x3C00, 0xC000, 0x7BFF])
-        let bool = try ShapeTest.run(reshapeGraph(input: [2], type: .bool, shapeTensor: [1, 2]), input: [true, false], as: Bool.self)
+        let bool = try ShapeTest.run(
+            reshapeGraph(input: [2], type: .bool, shapeTensor: [1, 2]), input: [true, false], as: Bool.self)
         #expect(bool.values == [true, false])
-        let int64 = try ShapeTest.run(reshapeGraph(input: [2], type: .int64, shapeTensor: [-1]), input: [Int64.min, Int64.max], as: Int64.self)
+        let int64 = try ShapeTest.run(
+            reshapeGraph(input: [2], type: .int64, shapeTensor: [-1]), input: [Int64.min, Int64.max], as: Int64.self)
         #expect(int64.values == [Int64.min, Int64.max])
-        let int16 = try ShapeTest.run(reshapeGraph(input: [1, 2], type: .int16, shapeTensor: [2]), input: [-300, 300] as [Int16], as: Int16.self)
+        let int16 = try ShapeTest.run(
+            reshapeGraph(input: [1, 2], type: .int16, shapeTensor: [2]), input: [-300, 300] as [Int16], as: Int16.self)
         #expect(int16.values == [-300, 300])
-        let uint8 = try ShapeTest.run(reshapeGraph(input: [2, 1], type: .uint8, shapeTensor: [2]), input: [0, 255] as [UInt8], as: UInt8.self)
+        let uint8 = try ShapeTest.run(
+            reshapeGraph(input: [2, 1], type: .uint8, shapeTensor: [2]), input: [0, 255] as [UInt8], as: UInt8.self)
         #expect(uint8.values == [0, 255])
     }
 
     @Test func prepareErrors() {
-        ShapeTest.expectPrepareError(reshapeGraph(input: [2, 3], shapeTensor: [4, 2]), "cannot reshape [2, 3] (6 elements)")
+        ShapeTest.expectPrepareError(
+            reshapeGraph(input: [2, 3], shapeTensor: [4, 2]), "cannot reshape [2, 3] (6 elements)")
         ShapeTest.expectPrepareError(reshapeGraph(input: [2, 3], shapeTensor: [-1, -1]), "more than one -1")
         ShapeTest.expectPrepareError(reshapeGraph(input: [2, 3], shapeTensor: [-2, -3]), "negative dimension")
         ShapeTest.expectPrepareError(reshapeGraph(input: [1], shapeTensor: Array(repeating: 1, count: 9)), "at most 8")
-        ShapeTest.expectPrepareError(reshapeGraph(input: [2], shapeTensor: [2, 1 << 30, 1 << 30, 1 << 30]), "too many elements")
+        ShapeTest.expectPrepareError(
+            reshapeGraph(input: [2], shapeTensor: [2, 1 << 30, 1 << 30, 1 << 30]), "too many elements")
 
         var g = GraphBuilder()
         let x = g.input([2, 3], .float32)
@@ -119,13 +134,15 @@ import TFLiteModel
     }
 
     @Test func squeezeAllOnesWhenNoDims() throws {
-        let (shape, values) = try ShapeTest.run(squeezeGraph([1, 3, 1, 2], dims: []), input: ShapeTest.iota(6, as: Float.self), as: Float.self)
+        let (shape, values) = try ShapeTest.run(
+            squeezeGraph([1, 3, 1, 2], dims: []), input: ShapeTest.iota(6, as: Float.self), as: Float.self)
         #expect(shape == [3, 2])
         #expect(values == ShapeTest.iota(6))
     }
 
     @Test func squeezeListedDimsIncludingNegative() throws {
-        let (shape, _) = try ShapeTest.run(squeezeGraph([1, 3, 1, 2, 1], dims: [-3, 4]), input: ShapeTest.iota(6, as: Float.self), as: Float.self)
+        let (shape, _) = try ShapeTest.run(
+            squeezeGraph([1, 3, 1, 2, 1], dims: [-3, 4]), input: ShapeTest.iota(6, as: Float.self), as: Float.self)
         #expect(shape == [1, 3, 2])
     }
 
@@ -141,7 +158,13 @@ import TFLiteModel
         var g = GraphBuilder()
         let x = g.input(shape, .float32)
         let a: Int
-        if !constantAxis { a = g.input([1], .int32) } else if wide { a = g.constant([Int64(axis)], shape: [], .int64) } else { a = g.constant([Int32(axis)], shape: [1]) }
+        if !constantAxis {
+            a = g.input([1], .int32)
+        } else if wide {
+            a = g.constant([Int64(axis)], shape: [], .int64)
+        } else {
+            a = g.constant([Int32(axis)], shape: [1])
+        }
         let y = g.tensor([], .float32)
         g.op(.expandDims, inputs: [x, a], outputs: [y])
         g.output(y)
@@ -150,10 +173,13 @@ import TFLiteModel
 
     @Test func expandDimsPositions() throws {
         let cases: [(axis: Int, wide: Bool, shape: [Int])] = [
-            (0, false, [1, 2, 3]), (1, true, [2, 1, 3]), (2, false, [2, 3, 1]), (-1, false, [2, 3, 1]), (-3, true, [1, 2, 3]),
+            (0, false, [1, 2, 3]), (1, true, [2, 1, 3]), (2, false, [2, 3, 1]), (-1, false, [2, 3, 1]),
+            (-3, true, [1, 2, 3]),
         ]
         for c in cases {
-            let (shape, values) = try ShapeTest.run(expandGraph([2, 3], axis: c.axis, wide: c.wide), input: ShapeTest.iota(6, as: Float.self), as: Float.self)
+            let (shape, values) = try ShapeTest.run(
+                expandGraph([2, 3], axis: c.axis, wide: c.wide), input: ShapeTest.iota(6, as: Float.self),
+                as: Float.self)
             #expect(shape == c.shape, "axis \(c.axis)")
             #expect(values == ShapeTest.iota(6))
         }

@@ -14,7 +14,10 @@ import TFLiteModel
             try engine.allocate()
             try engine.invoke()
             #expect(engine.outputShape(0) == [3])
-            let values = type == .int32 ? try engine.output(0, as: Int32.self).map(Int.init) : try engine.output(0, as: Int64.self).map(Int.init)
+            let values =
+                type == .int32
+                ? try engine.output(0, as: Int32.self).map(Int.init)
+                : try engine.output(0, as: Int64.self).map(Int.init)
             #expect(values == [2, 5, 3])
         }
     }
@@ -70,8 +73,9 @@ import TFLiteModel
         let end = g.constant([Int32(1)], shape: [1])
         let stride = g.constant([Int32(1)], shape: [1])
         let batch = g.tensor([], .int32)
-        g.op(.stridedSlice, inputs: [shape, begin, end, stride], outputs: [batch],
-             options: .stridedSlice(StridedSliceOptions(shrinkAxisMask: 1)))
+        g.op(
+            .stridedSlice, inputs: [shape, begin, end, stride], outputs: [batch],
+            options: .stridedSlice(StridedSliceOptions(shrinkAxisMask: 1)))
         let minusOne = g.constant([Int32(-1)], shape: [])
         let newShape = g.tensor([], .int32)
         g.op(.pack, inputs: [batch, minusOne], outputs: [newShape], options: .pack(valuesCount: 2, axis: 0))

@@ -46,10 +46,13 @@ import TFLiteModel
             ys.forEach { g.output($0) }
             return g
         }
-        ShapeTest.expectPrepareError(graph([2, 3], axis: 1, splits: 2, outputs: 2), "cannot be split into 2 equal parts")
-        ShapeTest.expectPrepareError(graph([2, 3], axis: 2, splits: 2, outputs: 2), "axis 2 is out of range for rank 2")
+        ShapeTest.expectPrepareError(
+            graph([2, 3], axis: 1, splits: 2, outputs: 2), "cannot be split into 2 equal parts")
+        ShapeTest.expectPrepareError(
+            graph([2, 3], axis: 2, splits: 2, outputs: 2), "axis 2 is out of range for rank 2")
         ShapeTest.expectPrepareError(graph([2, 4], axis: 1, splits: 2, outputs: 3), "expected 2 outputs, found 3")
-        ShapeTest.expectPrepareError(graph([2, 4], axis: 1, splits: 2, outputs: 2, constantAxis: false), "must be constant")
+        ShapeTest.expectPrepareError(
+            graph([2, 4], axis: 1, splits: 2, outputs: 2, constantAxis: false), "must be constant")
     }
 
     @Test func splitVWithInferredSize() throws {

@@ -14,21 +14,28 @@ import TFLiteModel
     }
 
     @Test func goldensFromTensorFlow() throws {
-        let a = try ShapeTest.run(transposeGraph([2, 3, 4], perm: [2, 0, 1]), input: ShapeTest.iota(24, as: Float.self), as: Float.self)
+        let a = try ShapeTest.run(
+            transposeGraph([2, 3, 4], perm: [2, 0, 1]), input: ShapeTest.iota(24, as: Float.self), as: Float.self)
         #expect(a.shape == [4, 2, 3])
         #expect(a.values == [0, 4, 8, 12, 16, 20, 1, 5, 9, 13, 17, 21, 2, 6, 10, 14, 18, 22, 3, 7, 11, 15, 19, 23])
-        let b = try ShapeTest.run(transposeGraph([2, 2, 3, 4], perm: [3, 1, 0, 2], type: .uint8), input: ShapeTest.iota(48, as: UInt8.self), as: UInt8.self)
+        let b = try ShapeTest.run(
+            transposeGraph([2, 2, 3, 4], perm: [3, 1, 0, 2], type: .uint8), input: ShapeTest.iota(48, as: UInt8.self),
+            as: UInt8.self)
         #expect(b.shape == [4, 2, 2, 3])
-        #expect(b.values == [0, 4, 8, 24, 28, 32, 12, 16, 20, 36, 40, 44, 1, 5, 9, 25, 29, 33, 13, 17, 21, 37, 41, 45,
-                             2, 6, 10, 26, 30, 34, 14, 18, 22, 38, 42, 46, 3, 7, 11, 27, 31, 35, 15, 19, 23, 39, 43, 47])
+        #expect(
+            b.values == [
+                0, 4, 8, 24, 28, 32, 12, 16, 20, 36, 40, 44, 1, 5, 9, 25, 29, 33, 13, 17, 21, 37, 41, 45,
+                2, 6, 10, 26, 30, 34, 14, 18, 22, 38, 42, 46, 3, 7, 11, 27, 31, 35, 15, 19, 23, 39, 43, 47,
+            ])
     }
 
     @Test func sixDimensionsMatchNaiveReference() throws {
         let shape = [2, 1, 3, 2, 2, 3]
         let perm = [5, 3, 0, 4, 1, 2]
         let n = shape.reduce(1, *)
-        let (outShape, values) = try ShapeTest.run(transposeGraph(shape, perm: perm.map(Int32.init), type: .int32),
-                                                   input: ShapeTest.iota(n, as: Int32.self), as: Int32.self)
+        let (outShape, values) = try ShapeTest.run(
+            transposeGraph(shape, perm: perm.map(Int32.init), type: .int32),
+            input: ShapeTest.iota(n, as: Int32.self), as: Int32.self)
         let expectedShape = perm.map { shape[$0] }
         #expect(outShape == expectedShape)
         let expected = (0 ..< n).map { flat -> Int32 in
@@ -51,22 +58,35 @@ import TFLiteModel
         var g = GraphBuilder()
         let x = g.input(shape, .float32)
         let y = g.tensor([], .float32)
-        g.op(code, inputs: [x], outputs: [y], options: code == .depthToSpace ? .depthToSpace(blockSize: blockSize) : .spaceToDepth(blockSize: blockSize))
+        g.op(
+            code, inputs: [x], outputs: [y],
+            options: code == .depthToSpace ? .depthToSpace(blockSize: blockSize) : .spaceToDepth(blockSize: blockSize))
         g.output(y)
         return g
     }
 
     @Test func depthToSpaceGolden() throws {
-        let (shape, values) = try ShapeTest.run(blockGraph(.depthToSpace, [1, 2, 2, 8], blockSize: 2), input: ShapeTest.iota(32, as: Float.self), as: Float.self)
+        let (shape, values) = try ShapeTest.run(
+            blockGraph(.depthToSpace, [1, 2, 2, 8], blockSize: 2), input: ShapeTest.iota(32, as: Float.self),
+            as: Float.self)
         #expect(shape == [1, 4, 4, 2])
-        #expect(values == [0, 1, 2, 3, 8, 9, 10, 11, 4, 5, 6, 7, 12, 13, 14, 15, 16, 17, 18, 19, 24, 25, 26, 27, 20, 21, 22, 23, 28, 29, 30, 31])
+        #expect(
+            values == [
+                0, 1, 2, 3, 8, 9, 10, 11, 4, 5, 6, 7, 12, 13, 14, 15, 16, 17, 18, 19, 24, 25, 26, 27, 20, 21, 22, 23,
+                28, 29, 30, 31,
+            ])
     }
 
     @Test func spaceToDepthGoldenAndRoundTrip() throws {
-        let (shape, values) = try ShapeTest.run(blockGraph(.spaceToDepth, [1, 4, 6, 2], blockSize: 2), input: ShapeTest.iota(48, as: Float.self), as: Float.self)
+        let (shape, values) = try ShapeTest.run(
+            blockGraph(.spaceToDepth, [1, 4, 6, 2], blockSize: 2), input: ShapeTest.iota(48, as: Float.self),
+            as: Float.self)
         #expect(shape == [1, 2, 3, 8])
-        #expect(values == [0, 1, 2, 3, 12, 13, 14, 15, 4, 5, 6, 7, 16, 17, 18, 19, 8, 9, 10, 11, 20, 21, 22, 23,
-                           24, 25, 26, 27, 36, 37, 38, 39, 28, 29, 30, 31, 40, 41, 42, 43, 32, 33, 34, 35, 44, 45, 46, 47])
+        #expect(
+            values == [
+                0, 1, 2, 3, 12, 13, 14, 15, 4, 5, 6, 7, 16, 17, 18, 19, 8, 9, 10, 11, 20, 21, 22, 23,
+                24, 25, 26, 27, 36, 37, 38, 39, 28, 29, 30, 31, 40, 41, 42, 43, 32, 33, 34, 35, 44, 45, 46, 47,
+            ])
         // SPACE_TO_DEPTH then DEPTH_TO_SPACE with block 3 restores the input.
         var g = GraphBuilder()
         let x = g.input([2, 3, 6, 2], .float32)
@@ -82,8 +102,10 @@ import TFLiteModel
     }
 
     @Test func blockErrors() {
-        ShapeTest.expectPrepareError(blockGraph(.depthToSpace, [1, 2, 2, 6], blockSize: 2), "not divisible by block_size²")
-        ShapeTest.expectPrepareError(blockGraph(.spaceToDepth, [1, 3, 4, 1], blockSize: 2), "multiples of block_size 2")
+        ShapeTest.expectPrepareError(
+            blockGraph(.depthToSpace, [1, 2, 2, 6], blockSize: 2), "not divisible by block_size²")
+        ShapeTest.expectPrepareError(
+            blockGraph(.spaceToDepth, [1, 3, 4, 1], blockSize: 2), "multiples of block_size 2")
         ShapeTest.expectPrepareError(blockGraph(.spaceToDepth, [1, 4, 4, 1], blockSize: 0), "block_size is 0")
         ShapeTest.expectPrepareError(blockGraph(.depthToSpace, [4, 4, 1], blockSize: 1), "must be 4-D")
     }

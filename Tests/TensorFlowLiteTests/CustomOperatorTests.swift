@@ -12,8 +12,8 @@ struct ScaledSquare: CustomOperator {
         case negativeInput(Int)
         var description: String {
             switch self {
-            case let .notFloat(type): "expects float32, got \(type)"
-            case let .negativeInput(i): "input element \(i) is negative"
+            case .notFloat(let type): "expects float32, got \(type)"
+            case .negativeInput(let i): "input element \(i) is negative"
             }
         }
     }
@@ -54,21 +54,27 @@ struct WrongTypeAccess: CustomOperator {
     static let optionsThree: [UInt8] = [3, 1 << 2, 1]
 
     /// One `CUSTOM:<name>` operator from a `[2, 3]` float input to a same-shaped output.
-    static func model(name: String = "ScaledSquare", type: ElementType = .float32, options: [UInt8] = optionsThree) -> Model {
+    static func model(name: String = "ScaledSquare", type: ElementType = .float32, options: [UInt8] = optionsThree)
+        -> Model
+    {
         let bytes = ModelBytes(options)
         let tensors = [
             ModelTensor(index: 0, name: "x", type: type, shape: [2, 3]),
             ModelTensor(index: 1, name: "y", type: .float32, shape: [2, 3]),
         ]
         let code = OperatorCode(builtin: .custom, customName: name)
-        let op = Operator(index: 0, code: code, inputs: [0], outputs: [1],
-                          customOptions: ByteView(storage: bytes, offset: 0, count: options.count))
+        let op = Operator(
+            index: 0, code: code, inputs: [0], outputs: [1],
+            customOptions: ByteView(storage: bytes, offset: 0, count: options.count))
         let subgraph = Subgraph(name: "main", tensors: tensors, inputs: [0], outputs: [1], operators: [op])
-        return Model(bytes: bytes, version: 3, modelDescription: nil, operatorCodes: [code],
-                     subgraphs: [subgraph], signatures: [], metadata: [])
+        return Model(
+            bytes: bytes, version: 3, modelDescription: nil, operatorCodes: [code],
+            subgraphs: [subgraph], signatures: [], metadata: [])
     }
 
-    static func options(_ name: String = "ScaledSquare", _ kernel: some CustomOperator = ScaledSquare()) -> Interpreter.Options {
+    static func options(_ name: String = "ScaledSquare", _ kernel: some CustomOperator = ScaledSquare())
+        -> Interpreter.Options
+    {
         var options = Interpreter.Options()
         options.isErrorLoggingEnabled = false
         options.registerCustomOperator(name, kernel)
@@ -91,38 +97,52 @@ struct WrongTypeAccess: CustomOperator {
 
     @Test func kernelErrorAtInvokeNamesTheOperator() throws {
         let interpreter = try Interpreter(model: Self.model(), options: Self.options())
-        #expect(throws: InterpreterError.customOperatorFailed(name: "ScaledSquare", operatorIndex: 0,
-                                                             reason: "input element 4 is negative")) {
+        #expect(
+            throws: InterpreterError.customOperatorFailed(
+                name: "ScaledSquare", operatorIndex: 0,
+                reason: "input element 4 is negative")
+        ) {
             _ = try Self.run(interpreter, [0, 1, 2, 3, -1, 5])
         }
     }
 
     @Test func kernelErrorAtPrepareNamesTheOperator() {
-        #expect(throws: InterpreterError.customOperatorFailed(name: "ScaledSquare", operatorIndex: 0,
-                                                             reason: "expects float32, got int32")) {
+        #expect(
+            throws: InterpreterError.customOperatorFailed(
+                name: "ScaledSquare", operatorIndex: 0,
+                reason: "expects float32, got int32")
+        ) {
             try Interpreter(model: Self.model(type: .int32), options: Self.options())
         }
     }
 
     @Test func malformedOptionsAreATypedError() {
-        #expect(throws: InterpreterError.customOperatorFailed(
-            name: "ScaledSquare", operatorIndex: 0,
-            reason: "custom options: root: byte width 7 in the last byte is not 1, 2, 4 or 8")) {
+        #expect(
+            throws: InterpreterError.customOperatorFailed(
+                name: "ScaledSquare", operatorIndex: 0,
+                reason: "custom options: root: byte width 7 in the last byte is not 1, 2, 4 or 8")
+        ) {
             try Interpreter(model: Self.model(options: [1, 2, 7]), options: Self.options())
         }
     }
 
     @Test func viewsOfTheWrongTypeAreRefused() throws {
         let interpreter = try Interpreter(model: Self.model(), options: Self.options("ScaledSquare", WrongTypeAccess()))
-        #expect(throws: InterpreterError.customOperatorFailed(name: "ScaledSquare", operatorIndex: 0,
-                                                             reason: "output 0 has type FLOAT32, not int32")) {
+        #expect(
+            throws: InterpreterError.customOperatorFailed(
+                name: "ScaledSquare", operatorIndex: 0,
+                reason: "output 0 has type FLOAT32, not int32")
+        ) {
             _ = try Self.run(interpreter, [1, 2, 3, 4, 5, 6])
         }
     }
 
     @Test func unregisteredCustomOperatorIsRefusedWithHowToRegister() {
-        #expect(throws: InterpreterError.tensorFlowLiteError(
-            "Failed to create the interpreter. Encountered unresolved custom op: ScaledSquare: operator 0 is the custom operator 'ScaledSquare', which this runtime has no kernel for; register one for the name 'ScaledSquare' (Interpreter.Options.registerCustomOperator)")) {
+        #expect(
+            throws: InterpreterError.tensorFlowLiteError(
+                "Failed to create the interpreter. Encountered unresolved custom op: ScaledSquare: operator 0 is the custom operator 'ScaledSquare', which this runtime has no kernel for; register one for the name 'ScaledSquare' (Interpreter.Options.registerCustomOperator)"
+            )
+        ) {
             try Interpreter(model: Self.model())
         }
         // Registering another name does not help.

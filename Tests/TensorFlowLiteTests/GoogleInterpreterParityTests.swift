@@ -31,10 +31,12 @@ enum AddQuantizedModel {
     static let path = Fixtures.google("add_quantized")
     static let shape: Tensor.Shape = [2]
     static let quantization = QuantizationParameters(scale: 0.003922, zeroPoint: 0)
-    static let inputTensor = Tensor(name: "input", dataType: .uInt8, shape: shape, data: Data([1, 3]),
-                                    quantizationParameters: quantization)
-    static let outputTensor = Tensor(name: "output", dataType: .uInt8, shape: shape, data: Data([3, 9]),
-                                     quantizationParameters: quantization)
+    static let inputTensor = Tensor(
+        name: "input", dataType: .uInt8, shape: shape, data: Data([1, 3]),
+        quantizationParameters: quantization)
+    static let outputTensor = Tensor(
+        name: "output", dataType: .uInt8, shape: shape, data: Data([3, 9]),
+        quantizationParameters: quantization)
 }
 
 @Suite struct GoogleInterpreterParityTests {
@@ -62,8 +64,9 @@ enum AddQuantizedModel {
         let fromPath = try Interpreter(modelPath: AddQuantizedModel.path, options: options)
         #expect(fromPath.options == options)
         #expect(fromPath.delegates == nil)
-        let fromData = try Interpreter(modelData: Data(contentsOf: URL(fileURLWithPath: AddQuantizedModel.path)),
-                                       options: options)
+        let fromData = try Interpreter(
+            modelData: Data(contentsOf: URL(fileURLWithPath: AddQuantizedModel.path)),
+            options: options)
         #expect(fromData.options != nil)
         #expect(fromData.delegates == nil)
     }
@@ -198,7 +201,8 @@ enum AddQuantizedModel {
         #expect(a.name == "Tensor" && a.dataType == .uInt8 && a.shape == [2, 2, 3])
         #expect(a.data == data && a.quantizationParameters == q)
         #expect(a == Tensor(name: "Tensor", dataType: .uInt8, shape: [2, 2, 3], data: data, quantizationParameters: q))
-        #expect(a != Tensor(name: "Tensor2", dataType: .uInt8, shape: [2, 2, 3], data: data, quantizationParameters: q))
+        #expect(
+            a != Tensor(name: "Tensor2", dataType: .uInt8, shape: [2, 2, 3], data: data, quantizationParameters: q))
     }
 
     @Test func shapeFromArrayElementsOrLiteral() {

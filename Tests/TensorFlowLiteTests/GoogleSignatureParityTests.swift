@@ -30,7 +30,8 @@ import TFLiteModel
         try runner.resizeInput(named: "x", toShape: [2])
         try runner.allocateTensors()
         try runner.copy(Self.input, toInputNamed: "x")
-        #expect(try runner.input(named: "x") == Tensor(name: "add_x:0", dataType: .float32, shape: [2], data: Self.input))
+        #expect(
+            try runner.input(named: "x") == Tensor(name: "add_x:0", dataType: .float32, shape: [2], data: Self.input))
     }
 
     @Test func unknownNamesThrowTheirOwnCases() throws {
@@ -50,8 +51,9 @@ import TFLiteModel
         #expect(throws: SignatureRunnerError.failedToResizeInputTensor(inputName: "x")) {
             try runner.resizeInput(named: "x", toShape: [-1])
         }
-        #expect(SignatureRunnerError.failedToResizeInputTensor(inputName: "dummy").description
-            == "Failed to resize input tensor with input name (dummy).")
+        #expect(
+            SignatureRunnerError.failedToResizeInputTensor(inputName: "dummy").description
+                == "Failed to resize input tensor with input name (dummy).")
     }
 
     @Test func invokesWithInputs() throws {
@@ -61,8 +63,9 @@ import TFLiteModel
         #expect(before.name == "StatefulPartitionedCall:0" && before.dataType == .float32 && before.shape == [1])
         try runner.resizeInput(named: "x", toShape: [2])
         try runner.invoke(with: ["x": Self.input])
-        #expect(try runner.output(named: "output_0")
-            == Tensor(name: "StatefulPartitionedCall:0", dataType: .float32, shape: [2], data: Self.output))
+        #expect(
+            try runner.output(named: "output_0")
+                == Tensor(name: "StatefulPartitionedCall:0", dataType: .float32, shape: [2], data: Self.output))
     }
 
     @Test func otherSignatureRunsItsOwnSubgraph() throws {
@@ -106,8 +109,9 @@ import TFLiteModel
         #expect(plain.options == nil)
         var options = Interpreter.Options()
         options.threadCount = 1
-        let interpreter = try Interpreter(modelPath: Fixtures.google("multi_add"), options: options,
-                                          delegates: [MetalDelegate()])
+        let interpreter = try Interpreter(
+            modelPath: Fixtures.google("multi_add"), options: options,
+            delegates: [MetalDelegate()])
         #expect(interpreter.options != nil && interpreter.delegates?.count == 1)
         try interpreter.allocateTensors()
         for k in 0 ..< 4 {
@@ -133,7 +137,9 @@ import TFLiteModel
 /// Output types TFLite's kernels decide at prepare (spec/derived-output-types.md).
 @Suite struct DerivedOutputTypeTests {
     /// One binary operator on int32 [1, 4] operands whose output the file calls FLOAT32.
-    static func binary(_ op: BuiltinOperator, inputType: ElementType = .int32, outputType: ElementType = .float32) -> Model {
+    static func binary(_ op: BuiltinOperator, inputType: ElementType = .int32, outputType: ElementType = .float32)
+        -> Model
+    {
         let tensors = [
             ModelTensor(index: 0, name: "a", type: inputType, shape: [1, 4]),
             ModelTensor(index: 1, name: "b", type: inputType, shape: [1, 4]),
@@ -141,8 +147,9 @@ import TFLiteModel
         ]
         let node = Operator(index: 0, code: OperatorCode(builtin: op), inputs: [0, 1], outputs: [2])
         let subgraph = Subgraph(name: "main", tensors: tensors, inputs: [0, 1], outputs: [2], operators: [node])
-        return Model(bytes: ModelBytes([UInt8]()), version: 3, modelDescription: nil, operatorCodes: [node.code],
-                     subgraphs: [subgraph], signatures: [], metadata: [])
+        return Model(
+            bytes: ModelBytes([UInt8]()), version: 3, modelDescription: nil, operatorCodes: [node.code],
+            subgraphs: [subgraph], signatures: [], metadata: [])
     }
 
     @Test(arguments: [BuiltinOperator.add, .sub, .maximum, .minimum])
@@ -154,19 +161,23 @@ import TFLiteModel
         try interpreter.invoke()
         let output = try interpreter.output(at: 0)
         #expect(output.dataType == .int32)
-        let want: [Int32] = switch op {
-        case .add: [8, 3, 0, 0]
-        case .sub: [6, -7, 6, 0]
-        case .maximum: [7, 5, 3, 0]
-        default: [1, -2, -3, 0]
-        }
+        let want: [Int32] =
+            switch op {
+            case .add: [8, 3, 0, 0]
+            case .sub: [6, -7, 6, 0]
+            case .maximum: [7, 5, 3, 0]
+            default: [1, -2, -3, 0]
+            }
         #expect(try [Int32](output) == want)
     }
 
     /// MUL keeps the file's output type in TFLite, which then refuses the model; so do we.
     @Test func mulKeepsTheFilesTypeAndIsRefused() throws {
-        #expect(throws: InterpreterError.tensorFlowLiteError(
-            "Failed to create the interpreter. operator 0 (MUL) does not support the types inputs (INT32, INT32) -> outputs (FLOAT32)")) {
+        #expect(
+            throws: InterpreterError.tensorFlowLiteError(
+                "Failed to create the interpreter. operator 0 (MUL) does not support the types inputs (INT32, INT32) -> outputs (FLOAT32)"
+            )
+        ) {
             try Interpreter(model: Self.binary(.mul))
         }
         // TensorFlow's add_quantized graph with MUL: LiteRT refuses it at the second MUL,
@@ -176,7 +187,9 @@ import TFLiteModel
             _ = try Interpreter(modelPath: Fixtures.google("mul_quantized"))
             Issue.record("mul_quantized was accepted")
         } catch let InterpreterError.tensorFlowLiteError(message) {
-            #expect(message.hasSuffix("operator 0 (MUL) does not support the types inputs (UINT8, UINT8) -> outputs (FLOAT32)"))
+            #expect(
+                message.hasSuffix(
+                    "operator 0 (MUL) does not support the types inputs (UINT8, UINT8) -> outputs (FLOAT32)"))
         }
     }
 
@@ -189,8 +202,9 @@ import TFLiteModel
         ]
         let node = Operator(index: 0, code: OperatorCode(builtin: .add), inputs: [0, 1], outputs: [2])
         let subgraph = Subgraph(name: "main", tensors: tensors, inputs: [0, 1], outputs: [2], operators: [node])
-        let model = Model(bytes: ModelBytes([UInt8]()), version: 3, modelDescription: nil, operatorCodes: [node.code],
-                          subgraphs: [subgraph], signatures: [], metadata: [])
+        let model = Model(
+            bytes: ModelBytes([UInt8]()), version: 3, modelDescription: nil, operatorCodes: [node.code],
+            subgraphs: [subgraph], signatures: [], metadata: [])
         #expect(throws: InterpreterError.self) { try Interpreter(model: model) }
     }
 }

@@ -32,7 +32,11 @@ import TFLiteModel
         let bytes = try Data(contentsOf: URL(fileURLWithPath: Fixtures.model("mobilenet_float")))
         let a = try Interpreter(modelData: bytes)
         let model = try Model(contentsOfFile: Fixtures.model("mobilenet_float"))
-        let b = try Interpreter(model: model, options: { var o = Interpreter.Options(); o.threadCount = 2; return o }())
+        let b = try Interpreter(
+            model: model,
+            options: {
+                var o = Interpreter.Options(); o.threadCount = 2; return o
+            }())
         var outputs: [[Float]] = []
         for interpreter in [a, b] {
             try interpreter.allocateTensors()
@@ -79,7 +83,9 @@ import TFLiteModel
     }
 
     @Test func garbageDataFailsToLoad() {
-        #expect(throws: InterpreterError.failedToLoadModel) { try Interpreter(modelData: Data(repeating: 7, count: 100)) }
+        #expect(throws: InterpreterError.failedToLoadModel) {
+            try Interpreter(modelData: Data(repeating: 7, count: 100))
+        }
     }
 
     @Test func indexesAreChecked() throws {
@@ -87,9 +93,15 @@ import TFLiteModel
         try interpreter.allocateTensors()
         #expect(throws: InterpreterError.invalidTensorIndex(index: 1, maxIndex: 0)) { try interpreter.input(at: 1) }
         #expect(throws: InterpreterError.invalidTensorIndex(index: -1, maxIndex: 0)) { try interpreter.output(at: -1) }
-        #expect(throws: InterpreterError.invalidTensorIndex(index: 3, maxIndex: 0)) { try interpreter.copy(Data(), toInputAt: 3) }
-        #expect(throws: InterpreterError.invalidTensorIndex(index: 2, maxIndex: 0)) { try interpreter.resizeInput(at: 2, to: [1]) }
-        #expect(InterpreterError.invalidTensorIndex(index: 1, maxIndex: 0).description == "Invalid tensor index 1, max index is 0.")
+        #expect(throws: InterpreterError.invalidTensorIndex(index: 3, maxIndex: 0)) {
+            try interpreter.copy(Data(), toInputAt: 3)
+        }
+        #expect(throws: InterpreterError.invalidTensorIndex(index: 2, maxIndex: 0)) {
+            try interpreter.resizeInput(at: 2, to: [1])
+        }
+        #expect(
+            InterpreterError.invalidTensorIndex(index: 1, maxIndex: 0).description
+                == "Invalid tensor index 1, max index is 0.")
     }
 
     @Test func byteCountIsChecked() throws {
@@ -105,7 +117,9 @@ import TFLiteModel
         #expect(throws: InterpreterError.allocateTensorsRequired) { try interpreter.input(at: 0) }
         #expect(throws: InterpreterError.invokeInterpreterRequired) { try interpreter.output(at: 0) }
         #expect(throws: InterpreterError.allocateTensorsRequired) { try interpreter.invoke() }
-        #expect(throws: InterpreterError.allocateTensorsRequired) { try interpreter.copy(Data(count: 12288), toInputAt: 0) }
+        #expect(throws: InterpreterError.allocateTensorsRequired) {
+            try interpreter.copy(Data(count: 12288), toInputAt: 0)
+        }
         try interpreter.allocateTensors()
         try interpreter.resizeInput(at: 0, to: [2, 32, 32, 3])
         #expect(throws: InterpreterError.allocateTensorsRequired) { try interpreter.invoke() }
@@ -119,14 +133,16 @@ import TFLiteModel
 
     @Test func invalidResizeIsReported() throws {
         let interpreter = try Interpreter(modelPath: Fixtures.model("mobilenet_float"))
-        #expect(throws: InterpreterError.failedToResizeInputTensor(index: 0)) { try interpreter.resizeInput(at: 0, to: [1, -3, 2, 3]) }
+        #expect(throws: InterpreterError.failedToResizeInputTensor(index: 0)) {
+            try interpreter.resizeInput(at: 0, to: [1, -3, 2, 3])
+        }
         // A shape the graph cannot take fails at allocation, naming the operator.
         try interpreter.resizeInput(at: 0, to: [1, 32, 32, 4])
         do {
             try interpreter.allocateTensors()
             Issue.record("expected an error")
         } catch let error as InterpreterError {
-            guard case let .tensorFlowLiteError(message) = error else { Issue.record("got \(error)"); return }
+            guard case .tensorFlowLiteError(let message) = error else { Issue.record("got \(error)"); return }
             #expect(message.contains("operator 0 (CONV_2D)"))
         }
     }
@@ -134,7 +150,9 @@ import TFLiteModel
     @Test func typedCopyChecksTheType() throws {
         let interpreter = try Interpreter(modelPath: Fixtures.model("mobilenet_float"))
         try interpreter.allocateTensors()
-        #expect(throws: InterpreterError.invalidTensorDataType) { try interpreter.copy([UInt8](repeating: 0, count: 12288), toInputAt: 0) }
+        #expect(throws: InterpreterError.invalidTensorDataType) {
+            try interpreter.copy([UInt8](repeating: 0, count: 12288), toInputAt: 0)
+        }
     }
 }
 
@@ -148,12 +166,14 @@ import TFLiteModel
         ]
         let op = Operator(index: 0, code: OperatorCode(builtin: op), inputs: [0], outputs: [1])
         let subgraph = Subgraph(name: "main", tensors: tensors, inputs: [0], outputs: [1], operators: [op])
-        return Model(bytes: bytes, version: 3, modelDescription: nil, operatorCodes: [op.code],
-                     subgraphs: [subgraph], signatures: [], metadata: [])
+        return Model(
+            bytes: bytes, version: 3, modelDescription: nil, operatorCodes: [op.code],
+            subgraphs: [subgraph], signatures: [], metadata: [])
     }
 
     @Test func unsupportedOperatorIsNamed() {
-        let message = "Failed to create the interpreter. Didn't find op for builtin opcode 'LSH_PROJECTION' version '1': "
+        let message =
+            "Failed to create the interpreter. Didn't find op for builtin opcode 'LSH_PROJECTION' version '1': "
             + "operator 0 (LSH_PROJECTION) is not supported by this runtime"
         #expect(throws: InterpreterError.tensorFlowLiteError(message)) {
             try Interpreter(model: Self.model(op: .lshProjection, type: .float32))
@@ -162,8 +182,11 @@ import TFLiteModel
     }
 
     @Test func unsupportedTypesAreNamed() {
-        #expect(throws: InterpreterError.tensorFlowLiteError(
-            "Failed to create the interpreter. operator 0 (RELU6) does not support the types inputs (STRING) -> outputs (STRING)")) {
+        #expect(
+            throws: InterpreterError.tensorFlowLiteError(
+                "Failed to create the interpreter. operator 0 (RELU6) does not support the types inputs (STRING) -> outputs (STRING)"
+            )
+        ) {
             try Interpreter(model: Self.model(op: .relu6, type: .string))
         }
     }

@@ -6,17 +6,28 @@ import Testing
     func parse(_ text: String) throws -> JSONNode { try TolerantJSON.parse(Array(text.utf8)) }
 
     @Test func acceptsJSONAndTrailingCommas() throws {
-        #expect(try parse(#"{"a": [1, 2.5e1, -3], "b": "x\u00e9\n", "c": true, "d": null}"#)
-            == .object(["a": .array([.number(1), .number(25), .number(-3)]), "b": .string("xé\n"), "c": .bool(true), "d": .null]))
+        #expect(
+            try parse(#"{"a": [1, 2.5e1, -3], "b": "x\u00e9\n", "c": true, "d": null}"#)
+                == .object([
+                    "a": .array([.number(1), .number(25), .number(-3)]), "b": .string("xé\n"), "c": .bool(true),
+                    "d": .null,
+                ]))
         // Google's sample manifest: a trailing comma in the object.
-        #expect(try parse(#"{ "modelType": "IMAGE_LABELING", "modelFile": "m.tflite", "labelsFile": "l.txt", }"#)
-            == .object(["modelType": .string("IMAGE_LABELING"), "modelFile": .string("m.tflite"), "labelsFile": .string("l.txt")]))
+        #expect(
+            try parse(#"{ "modelType": "IMAGE_LABELING", "modelFile": "m.tflite", "labelsFile": "l.txt", }"#)
+                == .object([
+                    "modelType": .string("IMAGE_LABELING"), "modelFile": .string("m.tflite"),
+                    "labelsFile": .string("l.txt"),
+                ]))
         #expect(try parse("[1, 2, ]") == .array([.number(1), .number(2)]))
         #expect(try parse(#"{"s": "a,}"}"#) == .object(["s": .string("a,}")]))
     }
 
-    @Test(arguments: ["", "{", #"{"a" 1}"#, "[1,,2]", "{,}", "[,]", #"{"a": 1} x"#, "tru", #""unterminated"#, "01x", #"{"a":1,"a":2}"#, "+1", ".5",
-                      String(repeating: "[", count: 100) + String(repeating: "]", count: 100)])
+    @Test(arguments: [
+        "", "{", #"{"a" 1}"#, "[1,,2]", "{,}", "[,]", #"{"a": 1} x"#, "tru", #""unterminated"#, "01x",
+        #"{"a":1,"a":2}"#, "+1", ".5",
+        String(repeating: "[", count: 100) + String(repeating: "]", count: 100),
+    ])
     func rejects(_ text: String) {
         #expect(throws: TolerantJSON.ParseError.self) { try parse(text) }
     }
@@ -26,9 +37,13 @@ import Testing
     @Test func resolvesRelativePaths() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
-        let path = try dir.write("manifest.json", #"{"modelFile": "model.tflite", "labelsFile": "dict.txt", "modelType": "IMAGE_LABELING",}"#)
+        let path = try dir.write(
+            "manifest.json", #"{"modelFile": "model.tflite", "labelsFile": "dict.txt", "modelType": "IMAGE_LABELING",}"#
+        )
         let m = try AutoMLManifest(contentsOfFile: path)
-        #expect(m.modelPath == dir.file("model.tflite") && m.labelsPath == dir.file("dict.txt") && m.modelType == "IMAGE_LABELING")
+        #expect(
+            m.modelPath == dir.file("model.tflite") && m.labelsPath == dir.file("dict.txt")
+                && m.modelType == "IMAGE_LABELING")
     }
 
     @Test func malformedManifests() throws {
@@ -42,9 +57,18 @@ import Testing
         let cases: [(String, ModelBundleError)] = [
             (#"{"labelsFile": "dict.txt"}"#, .missingKey(path: dir.file("m.json"), key: "modelFile")),
             (#"{"modelFile": "m.tflite"}"#, .missingKey(path: dir.file("m.json"), key: "labelsFile")),
-            (#"{"modelFile": 3, "labelsFile": "d"}"#, .invalidValue(path: dir.file("m.json"), key: "modelFile", expected: "a non-empty string")),
-            (#"{"modelFile": "", "labelsFile": "d"}"#, .invalidValue(path: dir.file("m.json"), key: "modelFile", expected: "a non-empty string")),
-            (#"["modelFile"]"#, .invalidJSON(path: dir.file("m.json"), offset: 0, reason: "the top level is not an object")),
+            (
+                #"{"modelFile": 3, "labelsFile": "d"}"#,
+                .invalidValue(path: dir.file("m.json"), key: "modelFile", expected: "a non-empty string")
+            ),
+            (
+                #"{"modelFile": "", "labelsFile": "d"}"#,
+                .invalidValue(path: dir.file("m.json"), key: "modelFile", expected: "a non-empty string")
+            ),
+            (
+                #"["modelFile"]"#,
+                .invalidJSON(path: dir.file("m.json"), offset: 0, reason: "the top level is not an object")
+            ),
         ]
         for (text, expected) in cases {
             let path = try dir.write("m.json", text)
@@ -65,10 +89,18 @@ import Testing
         #expect(try LabelDictionary.parse(Array("cat\r\ndog\r\n".utf8), path: "d") == ["cat", "dog"])
         #expect(try LabelDictionary.parse(Array("cat\ndog".utf8), path: "d") == ["cat", "dog"])
         #expect(try LabelDictionary.parse(Array("two words\n".utf8), path: "d") == ["two words"])
-        #expect(throws: ModelBundleError.invalidLabels(path: "d", reason: "no labels")) { try LabelDictionary.parse([], path: "d") }
-        #expect(throws: ModelBundleError.invalidLabels(path: "d", reason: "no labels")) { try LabelDictionary.parse(Array("\n".utf8), path: "d") }
-        #expect(throws: ModelBundleError.invalidLabels(path: "d", reason: "line 2 is empty")) { try LabelDictionary.parse(Array("a\n\nb\n".utf8), path: "d") }
-        #expect(throws: ModelBundleError.invalidLabels(path: "d", reason: "not valid UTF-8")) { try LabelDictionary.parse([0x61, 0xFF, 0x0A], path: "d") }
+        #expect(throws: ModelBundleError.invalidLabels(path: "d", reason: "no labels")) {
+            try LabelDictionary.parse([], path: "d")
+        }
+        #expect(throws: ModelBundleError.invalidLabels(path: "d", reason: "no labels")) {
+            try LabelDictionary.parse(Array("\n".utf8), path: "d")
+        }
+        #expect(throws: ModelBundleError.invalidLabels(path: "d", reason: "line 2 is empty")) {
+            try LabelDictionary.parse(Array("a\n\nb\n".utf8), path: "d")
+        }
+        #expect(throws: ModelBundleError.invalidLabels(path: "d", reason: "not valid UTF-8")) {
+            try LabelDictionary.parse([0x61, 0xFF, 0x0A], path: "d")
+        }
     }
 
     @Test func detectionMetadata() throws {
@@ -76,10 +108,16 @@ import Testing
         defer { dir.remove() }
         let p = try dir.write("t.json", "{}")
         let defaults = try DetectionMetadata(contentsOfFile: p)
-        #expect(defaults.inputShape == [1, 320, 320, 3] && defaults.maxDetections == 40 && defaults.outputTensors == nil)
-        try dir.write("t.json", #"{"inferenceType": "QUANTIZED_UINT8", "inputShape": [1, 512, 512, 3], "inputTensor": "x", "maxDetections": 20, "outputTensorRepresentation": ["class_labels", "bounding_boxes", "class_confidences", "num_of_boxes"], "outputTensors": ["a", "b", "c", "d"],}"#)
+        #expect(
+            defaults.inputShape == [1, 320, 320, 3] && defaults.maxDetections == 40 && defaults.outputTensors == nil)
+        try dir.write(
+            "t.json",
+            #"{"inferenceType": "QUANTIZED_UINT8", "inputShape": [1, 512, 512, 3], "inputTensor": "x", "maxDetections": 20, "outputTensorRepresentation": ["class_labels", "bounding_boxes", "class_confidences", "num_of_boxes"], "outputTensors": ["a", "b", "c", "d"],}"#
+        )
         let m = try DetectionMetadata(contentsOfFile: p)
-        #expect(m.inputShape == [1, 512, 512, 3] && m.maxDetections == 20 && m.inputTensor == "x" && m.outputTensors == ["a", "b", "c", "d"])
+        #expect(
+            m.inputShape == [1, 512, 512, 3] && m.maxDetections == 20 && m.inputTensor == "x"
+                && m.outputTensors == ["a", "b", "c", "d"])
         #expect(m.outputTensorRepresentation.first == "class_labels")
         let bad: [(String, String)] = [
             (#"{"inputShape": [1, 320, 320]}"#, "inputShape"),
@@ -94,10 +132,12 @@ import Testing
         ]
         for (text, key) in bad {
             try dir.write("t.json", text)
-            #expect(performing: { try DetectionMetadata(contentsOfFile: p) }, throws: { error in
-                if case .invalidValue(path: p, key: key, _) = error as? ModelBundleError { return true }
-                return false
-            })
+            #expect(
+                performing: { try DetectionMetadata(contentsOfFile: p) },
+                throws: { error in
+                    if case .invalidValue(path: p, key: key, _) = error as? ModelBundleError { return true }
+                    return false
+                })
         }
     }
 }

@@ -9,15 +9,19 @@ import Testing
     static let bundle = VisionFixtures.repoRoot.appendingPathComponent("Fixtures/bundles/shapes").path
     /// A scene with four shapes (Fixtures/images/shapes/boxes.json).
     static func scene() throws -> VisionImage {
-        try VisionImage(contentsOfFile: VisionFixtures.repoRoot.appendingPathComponent("Fixtures/images/shapes/scene_5.png").path)
+        try VisionImage(
+            contentsOfFile: VisionFixtures.repoRoot.appendingPathComponent("Fixtures/images/shapes/scene_5.png").path)
     }
 
     @Test func defaultsReportTheMostConfidentObjectWithoutLabels() throws {
         let image = try Self.scene()
-        let all = try ObjectDetector.objectDetector(options: VisionFixtures.everyDetection(Self.bundle)).results(in: image)
+        let all = try ObjectDetector.objectDetector(options: VisionFixtures.everyDetection(Self.bundle)).results(
+            in: image)
         #expect(all.count > 1)
         let options = CustomObjectDetectorOptions(localModel: LocalModel(path: Self.bundle))
-        #expect(options.detectorMode == .stream && !options.shouldEnableClassification && !options.shouldEnableMultipleObjects)
+        #expect(
+            options.detectorMode == .stream && !options.shouldEnableClassification
+                && !options.shouldEnableMultipleObjects)
         #expect(options.classificationConfidenceThreshold == nil && options.maxPerObjectLabelCount == 10)
         let one = try ObjectDetector.objectDetector(options: options).results(in: image)
         #expect(one.count == 1)
@@ -46,7 +50,11 @@ import Testing
         let detector = ObjectDetector.objectDetector(options: VisionFixtures.everyDetection(Self.bundle))
         let objects: [Object] = try await withCheckedThrowingContinuation { c in
             detector.process(image) { objects, error in
-                if let objects { c.resume(returning: objects) } else { c.resume(throwing: error ?? VisionError.invalidModel("nothing")) }
+                if let objects {
+                    c.resume(returning: objects)
+                } else {
+                    c.resume(throwing: error ?? VisionError.invalidModel("nothing"))
+                }
             }
         }
         #expect(objects.map(\.frame) == (try detector.results(in: image)).map(\.frame))

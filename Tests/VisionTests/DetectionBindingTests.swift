@@ -10,7 +10,9 @@ import Testing
     static func renamedShapesBundle(_ dir: TemporaryDirectory) throws {
         try dir.copy(shapes.appendingPathComponent("model.tflite").path, as: "model.tflite")
         try dir.copy(shapes.appendingPathComponent("dict.txt").path, as: "dict.txt")
-        try dir.write("tflite_metadata.json", #"""
+        try dir.write(
+            "tflite_metadata.json",
+            #"""
             {"inferenceType": "QUANTIZED_UINT8", "inputShape": [1, 320, 320, 3], "inputTensor": "serving_default_x:0",
              "maxDetections": 10,
              "outputTensorRepresentation": ["bounding_boxes", "class_labels", "class_confidences", "num_of_boxes"],
@@ -33,14 +35,24 @@ import Testing
         #expect(try original.loadWarnings().isEmpty)
         let warnings = try renamed.loadWarnings()
         #expect(warnings.count == 2)
-        #expect(warnings.contains { $0.contains("inputTensor \"serving_default_x:0\"") && $0.contains("normalized_input_image_tensor") })
-        #expect(warnings.contains { $0.contains("TFLite_Detection_PostProcess operator in their defined order (boxes, classes, scores, count)") })
-        let images = try FileManager.default.contentsOfDirectory(atPath: VisionFixtures.repoRoot.appendingPathComponent("Fixtures/images/shapes").path)
-            .filter { $0.hasSuffix(".png") }.sorted()
+        #expect(
+            warnings.contains {
+                $0.contains("inputTensor \"serving_default_x:0\"") && $0.contains("normalized_input_image_tensor")
+            })
+        #expect(
+            warnings.contains {
+                $0.contains(
+                    "TFLite_Detection_PostProcess operator in their defined order (boxes, classes, scores, count)")
+            })
+        let images = try FileManager.default.contentsOfDirectory(
+            atPath: VisionFixtures.repoRoot.appendingPathComponent("Fixtures/images/shapes").path
+        )
+        .filter { $0.hasSuffix(".png") }.sorted()
         #expect(images.count >= 3)
         var found = 0
         for name in images {
-            let image = try VisionImage(contentsOfFile: VisionFixtures.repoRoot.appendingPathComponent("Fixtures/images/shapes/\(name)").path)
+            let image = try VisionImage(
+                contentsOfFile: VisionFixtures.repoRoot.appendingPathComponent("Fixtures/images/shapes/\(name)").path)
             let want = try original.results(in: image)
             let got = try renamed.results(in: image)
             #expect(got.map(\.frame) == want.map(\.frame), "\(name)")
@@ -56,8 +68,15 @@ import Testing
         defer { dir.remove() }
         try dir.copy(VisionFixtures.model("mobilenet_float"), as: "model.tflite")
         try dir.write("dict.txt", "a\nb\n")
-        try dir.write("tflite_metadata.json", #"{"inputShape": [1, 32, 32, 3], "inputTensor": "normalized_input_image_tensor", "outputTensors": ["TFLite_Detection_PostProcess", "TFLite_Detection_PostProcess:1", "TFLite_Detection_PostProcess:2", "TFLite_Detection_PostProcess:3"]}"#)
-        #expect(throws: VisionError.unexpectedOutput("the model has 1 outputs; a detection model ending in TFLite_Detection_PostProcess has 4 (this model has no TFLite_Detection_PostProcess operator)")) {
+        try dir.write(
+            "tflite_metadata.json",
+            #"{"inputShape": [1, 32, 32, 3], "inputTensor": "normalized_input_image_tensor", "outputTensors": ["TFLite_Detection_PostProcess", "TFLite_Detection_PostProcess:1", "TFLite_Detection_PostProcess:2", "TFLite_Detection_PostProcess:3"]}"#
+        )
+        #expect(
+            throws: VisionError.unexpectedOutput(
+                "the model has 1 outputs; a detection model ending in TFLite_Detection_PostProcess has 4 (this model has no TFLite_Detection_PostProcess operator)"
+            )
+        ) {
             _ = try Self.detector(dir.path).loadWarnings()
         }
     }

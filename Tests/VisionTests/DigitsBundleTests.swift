@@ -17,14 +17,16 @@ import TensorFlowLite
     }
 
     @Test func labelsEqualLiteRTScores() throws {
-        let report = try JSONDecoder().decode(Report.self, from: Data(contentsOf: Self.bundle.appendingPathComponent("REPORT.json")))
+        let report = try JSONDecoder().decode(
+            Report.self, from: Data(contentsOf: Self.bundle.appendingPathComponent("REPORT.json")))
         let manifest = Self.bundle.appendingPathComponent("manifest.json").path
         let labels = try LabelDictionary.read(contentsOfFile: Self.bundle.appendingPathComponent("dict.txt").path)
         let model = try #require(LocalModel(manifestPath: manifest))
         let options = CustomImageLabelerOptions(localModel: model)
         options.confidenceThreshold = 0
         let labeler = ImageLabeler.imageLabeler(options: options)
-        let legacyOptions = VisionOnDeviceAutoMLImageLabelerOptions(localModel: AutoMLLocalModel(manifestPath: manifest))
+        let legacyOptions = VisionOnDeviceAutoMLImageLabelerOptions(
+            localModel: AutoMLLocalModel(manifestPath: manifest))
         legacyOptions.confidenceThreshold = 0
         let legacy = Vision.vision().onDeviceAutoMLImageLabeler(options: legacyOptions)
         var checked = 0
@@ -34,13 +36,17 @@ import TensorFlowLite
             let image = try VisionImage(contentsOfFile: path)
             let expected = entry.scores_uint8.enumerated()
                 .sorted { $0.element != $1.element ? $0.element > $1.element : $0.offset < $1.offset }
-                .map { (index: $0.offset, confidence: report.output.scale * Float($0.element - report.output.zero_point)) }
+                .map {
+                    (index: $0.offset, confidence: report.output.scale * Float($0.element - report.output.zero_point))
+                }
             let got = try labeler.results(in: image)
             #expect(got.map(\.index) == expected.map(\.index), "\(entry.file)")
             #expect(got.map(\.confidence) == expected.map(\.confidence), "\(entry.file)")
             #expect(got.map(\.text) == expected.map { labels[$0.index] })
             let old = try legacy.results(in: image)
-            #expect(old.map(\.text) == expected.map { labels[$0.index] } && old.map { $0.confidence?.floatValue } == expected.map(\.confidence))
+            #expect(
+                old.map(\.text) == expected.map { labels[$0.index] }
+                    && old.map { $0.confidence?.floatValue } == expected.map(\.confidence))
             checked += 1
         }
         #expect(checked >= 20)

@@ -10,20 +10,37 @@ import Testing
         let bgra: [UInt8] = [30, 20, 10, 255, 60, 50, 40, 255, 9, 9, 9, 9]
         let rgb: [UInt8] = [10, 20, 30, 40, 50, 60]
         let expected: [UInt8] = [10, 20, 30, 40, 50, 60]
-        #expect(try VisionImage(width: 2, height: 1, pixelFormat: .rgba8, bytesPerRow: 12, pixels: rgba).rgbPixels() == expected)
+        #expect(
+            try VisionImage(width: 2, height: 1, pixelFormat: .rgba8, bytesPerRow: 12, pixels: rgba).rgbPixels()
+                == expected)
         #expect(try VisionImage(width: 2, height: 1, pixelFormat: .bgra8, pixels: Data(bgra)).rgbPixels() == expected)
         #expect(try VisionImage(width: 2, height: 1, pixelFormat: .rgb8, pixels: rgb).rgbPixels() == expected)
         // Two rows with a stride: the padding bytes are skipped.
         let strided: [UInt8] = [1, 2, 3, 99, 4, 5, 6]
-        #expect(try VisionImage(width: 1, height: 2, pixelFormat: .rgb8, bytesPerRow: 4, pixels: strided).rgbPixels() == [1, 2, 3, 4, 5, 6])
+        #expect(
+            try VisionImage(width: 1, height: 2, pixelFormat: .rgb8, bytesPerRow: 4, pixels: strided).rgbPixels() == [
+                1, 2, 3, 4, 5, 6,
+            ])
     }
 
     @Test func invalidBuffers() {
-        #expect(throws: ImageError.zeroSize(width: 0, height: 1)) { try VisionImage(width: 0, height: 1, pixelFormat: .rgb8, pixels: [UInt8]()) }
-        #expect(throws: ImageError.tooLarge(width: 20000, height: 1)) { try VisionImage(width: 20000, height: 1, pixelFormat: .rgb8, pixels: [UInt8]()) }
-        #expect(throws: ImageError.self) { try VisionImage(width: 2, height: 2, pixelFormat: .rgba8, pixels: [UInt8](repeating: 0, count: 15)) }
-        #expect(throws: ImageError.self) { try VisionImage(width: 2, height: 2, pixelFormat: .rgba8, bytesPerRow: 7, pixels: [UInt8](repeating: 0, count: 64)) }
-        #expect(throws: ImageError.self) { try VisionImage(width: 2, height: 2, pixelFormat: .rgb8, bytesPerRow: Int.max, pixels: [UInt8](repeating: 0, count: 64)) }
+        #expect(throws: ImageError.zeroSize(width: 0, height: 1)) {
+            try VisionImage(width: 0, height: 1, pixelFormat: .rgb8, pixels: [UInt8]())
+        }
+        #expect(throws: ImageError.tooLarge(width: 20000, height: 1)) {
+            try VisionImage(width: 20000, height: 1, pixelFormat: .rgb8, pixels: [UInt8]())
+        }
+        #expect(throws: ImageError.self) {
+            try VisionImage(width: 2, height: 2, pixelFormat: .rgba8, pixels: [UInt8](repeating: 0, count: 15))
+        }
+        #expect(throws: ImageError.self) {
+            try VisionImage(
+                width: 2, height: 2, pixelFormat: .rgba8, bytesPerRow: 7, pixels: [UInt8](repeating: 0, count: 64))
+        }
+        #expect(throws: ImageError.self) {
+            try VisionImage(
+                width: 2, height: 2, pixelFormat: .rgb8, bytesPerRow: Int.max, pixels: [UInt8](repeating: 0, count: 64))
+        }
     }
 }
 
@@ -80,7 +97,9 @@ import Testing
             image.orientation = orientation
             for (i, red) in reds.enumerated() {
                 let frame = image.storedFrame(forDisplayed: CGRect(x: i % width, y: i / width, width: 1, height: 1))
-                #expect(Int(frame.minX) + 10 * Int(frame.minY) == Int(red) && frame.width == 1 && frame.height == 1, "\(orientation) \(i)")
+                #expect(
+                    Int(frame.minX) + 10 * Int(frame.minY) == Int(red) && frame.width == 1 && frame.height == 1,
+                    "\(orientation) \(i)")
             }
         }
     }
@@ -117,8 +136,8 @@ import Testing
         let layout = ResampleLayout.letterbox(src, outputWidth: 4, outputHeight: 4, padValue: 0)
         #expect(layout == ResampleLayout(canvasWidth: 4, canvasHeight: 4, imageX: 0, imageY: 1, padValue: 0))
         let out = BilinearResampler.resample(src, layout: layout, outputWidth: 4, outputHeight: 4)
-        #expect(out[0] == 0 && out[3 * 4 * 3] == 0)          // first and last rows are padding
-        #expect(out[3 * 4] == 200 && out[3 * 8] == 200)     // middle rows are the image
+        #expect(out[0] == 0 && out[3 * 4 * 3] == 0) // first and last rows are padding
+        #expect(out[3 * 4] == 200 && out[3 * 8] == 200) // middle rows are the image
     }
 
     @Test func tensorConversion() {
@@ -132,7 +151,8 @@ import Testing
         #expect(floats[0] == -1 && floats[1] == 0 && floats[2] == 1)
         // int8: normalized to [-1, 1], then quantized with scale 1/128, zero point 0.
         let i8 = ImagePreprocessor(fit: .stretch, normalization: .symmetricUnitRange)
-        let q = ImageInputSpec(width: 2, height: 1, dataType: .int8, quantization: QuantizationParameters(scale: 1.0 / 128, zeroPoint: 0))
+        let q = ImageInputSpec(
+            width: 2, height: 1, dataType: .int8, quantization: QuantizationParameters(scale: 1.0 / 128, zeroPoint: 0))
         let ints = [UInt8](i8.tensorData(samples: samples, q)).map { Int8(bitPattern: $0) }
         #expect(ints[0] == -128 && ints[1] == 0 && ints[2] == 127)
         #expect(InputNormalization(mean: [1, 2], std: [1]) == nil)
@@ -148,11 +168,13 @@ enum ImageInputSpecFixture {
 
 @Suite struct AnnotationTests {
     @Test func drawsBoxAndCaption() throws {
-        let image = try VisionImage(width: 64, height: 48, pixelFormat: .rgb8, pixels: [UInt8](repeating: 255, count: 64 * 48 * 3))
-        let out = image.annotated([ImageAnnotation(frame: CGRect(x: 10, y: 20, width: 30, height: 20), caption: "A1")]).stored
+        let image = try VisionImage(
+            width: 64, height: 48, pixelFormat: .rgb8, pixels: [UInt8](repeating: 255, count: 64 * 48 * 3))
+        let out = image.annotated([ImageAnnotation(frame: CGRect(x: 10, y: 20, width: 30, height: 20), caption: "A1")])
+            .stored
         let red: (UInt8, UInt8, UInt8) = (255, 48, 48)
-        #expect(out.pixel(10, 20) == red && out.pixel(39, 39) == red && out.pixel(25, 39) == red)  // outline
-        #expect(out.pixel(25, 30) == (255, 255, 255))                                           // inside untouched
+        #expect(out.pixel(10, 20) == red && out.pixel(39, 39) == red && out.pixel(25, 39) == red) // outline
+        #expect(out.pixel(25, 30) == (255, 255, 255)) // inside untouched
         // Caption band above the box (9 px: 7 glyph rows + 1 px margins), black glyph pixels in it.
         #expect(out.pixel(10, 11) == red)
         let band = (11 ..< 20).flatMap { y in (10 ..< 23).map { x in out.pixel(x, y) } }

@@ -12,7 +12,9 @@ import Testing
     static func bundle(_ dir: TemporaryDirectory) throws -> String {
         try dir.copy(VisionFixtures.model("mobilenet_float"), as: "model.tflite")
         try dir.write("dict.txt", labels.joined(separator: "\r\n") + "\r\n")
-        return try dir.write("manifest.json", #"{"modelType": "IMAGE_LABELING", "modelFile": "model.tflite", "labelsFile": "dict.txt",}"#)
+        return try dir.write(
+            "manifest.json", #"{"modelType": "IMAGE_LABELING", "modelFile": "model.tflite", "labelsFile": "dict.txt",}"#
+        )
     }
 
     static func testImage() throws -> VisionImage {
@@ -47,7 +49,9 @@ import Testing
         let options = CustomImageLabelerOptions(localModel: model)
         options.maxResultCount = 3
         let labels = try ImageLabeler.imageLabeler(options: options).results(in: image)
-        let expected = scores.enumerated().sorted { $0.element != $1.element ? $0.element > $1.element : $0.offset < $1.offset }.prefix(3)
+        let expected = scores.enumerated().sorted {
+            $0.element != $1.element ? $0.element > $1.element : $0.offset < $1.offset
+        }.prefix(3)
         #expect(labels.map(\.index) == expected.map(\.offset))
         #expect(labels.map(\.confidence) == expected.map(\.element))
         #expect(labels.map(\.text) == expected.map { Self.labels[$0.offset] })
@@ -71,7 +75,11 @@ import Testing
         // The default completion queue is private, so this works without a main run loop.
         let labels: [VisionImageLabel] = try await withCheckedThrowingContinuation { c in
             labeler.process(image) { labels, error in
-                if let labels { c.resume(returning: labels) } else { c.resume(throwing: error ?? VisionError.interpreter("no result")) }
+                if let labels {
+                    c.resume(returning: labels)
+                } else {
+                    c.resume(throwing: error ?? VisionError.interpreter("no result"))
+                }
             }
         }
         #expect(labels.count == 10)
@@ -89,28 +97,39 @@ import Testing
         let options = VisionOnDeviceAutoMLImageLabelerOptions(localModel: AutoMLLocalModel(manifestPath: manifest))
         let labeler = Vision.vision().onDeviceAutoMLImageLabeler(options: options)
         let image = try Self.testImage()
-        let error: (any Error)? = await withCheckedContinuation { c in labeler.process(image) { _, error in c.resume(returning: error) } }
+        let error: (any Error)? = await withCheckedContinuation { c in
+            labeler.process(image) { _, error in c.resume(returning: error) }
+        }
         #expect(error as? ModelBundleError == .labelCountMismatch(labels: 2, classes: 10))
 
-        let remote = Vision.vision().onDeviceAutoMLImageLabeler(options: VisionOnDeviceAutoMLImageLabelerOptions(remoteModel: AutoMLRemoteModel(name: "flowers")))
+        let remote = Vision.vision().onDeviceAutoMLImageLabeler(
+            options: VisionOnDeviceAutoMLImageLabelerOptions(remoteModel: AutoMLRemoteModel(name: "flowers")))
         #expect(throws: VisionError.modelNotDownloaded(name: "flowers")) { try remote.results(in: image) }
 
         // Another kind of AutoML bundle fails by name, in both labeler generations.
-        let detection = try dir.write("detection.json", #"{"modelType": "OBJECT_DETECTION", "modelFile": "model.tflite", "labelsFile": "dict.txt"}"#)
+        let detection = try dir.write(
+            "detection.json",
+            #"{"modelType": "OBJECT_DETECTION", "modelFile": "model.tflite", "labelsFile": "dict.txt"}"#)
         let wrongType = ModelBundleError.unsupportedModelType(path: detection, modelType: "OBJECT_DETECTION")
-        let automl = Vision.vision().onDeviceAutoMLImageLabeler(options: VisionOnDeviceAutoMLImageLabelerOptions(localModel: AutoMLLocalModel(manifestPath: detection)))
+        let automl = Vision.vision().onDeviceAutoMLImageLabeler(
+            options: VisionOnDeviceAutoMLImageLabelerOptions(localModel: AutoMLLocalModel(manifestPath: detection)))
         #expect(throws: wrongType) { try automl.results(in: image) }
         let custom = try #require(LocalModel(manifestPath: detection))
-        #expect(throws: wrongType) { try ImageLabeler.imageLabeler(options: CustomImageLabelerOptions(localModel: custom)).results(in: image) }
+        #expect(throws: wrongType) {
+            try ImageLabeler.imageLabeler(options: CustomImageLabelerOptions(localModel: custom)).results(in: image)
+        }
 
         let missing = AutoMLLocalModel(manifestPath: dir.file("absent.json"))
-        let broken = Vision.vision().onDeviceAutoMLImageLabeler(options: VisionOnDeviceAutoMLImageLabelerOptions(localModel: missing))
+        let broken = Vision.vision().onDeviceAutoMLImageLabeler(
+            options: VisionOnDeviceAutoMLImageLabelerOptions(localModel: missing))
         #expect(throws: ModelBundleError.self) { try broken.results(in: image) }
     }
 
     @Test func selection() {
-        let s = [ClassScore(index: 0, text: "a", confidence: 0.2), ClassScore(index: 1, text: "b", confidence: 0.7),
-                 ClassScore(index: 2, text: "c", confidence: 0.2), ClassScore(index: 3, text: "d", confidence: 0.1)]
+        let s = [
+            ClassScore(index: 0, text: "a", confidence: 0.2), ClassScore(index: 1, text: "b", confidence: 0.7),
+            ClassScore(index: 2, text: "c", confidence: 0.2), ClassScore(index: 3, text: "d", confidence: 0.1),
+        ]
         #expect(ImageClassifier.select(s, threshold: 0.15, maxCount: nil).map(\.index) == [1, 0, 2])
         #expect(ImageClassifier.select(s, threshold: 0.0, maxCount: 2).map(\.index) == [1, 0])
         #expect(ImageClassifier.select(s, threshold: 0.2, maxCount: 10).map(\.index) == [1, 0, 2])
@@ -123,8 +142,13 @@ import Testing
     static func bundle(_ dir: TemporaryDirectory, outputTensors: Bool = true) throws {
         try dir.copy(VisionFixtures.model("ssd_postprocess"), as: "model.tflite")
         try dir.write("dict.txt", (0 ..< 100).map { "obj\($0)" }.joined(separator: "\n"))
-        let names = outputTensors ? #", "outputTensors": ["PartitionedCall:0", "PartitionedCall:1", "PartitionedCall:2", "PartitionedCall:3"]"# : ""
-        try dir.write("tflite_metadata.json", #"{"inputShape": [1, 32, 32, 3], "inputTensor": "serving_default_image:0", "maxDetections": 10\#(names)}"#)
+        let names =
+            outputTensors
+            ? #", "outputTensors": ["PartitionedCall:0", "PartitionedCall:1", "PartitionedCall:2", "PartitionedCall:3"]"#
+            : ""
+        try dir.write(
+            "tflite_metadata.json",
+            #"{"inputShape": [1, 32, 32, 3], "inputTensor": "serving_default_image:0", "maxDetections": 10\#(names)}"#)
     }
 
     @Test func matchesRawOutputs() throws {
@@ -137,10 +161,13 @@ import Testing
         let interpreter = try Interpreter(modelPath: dir.file("model.tflite"))
         try interpreter.allocateTensors()
         let spec = try ImageInputSpec(interpreter.input(at: 0))
-        try interpreter.copy(ImagePreprocessor(fit: .stretch, normalization: .symmetricUnitRange).tensorData(image.upright(), spec), toInputAt: 0)
+        try interpreter.copy(
+            ImagePreprocessor(fit: .stretch, normalization: .symmetricUnitRange).tensorData(image.upright(), spec),
+            toInputAt: 0)
         try interpreter.invoke()
         let count = Int(try [Float](interpreter.output(at: 0))[0])
-        let boxes = try [Float](interpreter.output(at: 1)), classes = try [Float](interpreter.output(at: 2)), scores = try [Float](interpreter.output(at: 3))
+        let boxes = try [Float](interpreter.output(at: 1)), classes = try [Float](interpreter.output(at: 2)),
+            scores = try [Float](interpreter.output(at: 3))
 
         let options = VisionFixtures.everyDetection(dir.path)
         options.detectionScoreThreshold = 0
@@ -148,7 +175,9 @@ import Testing
         #expect(objects.count == count && count > 0)
         for (i, o) in objects.enumerated() {
             let label = try #require(o.labels.first)
-            #expect(label.confidence == scores[i] && label.index == Int(classes[i]) && label.text == "obj\(Int(classes[i]))")
+            #expect(
+                label.confidence == scores[i] && label.index == Int(classes[i]) && label.text == "obj\(Int(classes[i]))"
+            )
             // Displayed image is 40x24 (orientation .down keeps the size).
             let raw: [Float] = [boxes[4 * i] * 24, boxes[4 * i + 1] * 40, boxes[4 * i + 2] * 24, boxes[4 * i + 3] * 40]
             let limits: [Float] = [24, 40, 24, 40]
@@ -166,19 +195,24 @@ import Testing
         defer { dir.remove() }
         try Self.bundle(dir)
         let image = try LabelerTests.testImage()
-        func detect() throws { _ = try ObjectDetector.objectDetector(options: VisionFixtures.everyDetection(dir.path)).results(in: image) }
+        func detect() throws {
+            _ = try ObjectDetector.objectDetector(options: VisionFixtures.everyDetection(dir.path)).results(in: image)
+        }
         try dir.write("tflite_metadata.json", #"{"inputShape": [1, 320, 320, 3]}"#)
         #expect(throws: VisionError.self) { try detect() }
         // Names the model lacks: the post-process outputs stand in, with a warning.
         try dir.write("tflite_metadata.json", #"{"inputShape": [1, 32, 32, 3], "outputTensors": ["a", "b", "c", "d"]}"#)
-        #expect(try ObjectDetector.objectDetector(options: VisionFixtures.everyDetection(dir.path)).loadWarnings().count == 1)
+        #expect(
+            try ObjectDetector.objectDetector(options: VisionFixtures.everyDetection(dir.path)).loadWarnings().count
+                == 1)
         try dir.write("tflite_metadata.json", #"{"inputShape": [1, 32, 32, 3]"#)
         #expect(throws: ModelBundleError.self) { try detect() }
         try FileManager.default.removeItem(atPath: dir.file("dict.txt"))
         try dir.write("tflite_metadata.json", #"{"inputShape": [1, 32, 32, 3]}"#)
         #expect(throws: ModelBundleError.self) { try detect() }
         #expect(throws: ModelBundleError.self) {
-            _ = try ObjectDetector.objectDetector(options: VisionFixtures.everyDetection(dir.file("nowhere"))).results(in: image)
+            _ = try ObjectDetector.objectDetector(options: VisionFixtures.everyDetection(dir.file("nowhere"))).results(
+                in: image)
         }
     }
 }
@@ -209,7 +243,9 @@ import Testing
     /// Our Pillow-style resize of the photo equals the reference's 128x128 input byte for byte.
     @Test func preprocessingMatchesReference() throws {
         let photo = try VisionImage(contentsOfFile: Self.astronautPath)
-        let reference = try VisionImage(contentsOfFile: VisionFixtures.repoRoot.appendingPathComponent("Fixtures/images/astronaut.input128.png").path)
+        let reference = try VisionImage(
+            contentsOfFile: VisionFixtures.repoRoot.appendingPathComponent("Fixtures/images/astronaut.input128.png")
+                .path)
         let spec = ImageInputSpec(width: 128, height: 128, dataType: .float32, quantization: nil)
         let ours = FaceDetector.preprocessor.resized(photo.upright(), spec).map { UInt8($0) }
         #expect(ours == reference.rgbPixels())
@@ -221,8 +257,11 @@ import Testing
     /// from them by at most 0.0005.
     @Test(arguments: [VisionImageOrientation.up, .right, .downMirrored])
     func astronautMatchesReference(_ orientation: VisionImageOrientation) throws {
-        struct Reference: Decodable { struct Face: Decodable { var box: [Double]; var score: Float; var keypoints: [[Double]] }; var faces: [Face] }
-        let json = try Data(contentsOf: VisionFixtures.repoRoot.appendingPathComponent("Fixtures/images/astronaut.faces.json"))
+        struct Reference: Decodable {
+            struct Face: Decodable { var box: [Double]; var score: Float; var keypoints: [[Double]] }; var faces: [Face]
+        }
+        let json = try Data(
+            contentsOf: VisionFixtures.repoRoot.appendingPathComponent("Fixtures/images/astronaut.faces.json"))
         let reference = try JSONDecoder().decode(Reference.self, from: json)
         let options = FaceDetectorOptions(modelPath: VisionFixtures.model("face_detection_short_range"))
         options.minFaceSize = 0
@@ -275,7 +314,9 @@ import Testing
         // mapping back through the letterbox: the box holds the reference face's center,
         // shifted 128 px right, and stays inside the photo's columns.
         let center = CGPoint(x: (177.283 + 271.847) / 2 + 128, y: (80.559 + 175.123) / 2)
-        #expect(faces[0].frame.contains(center) && faces[0].frame.minX >= 128 && faces[0].frame.maxX <= 640, "\(faces[0].frame)")
+        #expect(
+            faces[0].frame.contains(center) && faces[0].frame.minX >= 128 && faces[0].frame.maxX <= 640,
+            "\(faces[0].frame)")
     }
 
     @Test func badModel() throws {

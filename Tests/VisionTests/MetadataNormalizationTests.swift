@@ -51,7 +51,8 @@ enum MetadataModel {
     }
 
     /// Every class's confidence from an ML Kit labeler on `modelPath`, in class order.
-    static func labeled(_ image: VisionImage, modelPath: String, override: InputNormalization? = nil) throws -> [Float] {
+    static func labeled(_ image: VisionImage, modelPath: String, override: InputNormalization? = nil) throws -> [Float]
+    {
         let options = CustomImageLabelerOptions(localModel: LocalModel(path: modelPath))
         options.inputNormalization = override
         let labels = try ImageLabeler.imageLabeler(options: options).results(in: image)
@@ -78,7 +79,9 @@ enum MetadataModel {
         #expect(input.processUnits == [.normalization(mean: MetadataModel.mean, std: MetadataModel.std)])
         // The script stores the normalized range of 0…255: (255 - mean) / std and -mean / std.
         let stats = try #require(input.stats)
-        #expect(zip(stats.max, [2.25, 2.0714285, 1.9375] as [Float]).allSatisfy { abs($0 - $1) < 1e-6 } && stats.max.count == 3)
+        #expect(
+            zip(stats.max, [2.25, 2.0714285, 1.9375] as [Float]).allSatisfy { abs($0 - $1) < 1e-6 }
+                && stats.max.count == 3)
         #expect(stats.min == [-2, Float(-110.0 / 70.0), -1.25])
 
         let output = try #require(subgraph.outputs.first)
@@ -86,9 +89,14 @@ enum MetadataModel {
         #expect(output.description == "Probability of each of the 10 classes")
         #expect(output.processUnits == [.scoreThresholding(globalThreshold: 0.05)])
         #expect(output.stats == ModelMetadata.Stats(max: [1], min: [0]))
-        #expect(output.associatedFiles == [ModelMetadata.AssociatedFile(name: "labels.txt", description: "Ten class names", type: 2, locale: "en")])
+        #expect(
+            output.associatedFiles == [
+                ModelMetadata.AssociatedFile(name: "labels.txt", description: "Ten class names", type: 2, locale: "en")
+            ])
 
-        #expect(InputNormalization(declaredBy: model) == InputNormalization(mean: MetadataModel.mean, std: MetadataModel.std))
+        #expect(
+            InputNormalization(declaredBy: model)
+                == InputNormalization(mean: MetadataModel.mean, std: MetadataModel.std))
         #expect(InputNormalization(declaredBy: model, input: 1) == nil)
         // The plain fixture has no TFLITE_METADATA entry.
         let plain = try Model(contentsOfFile: VisionFixtures.model("mobilenet_float"))
@@ -99,7 +107,8 @@ enum MetadataModel {
     /// the Interpreter's on the same input normalized by hand — and differ from [0, 1]'s.
     @Test func labelerUsesDeclaredNormalization() throws {
         let image = try LabelerTests.testImage()
-        let declared = try MetadataModel.reference(image, modelPath: MetadataModel.path, mean: MetadataModel.mean, std: MetadataModel.std)
+        let declared = try MetadataModel.reference(
+            image, modelPath: MetadataModel.path, mean: MetadataModel.mean, std: MetadataModel.std)
         let unit = try MetadataModel.reference(image, modelPath: MetadataModel.path, mean: [0], std: [255])
         #expect(declared != unit)
         #expect(try MetadataModel.labeled(image, modelPath: MetadataModel.path) == declared)
@@ -112,9 +121,15 @@ enum MetadataModel {
         let custom = try #require(InputNormalization(mean: [1], std: [2]))
         let withMetadata = try Model(contentsOfFile: MetadataModel.path)
         let without = try Model(contentsOfFile: VisionFixtures.model("mobilenet_float"))
-        #expect(InputNormalization.resolved(override: custom, model: withMetadata, convention: .symmetricUnitRange) == custom)
-        #expect(InputNormalization.resolved(override: nil, model: withMetadata, convention: .symmetricUnitRange) == declared)
-        #expect(InputNormalization.resolved(override: nil, model: without, convention: .symmetricUnitRange) == .symmetricUnitRange)
+        #expect(
+            InputNormalization.resolved(override: custom, model: withMetadata, convention: .symmetricUnitRange)
+                == custom)
+        #expect(
+            InputNormalization.resolved(override: nil, model: withMetadata, convention: .symmetricUnitRange) == declared
+        )
+        #expect(
+            InputNormalization.resolved(override: nil, model: without, convention: .symmetricUnitRange)
+                == .symmetricUnitRange)
         #expect(InputNormalization.resolved(override: nil, model: without, convention: nil) == .unitRange)
     }
 
@@ -168,7 +183,9 @@ enum MetadataModel {
         let model = try Model(data: Data(bytes))
         do {
             let metadata = try model.tfliteMetadata
-            #expect(expected == nil && metadata?.input(0)?.normalization == nil, "\(damage) decoded: \(String(describing: metadata))")
+            #expect(
+                expected == nil && metadata?.input(0)?.normalization == nil,
+                "\(damage) decoded: \(String(describing: metadata))")
         } catch {
             switch (error, expected) {
             case (.malformed, .malformed?): break

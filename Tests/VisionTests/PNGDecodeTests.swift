@@ -54,12 +54,16 @@ import Testing
     @Test func zeroAndHugeSizes() {
         let idat = PNGBuilder.chunk("IDAT", [0x78, 0x9C, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01])
         let iend = PNGBuilder.chunk("IEND", [])
-        func png(_ w: UInt32, _ h: UInt32) -> Data { Data(PNGBuilder.signature + PNGBuilder.ihdr(width: w, height: h) + idat + iend) }
+        func png(_ w: UInt32, _ h: UInt32) -> Data {
+            Data(PNGBuilder.signature + PNGBuilder.ihdr(width: w, height: h) + idat + iend)
+        }
         #expect(throws: ImageError.zeroSize(width: 0, height: 5)) { try VisionImage(data: png(0, 5)) }
         #expect(throws: ImageError.zeroSize(width: 5, height: 0)) { try VisionImage(data: png(5, 0)) }
         #expect(throws: ImageError.tooLarge(width: 16385, height: 1)) { try VisionImage(data: png(16385, 1)) }
         #expect(throws: ImageError.tooLarge(width: 16384, height: 16384)) { try VisionImage(data: png(16384, 16384)) }
-        #expect(throws: ImageError.tooLarge(width: 0xFFFF_FFFF, height: 0xFFFF_FFFF)) { try VisionImage(data: png(0xFFFF_FFFF, 0xFFFF_FFFF)) }
+        #expect(throws: ImageError.tooLarge(width: 0xFFFF_FFFF, height: 0xFFFF_FFFF)) {
+            try VisionImage(data: png(0xFFFF_FFFF, 0xFFFF_FFFF))
+        }
     }
 
     /// A file whose IDAT cannot inflate to the declared size is rejected before any pixel
@@ -69,12 +73,16 @@ import Testing
         let idat = PNGBuilder.chunk("IDAT", [0x78, 0x9C, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01])
         let iend = PNGBuilder.chunk("IEND", [])
         let huge = PNGBuilder.signature + PNGBuilder.ihdr(width: 8192, height: 8192, depth: 8, color: 6) + idat + iend
-        #expect(throws: ImageError.malformed("the IDAT chunks hold 8 bytes, too few for the 268435456 bytes of a 8192x8192 image")) {
+        #expect(
+            throws: ImageError.malformed(
+                "the IDAT chunks hold 8 bytes, too few for the 268435456 bytes of a 8192x8192 image")
+        ) {
             try VisionImage(data: Data(huge))
         }
         // A real, highly compressed image near the bound still decodes: 4096 x 512
         // black pixels (zlib level 9 reaches ~1000:1 on zeros).
-        let black = try VisionImage(width: 4096, height: 512, pixelFormat: .rgb8, pixels: [UInt8](repeating: 0, count: 4096 * 512 * 3))
+        let black = try VisionImage(
+            width: 4096, height: 512, pixelFormat: .rgb8, pixels: [UInt8](repeating: 0, count: 4096 * 512 * 3))
         let png = try black.pngData()
         #expect(png.count < 4096 * 512 * 3 / 500, "\(png.count) bytes")
         let back = try VisionImage(data: png)
@@ -103,9 +111,13 @@ import Testing
         expectMalformed(sig + PNGBuilder.ihdr(width: 2, height: 2) + iend, "no IDAT")
         expectMalformed(sig + PNGBuilder.ihdr(width: 2, height: 2, depth: 3) + idat + iend, "bit depth 3")
         expectMalformed(sig + PNGBuilder.ihdr(width: 2, height: 2, color: 5) + idat + iend, "color type 5")
-        expectMalformed(sig + PNGBuilder.ihdr(width: 2, height: 2, depth: 8, color: 3) + idat + iend, "palette without PLTE")
-        expectMalformed(sig + PNGBuilder.ihdr(width: 2, height: 2) + PNGBuilder.chunk("ABCD", []) + idat + iend, "unknown critical chunk")
-        expectMalformed(sig + PNGBuilder.ihdr(width: 2, height: 2) + PNGBuilder.ihdr(width: 2, height: 2) + idat + iend, "two IHDR")
+        expectMalformed(
+            sig + PNGBuilder.ihdr(width: 2, height: 2, depth: 8, color: 3) + idat + iend, "palette without PLTE")
+        expectMalformed(
+            sig + PNGBuilder.ihdr(width: 2, height: 2) + PNGBuilder.chunk("ABCD", []) + idat + iend,
+            "unknown critical chunk")
+        expectMalformed(
+            sig + PNGBuilder.ihdr(width: 2, height: 2) + PNGBuilder.ihdr(width: 2, height: 2) + idat + iend, "two IHDR")
     }
 
     /// Well-framed chunks with data libpng cannot inflate: libpng's error comes back as a

@@ -17,7 +17,8 @@ import Testing
     }
 
     @Test func detectionsEqualLiteRT() throws {
-        let report = try JSONDecoder().decode(Report.self, from: Data(contentsOf: Self.bundle.appendingPathComponent("REPORT.json")))
+        let report = try JSONDecoder().decode(
+            Report.self, from: Data(contentsOf: Self.bundle.appendingPathComponent("REPORT.json")))
         let options = VisionFixtures.everyDetection(Self.bundle.path)
         // REPORT.json lists every detection the op emits (score above its NMS threshold).
         options.detectionScoreThreshold = report.postprocess_options.nms_score_threshold
@@ -26,11 +27,14 @@ import Testing
         for entry in report.per_image {
             let image = try VisionImage(contentsOfFile: VisionFixtures.repoRoot.appendingPathComponent(entry.file).path)
             let got = try detector.results(in: image)
-            #expect(got.count == entry.detections.count, "\(entry.file): \(got.count) objects, LiteRT \(entry.detections.count)")
+            #expect(
+                got.count == entry.detections.count,
+                "\(entry.file): \(got.count) objects, LiteRT \(entry.detections.count)")
             for (object, want) in zip(got, entry.detections) {
                 let label = try #require(object.labels.first)
                 #expect(label.text == want.label && label.index == want.class_index, "\(entry.file)")
-                #expect(abs(label.confidence - want.score) < 1e-5, "\(entry.file): \(label.confidence) vs \(want.score)")
+                #expect(
+                    abs(label.confidence - want.score) < 1e-5, "\(entry.file): \(label.confidence) vs \(want.score)")
                 // LiteRT boxes are normalized [ymin, xmin, ymax, xmax] on the 320x320 scene.
                 let frame = object.frame
                 let box = [frame.minY, frame.minX, frame.maxY, frame.maxX].map { Float($0) / 320 }

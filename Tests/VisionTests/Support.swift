@@ -10,18 +10,25 @@ enum VisionFixtures {
         return options
     }
 
-    static let repoRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let repoRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
     static let resources = repoRoot.appendingPathComponent("Fixtures/vision")
 
     static func resource(_ name: String) -> String { resources.appendingPathComponent(name).path }
-    static func bytes(_ name: String) throws -> [UInt8] { [UInt8](try Data(contentsOf: resources.appendingPathComponent(name))) }
+    static func bytes(_ name: String) throws -> [UInt8] {
+        [UInt8](try Data(contentsOf: resources.appendingPathComponent(name)))
+    }
     static func floats(_ name: String) throws -> [Float] {
         let b = try bytes(name)
         return (0 ..< b.count / 4).map { i in
-            Float(bitPattern: UInt32(b[4 * i]) | UInt32(b[4 * i + 1]) << 8 | UInt32(b[4 * i + 2]) << 16 | UInt32(b[4 * i + 3]) << 24)
+            Float(
+                bitPattern: UInt32(b[4 * i]) | UInt32(b[4 * i + 1]) << 8 | UInt32(b[4 * i + 2]) << 16 | UInt32(
+                    b[4 * i + 3]) << 24)
         }
     }
-    static func model(_ name: String) -> String { repoRoot.appendingPathComponent("Fixtures/models/\(name).tflite").path }
+    static func model(_ name: String) -> String {
+        repoRoot.appendingPathComponent("Fixtures/models/\(name).tflite").path
+    }
 }
 
 /// A fresh temporary directory, removed by the caller with `remove()`.
@@ -53,7 +60,9 @@ enum PNGBuilder {
         return be32(UInt32(data.count)) + body + be32(crc)
     }
 
-    static func be32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8((v >> 16) & 0xFF), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF)] }
+    static func be32(_ v: UInt32) -> [UInt8] {
+        [UInt8(v >> 24), UInt8((v >> 16) & 0xFF), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF)]
+    }
 
     static func ihdr(width: UInt32, height: UInt32, depth: UInt8 = 8, color: UInt8 = 2) -> [UInt8] {
         chunk("IHDR", be32(width) + be32(height) + [depth, color, 0, 0, 0])

@@ -43,7 +43,9 @@ struct BenchGraph {
         rawConstant(values.withUnsafeBytes { Array($0) }, shape: shape, .int32, quantization: quantization)
     }
 
-    private mutating func rawConstant(_ bytes: [UInt8], shape: [Int], _ type: ElementType, quantization: Quantization?) -> Int {
+    private mutating func rawConstant(_ bytes: [UInt8], shape: [Int], _ type: ElementType, quantization: Quantization?)
+        -> Int
+    {
         let i = tensor(shape, type, quantization: quantization)
         constants.append((i, bytes))
         return i
@@ -65,15 +67,19 @@ struct BenchGraph {
     }
 
     mutating func op(_ code: BuiltinOperator, _ inputs: [Int], _ outputs: [Int], _ options: BuiltinOptions = .none) {
-        operators.append(Operator(index: operators.count, code: OperatorCode(builtin: code),
-                                  inputs: inputs, outputs: outputs, options: options))
+        operators.append(
+            Operator(
+                index: operators.count, code: OperatorCode(builtin: code),
+                inputs: inputs, outputs: outputs, options: options))
     }
 
     /// A custom operator with FlexBuffers `options` (the view keeps its bytes alive).
     mutating func customOp(_ name: String, _ inputs: [Int], _ outputs: [Int], options: [UInt8]) {
         let view = ByteView(storage: ModelBytes(options), offset: 0, count: options.count)
-        operators.append(Operator(index: operators.count, code: OperatorCode(builtin: .custom, customName: name),
-                                  inputs: inputs, outputs: outputs, customOptions: view))
+        operators.append(
+            Operator(
+                index: operators.count, code: OperatorCode(builtin: .custom, customName: name),
+                inputs: inputs, outputs: outputs, customOptions: view))
     }
 
     func model() -> Model {
@@ -91,8 +97,9 @@ struct BenchGraph {
             ts[t].bufferIndex = t + 1
         }
         let subgraph = Subgraph(name: "main", tensors: ts, inputs: inputs, outputs: outputs, operators: operators)
-        return Model(bytes: storage, version: 3, modelDescription: "benchmark", operatorCodes: Array(Set(operators.map(\.code))),
-                     subgraphs: [subgraph], signatures: [], metadata: [])
+        return Model(
+            bytes: storage, version: 3, modelDescription: "benchmark", operatorCodes: Array(Set(operators.map(\.code))),
+            subgraphs: [subgraph], signatures: [], metadata: [])
     }
 
     /// An allocated engine running `level`'s kernels, with every input filled.
@@ -130,7 +137,7 @@ struct SeededFloats {
     var state: UInt64
     init(seed: UInt64) { state = seed }
     mutating func next() -> Float {
-        state = state &* 6364136223846793005 &+ 1442695040888963407
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
         return Float(Int64(state >> 40)) / Float(1 << 23) - 1
     }
 }
@@ -161,9 +168,9 @@ enum FlexMap {
         var types: [UInt8] = []
         for (_, value) in sorted {
             switch value {
-            case let .int(v): put(UInt64(bitPattern: v)); types.append(1 << 2 | 3)
-            case let .float(v): put(v.bitPattern); types.append(3 << 2 | 3)
-            case let .bool(v): put(v ? 1 : 0); types.append(26 << 2 | 3)
+            case .int(let v): put(UInt64(bitPattern: v)); types.append(1 << 2 | 3)
+            case .float(let v): put(v.bitPattern); types.append(3 << 2 | 3)
+            case .bool(let v): put(v ? 1 : 0); types.append(26 << 2 | 3)
             }
         }
         out += types

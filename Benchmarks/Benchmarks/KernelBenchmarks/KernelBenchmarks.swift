@@ -18,11 +18,12 @@ import TFLiteRuntime
 // (v2 residual), uint8 TFLite_Detection_PostProcess with 1917 anchors.
 
 let benchmarks: @Sendable () -> Void = {
-    Benchmark.defaultConfiguration = .init(metrics: [.wallClock, .instructions],
-                                           timeUnits: .microseconds,
-                                           warmupIterations: 3,
-                                           maxDuration: .seconds(2),
-                                           maxIterations: 200)
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .instructions],
+        timeUnits: .microseconds,
+        warmupIterations: 3,
+        maxDuration: .seconds(2),
+        maxIterations: 200)
     for threads in [1, 2] {
         registerConvolutions(threads: threads)
         registerDepthwise(threads: threads)
@@ -50,64 +51,75 @@ let benchmarkedLevels = KernelLevel.allCases.filter { $0 <= KernelLevel.host }
 
 /// Registers `name` running the model `build` makes once per level in
 /// ``benchmarkedLevels``, each suffixed with the level and the thread count.
-func register(_ name: String, threads: Int, build: @escaping @Sendable (inout BenchGraph) -> Void,
-              prepare: (@Sendable (Engine) -> Void)? = nil) {
+func register(
+    _ name: String, threads: Int, build: @escaping @Sendable (inout BenchGraph) -> Void,
+    prepare: (@Sendable (Engine) -> Void)? = nil
+) {
     for level in benchmarkedLevels {
         register(name, level: level, threads: threads, build: build, prepare: prepare)
     }
 }
 
-private func register(_ name: String, level: KernelLevel, threads: Int,
-                      build: @escaping @Sendable (inout BenchGraph) -> Void,
-                      prepare: (@Sendable (Engine) -> Void)?) {
+private func register(
+    _ name: String, level: KernelLevel, threads: Int,
+    build: @escaping @Sendable (inout BenchGraph) -> Void,
+    prepare: (@Sendable (Engine) -> Void)?
+) {
     let slot = EngineSlot()
     var configuration = Benchmark.defaultConfiguration
     configuration.metrics += [arithmeticRate]
-    Benchmark("\(name) \(level) t\(threads)", configuration: configuration, closure: { benchmark in
-        guard let engine = slot.engine else {
-            benchmark.error("\(name): the engine was not built")
-            return
-        }
-        let clock = ContinuousClock()
-        let start = clock.now
-        var count = 0
-        for _ in benchmark.scaledIterations {
-            do {
-                try engine.invoke()
-            } catch {
-                benchmark.error("\(name): \(error)")
+    Benchmark(
+        "\(name) \(level) t\(threads)", configuration: configuration,
+        closure: { benchmark in
+            guard let engine = slot.engine else {
+                benchmark.error("\(name): the engine was not built")
                 return
             }
-            count += 1
-        }
-        let elapsed = clock.now - start
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
-        if engine.work > 0, seconds > 0, !name.hasPrefix("detection") {
-            benchmark.measurement(arithmeticRate, Int(2 * Double(engine.work) * Double(count) / seconds / 1e6))
-        }
-    }, setup: {
-        var g = BenchGraph()
-        build(&g)
-        let engine = try g.engine(threads: threads, level: level)
-        prepare?(engine)
-        slot.engine = engine
-    }, teardown: {
-        slot.engine = nil
-    })
+            let clock = ContinuousClock()
+            let start = clock.now
+            var count = 0
+            for _ in benchmark.scaledIterations {
+                do {
+                    try engine.invoke()
+                } catch {
+                    benchmark.error("\(name): \(error)")
+                    return
+                }
+                count += 1
+            }
+            let elapsed = clock.now - start
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+            if engine.work > 0, seconds > 0, !name.hasPrefix("detection") {
+                benchmark.measurement(arithmeticRate, Int(2 * Double(engine.work) * Double(count) / seconds / 1e6))
+            }
+        },
+        setup: {
+            var g = BenchGraph()
+            build(&g)
+            let engine = try g.engine(threads: threads, level: level)
+            prepare?(engine)
+            slot.engine = engine
+        },
+        teardown: {
+            slot.engine = nil
+        })
 }
 
 // MARK: - CONV_2D
 
 /// `[1, h, w, inC]` → CONV_2D `k`x`k` stride `s`, SAME, fused `activation`, with bias.
-func conv(_ g: inout BenchGraph, h: Int, w: Int, inC: Int, outC: Int, k: Int = 1, s: Int = 1,
-          activation: FusedActivation = .relu6) {
+func conv(
+    _ g: inout BenchGraph, h: Int, w: Int, inC: Int, outC: Int, k: Int = 1, s: Int = 1,
+    activation: FusedActivation = .relu6
+) {
     let x = g.input([1, h, w, inC])
     let weights = g.randomConstant([outC, k, k, inC], scale: 0.1)
     let bias = g.randomConstant([outC], scale: 0.1)
     let oh = (h + s - 1) / s, ow = (w + s - 1) / s
     let y = g.tensor([1, oh, ow, outC])
-    g.op(.conv2D, [x, weights, bias], [y],
-         .conv2D(Conv2DOptions(padding: .same, strideWidth: s, strideHeight: s, activation: activation)))
+    g.op(
+        .conv2D, [x, weights, bias], [y],
+        .conv2D(Conv2DOptions(padding: .same, strideWidth: s, strideHeight: s, activation: activation)))
     g.output(y)
 }
 
@@ -128,7 +140,9 @@ func registerConvolutions(threads: Int) {
         ("conv 1x1 7x7 320->1280 (v2 head)", 7, 7, 320, 1280, 1, 1, .relu6),
     ]
     for (name, h, w, inC, outC, k, s, activation) in shapes {
-        register(name, threads: threads) { g in conv(&g, h: h, w: w, inC: inC, outC: outC, k: k, s: s, activation: activation) }
+        register(name, threads: threads) { g in
+            conv(&g, h: h, w: w, inC: inC, outC: outC, k: k, s: s, activation: activation)
+        }
     }
 }
 
@@ -152,9 +166,12 @@ func registerDepthwise(threads: Int) {
             let weights = g.randomConstant([1, 3, 3, c], scale: 0.3)
             let bias = g.randomConstant([c], scale: 0.1)
             let y = g.tensor([1, (h + s - 1) / s, (w + s - 1) / s, c])
-            g.op(.depthwiseConv2D, [x, weights, bias], [y],
-                 .depthwiseConv2D(DepthwiseConv2DOptions(padding: .same, strideWidth: s, strideHeight: s,
-                                                         depthMultiplier: 1, activation: .relu6)))
+            g.op(
+                .depthwiseConv2D, [x, weights, bias], [y],
+                .depthwiseConv2D(
+                    DepthwiseConv2DOptions(
+                        padding: .same, strideWidth: s, strideHeight: s,
+                        depthMultiplier: 1, activation: .relu6)))
             g.output(y)
         }
     }
@@ -165,14 +182,22 @@ func registerDepthwise(threads: Int) {
 func registerPoolingAndHeads(threads: Int) {
     register("avgpool 7x7 7x7x1024 (v1)", threads: threads) { g in
         let x = g.input([1, 7, 7, 1024]), y = g.tensor([1, 1, 1, 1024])
-        g.op(.averagePool2D, [x], [y], .pool2D(Pool2DOptions(padding: .valid, strideWidth: 1, strideHeight: 1,
-                                                             filterWidth: 7, filterHeight: 7, activation: .none)))
+        g.op(
+            .averagePool2D, [x], [y],
+            .pool2D(
+                Pool2DOptions(
+                    padding: .valid, strideWidth: 1, strideHeight: 1,
+                    filterWidth: 7, filterHeight: 7, activation: .none)))
         g.output(y)
     }
     register("maxpool 2x2/2 64x64x48 (BlazeFace-like)", threads: threads) { g in
         let x = g.input([1, 64, 64, 48]), y = g.tensor([1, 32, 32, 48])
-        g.op(.maxPool2D, [x], [y], .pool2D(Pool2DOptions(padding: .valid, strideWidth: 2, strideHeight: 2,
-                                                         filterWidth: 2, filterHeight: 2, activation: .none)))
+        g.op(
+            .maxPool2D, [x], [y],
+            .pool2D(
+                Pool2DOptions(
+                    padding: .valid, strideWidth: 2, strideHeight: 2,
+                    filterWidth: 2, filterHeight: 2, activation: .none)))
         g.output(y)
     }
     register("fc 1x1280->1000 (v2 logits)", threads: threads) { g in
@@ -217,23 +242,28 @@ func registerDetection(anchors: Int, threads: Int) {
         ("y_scale", .float(10)), ("x_scale", .float(10)), ("h_scale", .float(5)), ("w_scale", .float(5)),
         ("use_regular_nms", .bool(false)),
     ])
-    register("detection postprocess \(anchors)x91 fast NMS", threads: threads, build: { g in
-        let boxes = g.input([1, anchors, 4]), scores = g.input([1, anchors, columns])
-        var random = SeededFloats(seed: 0xA11C)
-        var anchorValues: [Float] = []
-        for _ in 0 ..< anchors {
-            // (y, x, h, w): centers in [0, 1), sizes in [0.05, 0.35).
-            anchorValues += [random.next() * 0.5 + 0.5, random.next() * 0.5 + 0.5,
-                             random.next() * 0.15 + 0.2, random.next() * 0.15 + 0.2]
-        }
-        let anchorTensor = g.constant(anchorValues, shape: [anchors, 4])
-        let outs = [g.tensor([1, 10, 4]), g.tensor([1, 10]), g.tensor([1, 10]), g.tensor([1])]
-        g.customOp("TFLite_Detection_PostProcess", [boxes, scores, anchorTensor], outs, options: options)
-        for o in outs { g.output(o) }
-    }, prepare: { engine in
-        // Sigmoid-like scores in [0, 1) instead of the default [-1, 1).
-        guard let buffer = engine.buffer(forTensor: engine.inputs[1]) else { return }
-        let floats = buffer.bindMemory(to: Float.self)
-        for i in floats.indices { floats[i] = floats[i] * 0.5 + 0.5 }
-    })
+    register(
+        "detection postprocess \(anchors)x91 fast NMS", threads: threads,
+        build: { g in
+            let boxes = g.input([1, anchors, 4]), scores = g.input([1, anchors, columns])
+            var random = SeededFloats(seed: 0xA11C)
+            var anchorValues: [Float] = []
+            for _ in 0 ..< anchors {
+                // (y, x, h, w): centers in [0, 1), sizes in [0.05, 0.35).
+                anchorValues += [
+                    random.next() * 0.5 + 0.5, random.next() * 0.5 + 0.5,
+                    random.next() * 0.15 + 0.2, random.next() * 0.15 + 0.2,
+                ]
+            }
+            let anchorTensor = g.constant(anchorValues, shape: [anchors, 4])
+            let outs = [g.tensor([1, 10, 4]), g.tensor([1, 10]), g.tensor([1, 10]), g.tensor([1])]
+            g.customOp("TFLite_Detection_PostProcess", [boxes, scores, anchorTensor], outs, options: options)
+            for o in outs { g.output(o) }
+        },
+        prepare: { engine in
+            // Sigmoid-like scores in [0, 1) instead of the default [-1, 1).
+            guard let buffer = engine.buffer(forTensor: engine.inputs[1]) else { return }
+            let floats = buffer.bindMemory(to: Float.self)
+            for i in floats.indices { floats[i] = floats[i] * 0.5 + 0.5 }
+        })
 }

@@ -16,12 +16,17 @@ private func activationQuantization(_ scale: Float) -> Quantization {
 private func weightsAndBias(_ g: inout BenchGraph, shape: [Int], axis: Int) -> (Int, Int) {
     let channels = shape[axis]
     let scales = (0 ..< channels).map { Float(0.002 + 0.0001 * Double($0 % 7)) }
-    let weights = g.randomInt8Constant(shape, quantization: Quantization(scales: scales, zeroPoints: [Int64](repeating: 0, count: channels),
-                                                                       quantizedDimension: axis))
+    let weights = g.randomInt8Constant(
+        shape,
+        quantization: Quantization(
+            scales: scales, zeroPoints: [Int64](repeating: 0, count: channels),
+            quantizedDimension: axis))
     let biasValues = (0 ..< channels).map { Int32(($0 * 37) % 2001) - 1000 }
-    let bias = g.int32Constant(biasValues, shape: [channels],
-                               quantization: Quantization(scales: scales.map { $0 * inputScale },
-                                                          zeroPoints: [Int64](repeating: 0, count: channels)))
+    let bias = g.int32Constant(
+        biasValues, shape: [channels],
+        quantization: Quantization(
+            scales: scales.map { $0 * inputScale },
+            zeroPoints: [Int64](repeating: 0, count: channels)))
     return (weights, bias)
 }
 
@@ -38,9 +43,11 @@ func registerQuantized(threads: Int) {
         register(name, threads: threads) { g in
             let x = g.input([1, h, w, inC], .int8, quantization: activationQuantization(inputScale))
             let (weights, bias) = weightsAndBias(&g, shape: [outC, k, k, inC], axis: 0)
-            let y = g.tensor([1, (h + s - 1) / s, (w + s - 1) / s, outC], .int8, quantization: activationQuantization(outputScale))
-            g.op(.conv2D, [x, weights, bias], [y],
-                 .conv2D(Conv2DOptions(padding: .same, strideWidth: s, strideHeight: s, activation: .relu6)))
+            let y = g.tensor(
+                [1, (h + s - 1) / s, (w + s - 1) / s, outC], .int8, quantization: activationQuantization(outputScale))
+            g.op(
+                .conv2D, [x, weights, bias], [y],
+                .conv2D(Conv2DOptions(padding: .same, strideWidth: s, strideHeight: s, activation: .relu6)))
             g.output(y)
         }
     }
@@ -54,10 +61,14 @@ func registerQuantized(threads: Int) {
         register(name, threads: threads) { g in
             let x = g.input([1, h, w, c], .int8, quantization: activationQuantization(inputScale))
             let (weights, bias) = weightsAndBias(&g, shape: [1, 3, 3, c], axis: 3)
-            let y = g.tensor([1, (h + s - 1) / s, (w + s - 1) / s, c], .int8, quantization: activationQuantization(outputScale))
-            g.op(.depthwiseConv2D, [x, weights, bias], [y],
-                 .depthwiseConv2D(DepthwiseConv2DOptions(padding: .same, strideWidth: s, strideHeight: s,
-                                                         depthMultiplier: 1, activation: .relu6)))
+            let y = g.tensor(
+                [1, (h + s - 1) / s, (w + s - 1) / s, c], .int8, quantization: activationQuantization(outputScale))
+            g.op(
+                .depthwiseConv2D, [x, weights, bias], [y],
+                .depthwiseConv2D(
+                    DepthwiseConv2DOptions(
+                        padding: .same, strideWidth: s, strideHeight: s,
+                        depthMultiplier: 1, activation: .relu6)))
             g.output(y)
         }
     }
@@ -79,7 +90,8 @@ private let uint8Output = Quantization(scales: [0.05], zeroPoints: [120])
 private func uint8WeightsAndBias(_ g: inout BenchGraph, shape: [Int], channels: Int) -> (Int, Int) {
     let weights = g.randomUInt8Constant(shape, quantization: Quantization(scales: [0.003], zeroPoints: [131]))
     let biasValues = (0 ..< channels).map { Int32(($0 * 37) % 2001) - 1000 }
-    let bias = g.int32Constant(biasValues, shape: [channels], quantization: Quantization(scales: [0.003 * 0.02], zeroPoints: [0]))
+    let bias = g.int32Constant(
+        biasValues, shape: [channels], quantization: Quantization(scales: [0.003 * 0.02], zeroPoints: [0]))
     return (weights, bias)
 }
 
@@ -94,8 +106,9 @@ func registerLegacyUInt8(threads: Int) {
             let x = g.input([1, h, w, inC], .uint8, quantization: uint8Activation)
             let (weights, bias) = uint8WeightsAndBias(&g, shape: [outC, 1, 1, inC], channels: outC)
             let y = g.tensor([1, h, w, outC], .uint8, quantization: uint8Output)
-            g.op(.conv2D, [x, weights, bias], [y],
-                 .conv2D(Conv2DOptions(padding: .same, strideWidth: 1, strideHeight: 1, activation: .relu6)))
+            g.op(
+                .conv2D, [x, weights, bias], [y],
+                .conv2D(Conv2DOptions(padding: .same, strideWidth: 1, strideHeight: 1, activation: .relu6)))
             g.output(y)
         }
     }
@@ -108,9 +121,12 @@ func registerLegacyUInt8(threads: Int) {
             let x = g.input([1, h, w, c], .uint8, quantization: uint8Activation)
             let (weights, bias) = uint8WeightsAndBias(&g, shape: [1, 3, 3, c], channels: c)
             let y = g.tensor([1, (h + s - 1) / s, (w + s - 1) / s, c], .uint8, quantization: uint8Output)
-            g.op(.depthwiseConv2D, [x, weights, bias], [y],
-                 .depthwiseConv2D(DepthwiseConv2DOptions(padding: .same, strideWidth: s, strideHeight: s,
-                                                         depthMultiplier: 1, activation: .relu6)))
+            g.op(
+                .depthwiseConv2D, [x, weights, bias], [y],
+                .depthwiseConv2D(
+                    DepthwiseConv2DOptions(
+                        padding: .same, strideWidth: s, strideHeight: s,
+                        depthMultiplier: 1, activation: .relu6)))
             g.output(y)
         }
     }

@@ -27,7 +27,9 @@ struct AutoMLManifest: Equatable, Sendable {
                 if required { throw .missingKey(path: path, key: key) }
                 return nil
             }
-            guard case let .string(s) = node, !s.isEmpty else { throw .invalidValue(path: path, key: key, expected: "a non-empty string") }
+            guard case .string(let s) = node, !s.isEmpty else {
+                throw .invalidValue(path: path, key: key, expected: "a non-empty string")
+            }
             return s
         }
         manifestPath = path

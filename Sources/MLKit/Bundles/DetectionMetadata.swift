@@ -30,46 +30,63 @@ struct DetectionMetadata: Equatable, Sendable {
         let m = try BundleFiles.json(bytes, path: path)
         func strings(_ key: String) throws(ModelBundleError) -> [String]? {
             guard let node = m[key] else { return nil }
-            guard case let .array(items) = node else { throw .invalidValue(path: path, key: key, expected: "an array of strings") }
+            guard case .array(let items) = node else {
+                throw .invalidValue(path: path, key: key, expected: "an array of strings")
+            }
             var out: [String] = []
             for item in items {
-                guard case let .string(s) = item else { throw .invalidValue(path: path, key: key, expected: "an array of strings") }
+                guard case .string(let s) = item else {
+                    throw .invalidValue(path: path, key: key, expected: "an array of strings")
+                }
                 out.append(s)
             }
             return out
         }
         func integer(_ node: JSONNode, _ key: String, _ range: ClosedRange<Int>) throws(ModelBundleError) -> Int {
-            guard case let .number(v) = node, v.rounded() == v, v >= Double(range.lowerBound), v <= Double(range.upperBound) else {
-                throw .invalidValue(path: path, key: key, expected: "an integer in \(range.lowerBound)...\(range.upperBound)")
+            guard case .number(let v) = node, v.rounded() == v, v >= Double(range.lowerBound),
+                v <= Double(range.upperBound)
+            else {
+                throw .invalidValue(
+                    path: path, key: key, expected: "an integer in \(range.lowerBound)...\(range.upperBound)")
             }
             return Int(v)
         }
         if let node = m["inferenceType"] {
-            guard case let .string(s) = node else { throw .invalidValue(path: path, key: "inferenceType", expected: "a string") }
+            guard case .string(let s) = node else {
+                throw .invalidValue(path: path, key: "inferenceType", expected: "a string")
+            }
             inferenceType = s
         }
         if let node = m["inputShape"] {
-            guard case let .array(items) = node, items.count == 4 else {
+            guard case .array(let items) = node, items.count == 4 else {
                 throw .invalidValue(path: path, key: "inputShape", expected: "[1, height, width, 3]")
             }
             var shape: [Int] = []
             for item in items { shape.append(try integer(item, "inputShape", 1 ... ImageLimits.maxSide)) }
-            guard shape[0] == 1, shape[3] == 3 else { throw .invalidValue(path: path, key: "inputShape", expected: "[1, height, width, 3]") }
+            guard shape[0] == 1, shape[3] == 3 else {
+                throw .invalidValue(path: path, key: "inputShape", expected: "[1, height, width, 3]")
+            }
             inputShape = shape
         }
         if let node = m["inputTensor"] {
-            guard case let .string(s) = node else { throw .invalidValue(path: path, key: "inputTensor", expected: "a string") }
+            guard case .string(let s) = node else {
+                throw .invalidValue(path: path, key: "inputTensor", expected: "a string")
+            }
             inputTensor = s
         }
         if let node = m["maxDetections"] { maxDetections = try integer(node, "maxDetections", 1 ... 100_000) }
         if let r = try strings("outputTensorRepresentation") {
             guard Set(r) == Set(Self.defaultRepresentation), r.count == 4 else {
-                throw .invalidValue(path: path, key: "outputTensorRepresentation", expected: "a permutation of \(Self.defaultRepresentation)")
+                throw .invalidValue(
+                    path: path, key: "outputTensorRepresentation",
+                    expected: "a permutation of \(Self.defaultRepresentation)")
             }
             outputTensorRepresentation = r
         }
         if let t = try strings("outputTensors") {
-            guard t.count == 4 else { throw .invalidValue(path: path, key: "outputTensors", expected: "four tensor names") }
+            guard t.count == 4 else {
+                throw .invalidValue(path: path, key: "outputTensors", expected: "four tensor names")
+            }
             outputTensors = t
         }
     }

@@ -20,13 +20,15 @@ public enum ModelBundleError: Error, Equatable, Hashable, Sendable, CustomString
 
     public var description: String {
         switch self {
-        case let .unreadable(path, reason): return "cannot read \(path): \(reason)"
-        case let .invalidJSON(path, offset, reason): return "\(path) is not valid JSON at byte \(offset): \(reason)"
-        case let .missingKey(path, key): return "\(path) has no \"\(key)\""
-        case let .invalidValue(path, key, expected): return "\(path): \"\(key)\" must be \(expected)"
-        case let .unsupportedModelType(path, type): return "\(path): modelType \"\(type)\" is not supported here"
-        case let .invalidLabels(path, reason): return "labels file \(path): \(reason)"
-        case let .labelCountMismatch(labels, classes): return "the labels file has \(labels) labels but the model outputs \(classes) classes"
+        case .unreadable(let path, let reason): return "cannot read \(path): \(reason)"
+        case .invalidJSON(let path, let offset, let reason):
+            return "\(path) is not valid JSON at byte \(offset): \(reason)"
+        case .missingKey(let path, let key): return "\(path) has no \"\(key)\""
+        case .invalidValue(let path, let key, let expected): return "\(path): \"\(key)\" must be \(expected)"
+        case .unsupportedModelType(let path, let type): return "\(path): modelType \"\(type)\" is not supported here"
+        case .invalidLabels(let path, let reason): return "labels file \(path): \(reason)"
+        case .labelCountMismatch(let labels, let classes):
+            return "the labels file has \(labels) labels but the model outputs \(classes) classes"
         }
     }
 
@@ -47,7 +49,9 @@ enum BundleFiles {
         do { node = try TolerantJSON.parse(bytes) } catch {
             throw .invalidJSON(path: path, offset: error.offset, reason: error.reason)
         }
-        guard case let .object(members) = node else { throw .invalidJSON(path: path, offset: 0, reason: "the top level is not an object") }
+        guard case .object(let members) = node else {
+            throw .invalidJSON(path: path, offset: 0, reason: "the top level is not an object")
+        }
         return members
     }
 

@@ -82,7 +82,9 @@ struct TolerantJSON {
             skipSpace()
             guard i < bytes.count else { throw fail("unexpected end of input") }
             if bytes[i] == close { i += 1; break }
-            guard bytes[i] == UInt8(ascii: ",") else { throw fail("expected ',' or '\(Character(Unicode.Scalar(close)))'") }
+            guard bytes[i] == UInt8(ascii: ",") else {
+                throw fail("expected ',' or '\(Character(Unicode.Scalar(close)))'")
+            }
             i += 1
             skipSpace()
             // The tolerance: a comma directly before the closing bracket.
@@ -95,7 +97,9 @@ struct TolerantJSON {
         i += 1
         var scalars = String.UnicodeScalarView()
         var run: [UInt8] = []
-        func flush() { scalars.append(contentsOf: String(decoding: run, as: UTF8.self).unicodeScalars); run.removeAll() }
+        func flush() {
+            scalars.append(contentsOf: String(decoding: run, as: UTF8.self).unicodeScalars); run.removeAll()
+        }
         while true {
             guard i < bytes.count else { throw fail("unterminated string") }
             let b = bytes[i]
@@ -118,7 +122,9 @@ struct TolerantJSON {
             case UInt8(ascii: "t"): scalars.append("\t")
             case UInt8(ascii: "u"):
                 var code = try hex4()
-                if (0xD800 ..< 0xDC00).contains(code), bytes.count - i >= 6, bytes[i] == UInt8(ascii: "\\"), bytes[i + 1] == UInt8(ascii: "u") {
+                if (0xD800 ..< 0xDC00).contains(code), bytes.count - i >= 6, bytes[i] == UInt8(ascii: "\\"),
+                    bytes[i + 1] == UInt8(ascii: "u")
+                {
                     i += 2
                     let low = try hex4()
                     guard (0xDC00 ..< 0xE000).contains(low) else { throw fail("invalid surrogate pair") }
@@ -134,7 +140,8 @@ struct TolerantJSON {
     }
 
     private mutating func hex4() throws(ParseError) -> UInt32 {
-        guard bytes.count - i >= 4, let v = UInt32(String(decoding: bytes[i ..< i + 4], as: UTF8.self), radix: 16) else {
+        guard bytes.count - i >= 4, let v = UInt32(String(decoding: bytes[i ..< i + 4], as: UTF8.self), radix: 16)
+        else {
             throw fail("invalid \\u escape")
         }
         i += 4

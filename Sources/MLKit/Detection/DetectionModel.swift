@@ -22,13 +22,20 @@ final class DetectionModel: @unchecked Sendable {
         if !isDirectory.boolValue {
             let dir = BundleFiles.directory(of: path)
             let model = path.hasSuffix(".json") ? BundleFiles.resolve("model.tflite", in: dir) : path
-            return (model, BundleFiles.resolve("dict.txt", in: dir), BundleFiles.resolve("tflite_metadata.json", in: dir))
+            return (
+                model, BundleFiles.resolve("dict.txt", in: dir), BundleFiles.resolve("tflite_metadata.json", in: dir)
+            )
         }
         var model = BundleFiles.resolve("model.tflite", in: path)
         if !FileManager.default.fileExists(atPath: model) {
-            let all = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter { $0.hasSuffix(".tflite") }
+            let all = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter {
+                $0.hasSuffix(".tflite")
+            }
             guard all.count == 1, let only = all.first else {
-                throw .unreadable(path: path, reason: all.isEmpty ? "no .tflite model in the bundle" : "several .tflite files and no model.tflite")
+                throw .unreadable(
+                    path: path,
+                    reason: all.isEmpty ? "no .tflite model in the bundle" : "several .tflite files and no model.tflite"
+                )
             }
             model = BundleFiles.resolve(only, in: path)
         }
@@ -41,10 +48,15 @@ final class DetectionModel: @unchecked Sendable {
         metadata = try DetectionMetadata(contentsOfFile: files.metadata)
         labels = try LabelDictionary.read(contentsOfFile: files.labels)
         runner = try VisionModelRunner(modelPath: files.model)
-        preprocessor = ImagePreprocessor(fit: .stretch, normalization: .resolved(override: normalization, model: runner.interpreter.model, convention: .symmetricUnitRange))
+        preprocessor = ImagePreprocessor(
+            fit: .stretch,
+            normalization: .resolved(
+                override: normalization, model: runner.interpreter.model, convention: .symmetricUnitRange))
         let input = try runner.interpreter.input(at: 0)
         if input.shape.dimensions != metadata.inputShape {
-            throw VisionError.invalidModel("tflite_metadata.json says inputShape \(metadata.inputShape) but the model's input is \(input.shape.dimensions)")
+            throw VisionError.invalidModel(
+                "tflite_metadata.json says inputShape \(metadata.inputShape) but the model's input is \(input.shape.dimensions)"
+            )
         }
         let binding = try DetectionTensorBinding(metadata: metadata, interpreter: runner.interpreter)
         outputIndex = (binding.boxes, binding.classes, binding.scores, binding.count)
@@ -64,13 +76,15 @@ final class DetectionModel: @unchecked Sendable {
         let countValues = try VisionModelRunner.realValues(outputs[outputIndex.count])
         let slots = scores.count
         guard boxes.count == 4 * slots, classes.count == slots, let countValue = countValues.first else {
-            throw VisionError.unexpectedOutput("detection outputs have \(boxes.count) box values, \(classes.count) classes, \(scores.count) scores")
+            throw VisionError.unexpectedOutput(
+                "detection outputs have \(boxes.count) box values, \(classes.count) classes, \(scores.count) scores")
         }
         let count = countValue.isFinite ? min(max(Int(countValue), 0), slots) : 0
         let layout = preprocessor.layout(for: image, spec)
         var found: [(score: Float, object: DetectedObject)] = []
         for i in 0 ..< count where scores[i] >= threshold {
-            let frame = Self.frame(boxes[4 * i ..< 4 * i + 4], layout: layout, imageWidth: image.width, imageHeight: image.height)
+            let frame = Self.frame(
+                boxes[4 * i ..< 4 * i + 4], layout: layout, imageWidth: image.width, imageHeight: image.height)
             let c = classes[i]
             // Class values are integers stored as floats; anything else maps to -1 / no text.
             let index = c.isFinite ? Int(min(max(c, -1), 1e9)) : -1

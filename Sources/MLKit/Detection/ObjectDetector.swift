@@ -198,7 +198,8 @@ public final class ObjectDetector: NSObject, @unchecked Sendable {
         let limit = options.multiple ? (options.maxCount ?? m.metadata.maxDetections) : 1
         let found = try m.detect(image.upright(), threshold: options.scoreThreshold, maxCount: limit)
         return found.map { detection in
-            let labels = options.classification
+            let labels =
+                options.classification
                 ? Array(detection.labels.filter { $0.confidence >= options.labelThreshold }.prefix(options.labelCount))
                 : []
             return Object(frame: detection.frame, labels: labels)

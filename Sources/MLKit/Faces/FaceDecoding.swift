@@ -74,7 +74,8 @@ enum BlazeFace {
                 keypoints.append(r[4 + 2 * k] / s + anchor.0)
                 keypoints.append(r[5 + 2 * k] / s + anchor.1)
             }
-            out.append(Candidate(box: [cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], keypoints: keypoints, score: score))
+            out.append(
+                Candidate(box: [cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], keypoints: keypoints, score: score))
         }
         return out
     }
@@ -90,7 +91,9 @@ enum BlazeFace {
 
     /// Weighted non-maximum suppression (ties in score keep the earlier anchor first).
     static func weightedNMS(_ candidates: [Candidate], iouThreshold: Float) -> [Candidate] {
-        var pool = candidates.enumerated().sorted { $0.element.score != $1.element.score ? $0.element.score > $1.element.score : $0.offset < $1.offset }.map(\.element)
+        var pool = candidates.enumerated().sorted {
+            $0.element.score != $1.element.score ? $0.element.score > $1.element.score : $0.offset < $1.offset
+        }.map(\.element)
         var out: [Candidate] = []
         while let top = pool.first {
             var cluster: [Candidate] = [], rest: [Candidate] = []
@@ -99,7 +102,9 @@ enum BlazeFace {
             if !cluster.isEmpty {
                 let total = cluster.reduce(Float(0)) { $0 + $1.score }
                 merged.box = (0 ..< 4).map { k in cluster.reduce(Float(0)) { $0 + $1.box[k] * $1.score } / total }
-                merged.keypoints = (0 ..< 12).map { k in cluster.reduce(Float(0)) { $0 + $1.keypoints[k] * $1.score } / total }
+                merged.keypoints = (0 ..< 12).map { k in
+                    cluster.reduce(Float(0)) { $0 + $1.keypoints[k] * $1.score } / total
+                }
             }
             out.append(merged)
             // The top candidate always joins its own cluster (IoU 1), so the pool shrinks.

@@ -73,11 +73,15 @@ public final class FaceDetector: NSObject, @unchecked Sendable {
         let path = options.modelPath, normalization = options.inputNormalization
         model = LazyModel {
             let r = try VisionModelRunner(modelPath: path)
-            guard r.input.width == BlazeFace.inputSize, r.input.height == BlazeFace.inputSize, r.input.dataType == .float32 else {
-                throw VisionError.unsupportedInput("expected a float32 [1, 128, 128, 3] input (face_detection_short_range)")
+            guard r.input.width == BlazeFace.inputSize, r.input.height == BlazeFace.inputSize,
+                r.input.dataType == .float32
+            else {
+                throw VisionError.unsupportedInput(
+                    "expected a float32 [1, 128, 128, 3] input (face_detection_short_range)")
             }
             var preprocessor = Self.preprocessor
-            preprocessor.normalization = .resolved(override: normalization, model: r.interpreter.model, convention: .symmetricUnitRange)
+            preprocessor.normalization = .resolved(
+                override: normalization, model: r.interpreter.model, convention: .symmetricUnitRange)
             return (r, preprocessor)
         }
         super.init()
@@ -93,7 +97,8 @@ public final class FaceDetector: NSObject, @unchecked Sendable {
     /// Letterbox with black, Pillow-bilinear resize to 128x128, `[-1, 1]`: the pipeline of
     /// the reference (`scripts/fixtures/bundles/FACES.md`). The normalization actually
     /// used is resolved per model (``FaceDetectorOptions/inputNormalization``).
-    static let preprocessor = ImagePreprocessor(fit: .letterbox(padValue: 0), normalization: .symmetricUnitRange, antialiased: true)
+    static let preprocessor = ImagePreprocessor(
+        fit: .letterbox(padValue: 0), normalization: .symmetricUnitRange, antialiased: true)
 
     /// The faces in `image`, synchronously.
     public func results(in image: VisionImage) throws -> [Face] {
@@ -101,21 +106,27 @@ public final class FaceDetector: NSObject, @unchecked Sendable {
         let upright = image.upright()
         let outputs = try r.run(preprocessor.tensorData(upright, r.input))
         guard let reg = outputs.first(where: { $0.shape.dimensions.last == 16 }),
-              let cls = outputs.first(where: { $0.shape.dimensions.last == 1 }) else {
+            let cls = outputs.first(where: { $0.shape.dimensions.last == 1 })
+        else {
             throw VisionError.unexpectedOutput("expected regressors [1, 896, 16] and classificators [1, 896, 1]")
         }
-        let candidates = BlazeFace.decode(regressors: try VisionModelRunner.realValues(reg),
-                                          logits: try VisionModelRunner.realValues(cls), threshold: options.score)
+        let candidates = BlazeFace.decode(
+            regressors: try VisionModelRunner.realValues(reg),
+            logits: try VisionModelRunner.realValues(cls), threshold: options.score)
         let layout = preprocessor.layout(for: upright, r.input)
         func point(_ x: Float, _ y: Float) -> CGPoint {
-            CGPoint(x: Double(x) * Double(layout.canvasWidth) - Double(layout.imageX),
-                    y: Double(y) * Double(layout.canvasHeight) - Double(layout.imageY))
+            CGPoint(
+                x: Double(x) * Double(layout.canvasWidth) - Double(layout.imageX),
+                y: Double(y) * Double(layout.canvasHeight) - Double(layout.imageY))
         }
         return BlazeFace.weightedNMS(candidates, iouThreshold: options.iou).compactMap { c in
             // DetectionModel.frame takes [ymin, xmin, ymax, xmax].
-            let frame = DetectionModel.frame([c.box[1], c.box[0], c.box[3], c.box[2]][...], layout: layout,
-                                             imageWidth: upright.width, imageHeight: upright.height)
-            guard frame.width >= options.minFaceSize * CGFloat(upright.width), frame.width > 0, frame.height > 0 else { return nil }
+            let frame = DetectionModel.frame(
+                [c.box[1], c.box[0], c.box[3], c.box[2]][...], layout: layout,
+                imageWidth: upright.width, imageHeight: upright.height)
+            guard frame.width >= options.minFaceSize * CGFloat(upright.width), frame.width > 0, frame.height > 0 else {
+                return nil
+            }
             let keypoints = (0 ..< 6).map { point(c.keypoints[2 * $0], c.keypoints[2 * $0 + 1]) }
             return Face(frame: frame, confidence: c.score, keypoints: keypoints)
         }

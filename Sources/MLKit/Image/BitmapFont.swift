@@ -100,8 +100,9 @@ extension RGBImage {
             let rows = BitmapFont.glyph(character)
             for (row, bits) in rows.enumerated() {
                 for column in 0 ..< BitmapFont.glyphWidth where bits & (0b10000 >> UInt8(column)) != 0 {
-                    fill(x0: originX + column * scale, y0: y + row * scale,
-                         x1: originX + (column + 1) * scale, y1: y + (row + 1) * scale, color)
+                    fill(
+                        x0: originX + column * scale, y0: y + row * scale,
+                        x1: originX + (column + 1) * scale, y1: y + (row + 1) * scale, color)
                 }
             }
             originX += BitmapFont.advance * scale

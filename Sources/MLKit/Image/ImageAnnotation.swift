@@ -18,7 +18,9 @@ extension VisionImage {
     /// cycling through a fixed palette. Line width and font scale grow with the image size.
     public func annotated(_ annotations: [ImageAnnotation]) -> VisionImage {
         var canvas = upright()
-        let palette: [RGBImage.Color] = [(255, 48, 48), (48, 200, 48), (64, 128, 255), (255, 200, 0), (255, 0, 255), (0, 220, 220)]
+        let palette: [RGBImage.Color] = [
+            (255, 48, 48), (48, 200, 48), (64, 128, 255), (255, 200, 0), (255, 0, 255), (0, 220, 220),
+        ]
         let longSide = max(canvas.width, canvas.height)
         let thickness = max(1, longSide / 200)
         let scale = max(1, longSide / 320)

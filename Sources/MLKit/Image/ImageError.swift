@@ -27,17 +27,18 @@ public enum ImageError: Error, Equatable, Hashable, Sendable, CustomStringConver
 
     public var description: String {
         switch self {
-        case let .unreadableFile(path, reason): return "cannot read image file \(path): \(reason)"
+        case .unreadableFile(let path, let reason): return "cannot read image file \(path): \(reason)"
         case .notPNG: return "not a PNG image (the PNG signature is missing)"
-        case let .truncated(offset): return "truncated PNG: the data ends inside the chunk at byte \(offset)"
-        case let .badCRC(chunk, offset): return "corrupted PNG: CRC mismatch in chunk \(chunk) at byte \(offset)"
-        case let .malformed(reason): return "malformed PNG: \(reason)"
-        case let .zeroSize(w, h): return "PNG has zero size (\(w)x\(h))"
-        case let .tooLarge(w, h):
-            return "PNG is too large (\(w)x\(h)); the limit is \(ImageLimits.maxSide) pixels per side and \(ImageLimits.maxPixels) pixels"
-        case let .decodingFailed(message): return "PNG decoding failed: \(message)"
-        case let .encodingFailed(message): return "PNG encoding failed: \(message)"
-        case let .invalidBuffer(reason): return "invalid pixel buffer: \(reason)"
+        case .truncated(let offset): return "truncated PNG: the data ends inside the chunk at byte \(offset)"
+        case .badCRC(let chunk, let offset): return "corrupted PNG: CRC mismatch in chunk \(chunk) at byte \(offset)"
+        case .malformed(let reason): return "malformed PNG: \(reason)"
+        case .zeroSize(let w, let h): return "PNG has zero size (\(w)x\(h))"
+        case .tooLarge(let w, let h):
+            return
+                "PNG is too large (\(w)x\(h)); the limit is \(ImageLimits.maxSide) pixels per side and \(ImageLimits.maxPixels) pixels"
+        case .decodingFailed(let message): return "PNG decoding failed: \(message)"
+        case .encodingFailed(let message): return "PNG encoding failed: \(message)"
+        case .invalidBuffer(let reason): return "invalid pixel buffer: \(reason)"
         }
     }
 

@@ -12,7 +12,8 @@ public struct InputNormalization: Equatable, Hashable, Sendable {
     ///   otherwise `nil`.
     public init?(mean: [Float], std: [Float]) {
         guard [1, 3].contains(mean.count), [1, 3].contains(std.count), !std.contains(0),
-              (mean + std).allSatisfy(\.isFinite) else { return nil }
+            (mean + std).allSatisfy(\.isFinite)
+        else { return nil }
         self.mean = mean
         self.std = std
     }
@@ -54,11 +55,11 @@ public enum VisionError: Error, Equatable, Hashable, Sendable, CustomStringConve
 
     public var description: String {
         switch self {
-        case let .unsupportedInput(m): return "unsupported model input: \(m)"
-        case let .unexpectedOutput(m): return "unexpected model output: \(m)"
-        case let .interpreter(m): return "interpreter error: \(m)"
-        case let .modelNotDownloaded(name): return "the remote model '\(name)' is not downloaded"
-        case let .invalidModel(m): return "invalid model: \(m)"
+        case .unsupportedInput(let m): return "unsupported model input: \(m)"
+        case .unexpectedOutput(let m): return "unexpected model output: \(m)"
+        case .interpreter(let m): return "interpreter error: \(m)"
+        case .modelNotDownloaded(let name): return "the remote model '\(name)' is not downloaded"
+        case .invalidModel(let m): return "invalid model: \(m)"
         }
     }
 
@@ -82,7 +83,8 @@ struct ImageInputSpec: Equatable {
             throw .unsupportedInput("input '\(tensor.name)' has shape \(d); expected [1, height, width, 3]")
         }
         guard [.uInt8, .int8, .float32].contains(tensor.dataType) else {
-            throw .unsupportedInput("input '\(tensor.name)' has type \(tensor.dataType); expected uInt8, int8 or float32")
+            throw .unsupportedInput(
+                "input '\(tensor.name)' has type \(tensor.dataType); expected uInt8, int8 or float32")
         }
         if tensor.dataType == .int8, tensor.quantizationParameters == nil {
             throw .unsupportedInput("int8 input '\(tensor.name)' has no quantization parameters")
@@ -114,16 +116,20 @@ struct ImagePreprocessor: Sendable {
         switch fit {
         case .stretch: return .stretch(image)
         case .centerCrop: return .centerCrop(image, outputWidth: spec.width, outputHeight: spec.height)
-        case let .letterbox(pad): return .letterbox(image, outputWidth: spec.width, outputHeight: spec.height, padValue: pad)
+        case .letterbox(let pad):
+            return .letterbox(image, outputWidth: spec.width, outputHeight: spec.height, padValue: pad)
         }
     }
 
     /// The resized float samples (before type conversion), for tests and references.
     func resized(_ image: RGBImage, _ spec: ImageInputSpec) -> [Float] {
         if antialiased {
-            return AntialiasedResampler.resample(image, layout: layout(for: image, spec), outputWidth: spec.width, outputHeight: spec.height).map { Float($0) }
+            return AntialiasedResampler.resample(
+                image, layout: layout(for: image, spec), outputWidth: spec.width, outputHeight: spec.height
+            ).map { Float($0) }
         }
-        return BilinearResampler.resample(image, layout: layout(for: image, spec), outputWidth: spec.width, outputHeight: spec.height)
+        return BilinearResampler.resample(
+            image, layout: layout(for: image, spec), outputWidth: spec.width, outputHeight: spec.height)
     }
 
     func tensorData(_ image: RGBImage, _ spec: ImageInputSpec) -> Data {

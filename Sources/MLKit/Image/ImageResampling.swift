@@ -24,7 +24,8 @@ struct ResampleLayout: Equatable, Sendable {
         let w = image.width, h = image.height
         let cropW = max(1, min(w, Int((Double(h) * Double(outputWidth) / Double(outputHeight)).rounded())))
         let cropH = max(1, min(h, Int((Double(w) * Double(outputHeight) / Double(outputWidth)).rounded())))
-        return ResampleLayout(canvasWidth: cropW, canvasHeight: cropH, imageX: -((w - cropW) / 2), imageY: -((h - cropH) / 2))
+        return ResampleLayout(
+            canvasWidth: cropW, canvasHeight: cropH, imageX: -((w - cropW) / 2), imageY: -((h - cropH) / 2))
     }
 
     /// The image centered in the smallest canvas with the output's aspect ratio that holds
@@ -34,7 +35,9 @@ struct ResampleLayout: Equatable, Sendable {
         let w = image.width, h = image.height
         let canvasW = max(w, Int((Double(h) * Double(outputWidth) / Double(outputHeight)).rounded()))
         let canvasH = max(h, Int((Double(w) * Double(outputHeight) / Double(outputWidth)).rounded()))
-        return ResampleLayout(canvasWidth: canvasW, canvasHeight: canvasH, imageX: (canvasW - w) / 2, imageY: (canvasH - h) / 2, padValue: padValue)
+        return ResampleLayout(
+            canvasWidth: canvasW, canvasHeight: canvasH, imageX: (canvasW - w) / 2, imageY: (canvasH - h) / 2,
+            padValue: padValue)
     }
 }
 

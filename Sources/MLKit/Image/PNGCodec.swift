@@ -28,10 +28,15 @@ enum PNGCodec {
         let result: Result<RGBImage, ImageError> = data.withUnsafeBytes { raw in
             do {
                 let header = try PNGStructure.validate(raw)
-                if header.bitDepth == 16, header.interlaced { return .success(try decodeInterlaced16(raw, header: header)) }
+                if header.bitDepth == 16, header.interlaced {
+                    return .success(try decodeInterlaced16(raw, header: header))
+                }
                 if header.hasColorSpace { return .success(try decodeValidated(raw, header: header)) }
-                let tagged = Array(raw.prefix(PNGStructure.endOfHeader)) + PNGStructure.sRGBChunk + Array(raw.dropFirst(PNGStructure.endOfHeader))
-                return .success(try tagged.withUnsafeBytes { t throws(ImageError) in try decodeValidated(t, header: header) })
+                let tagged =
+                    Array(raw.prefix(PNGStructure.endOfHeader)) + PNGStructure.sRGBChunk
+                    + Array(raw.dropFirst(PNGStructure.endOfHeader))
+                return .success(
+                    try tagged.withUnsafeBytes { t throws(ImageError) in try decodeValidated(t, header: header) })
             } catch let error as ImageError {
                 return .failure(error)
             } catch {
@@ -41,7 +46,8 @@ enum PNGCodec {
         return try result.get()
     }
 
-    private static func decodeValidated(_ raw: UnsafeRawBufferPointer, header: PNGHeader) throws(ImageError) -> RGBImage {
+    private static func decodeValidated(_ raw: UnsafeRawBufferPointer, header: PNGHeader) throws(ImageError) -> RGBImage
+    {
         guard let base = raw.baseAddress else { throw .notPNG }
         var image = png_image()
         image.version = png_uint_32(PNG_IMAGE_VERSION)
@@ -85,7 +91,9 @@ enum PNGCodec {
     /// (`c = c' * 65535 / a`, exact for opaque pixels, approximate for translucent ones,
     /// black where `a = 0`) and reduce to 8 bits as `round(c / 257)`. A gamma-tagged file
     /// takes this path too and then yields linear-light values.
-    private static func decodeInterlaced16(_ raw: UnsafeRawBufferPointer, header: PNGHeader) throws(ImageError) -> RGBImage {
+    private static func decodeInterlaced16(_ raw: UnsafeRawBufferPointer, header: PNGHeader) throws(ImageError)
+        -> RGBImage
+    {
         guard let base = raw.baseAddress else { throw .notPNG }
         var image = png_image()
         image.version = png_uint_32(PNG_IMAGE_VERSION)

@@ -21,10 +21,10 @@ enum PNGStructure {
     /// Valid (bit depth, color type) pairs from the PNG specification.
     static let allowedDepths: [Int: Set<Int>] = [
         0: [1, 2, 4, 8, 16], // gray
-        2: [8, 16],          // RGB
-        3: [1, 2, 4, 8],     // palette
-        4: [8, 16],          // gray + alpha
-        6: [8, 16],          // RGBA
+        2: [8, 16], // RGB
+        3: [1, 2, 4, 8], // palette
+        4: [8, 16], // gray + alpha
+        6: [8, 16], // RGBA
     ]
 
     /// Validates `bytes` and returns its header.
@@ -49,7 +49,9 @@ enum PNGStructure {
         while true {
             guard bytes.count - offset >= 8 else { throw .truncated(offset: offset) }
             let length = Int(readUInt32(bytes, offset))
-            guard length <= Int(Int32.max) else { throw .malformed("chunk at byte \(offset) declares length \(length)") }
+            guard length <= Int(Int32.max) else {
+                throw .malformed("chunk at byte \(offset) declares length \(length)")
+            }
             let typeBytes = Array(bytes[(offset + 4) ..< (offset + 8)])
             guard typeBytes.allSatisfy({ (0x41 ... 0x5A).contains($0) || (0x61 ... 0x7A).contains($0) }) else {
                 throw .malformed("chunk at byte \(offset) has an invalid type")
@@ -58,7 +60,8 @@ enum PNGStructure {
             // length + 12 cannot overflow: length ≤ 2^31-1.
             guard bytes.count - offset >= length + 12 else { throw .truncated(offset: offset) }
             let stored = readUInt32(bytes, offset + 8 + length)
-            let computed = CRC32.checksum(UnsafeRawBufferPointer(rebasing: bytes[(offset + 4) ..< (offset + 8 + length)]))
+            let computed = CRC32.checksum(
+                UnsafeRawBufferPointer(rebasing: bytes[(offset + 4) ..< (offset + 8 + length)]))
             guard stored == computed else { throw .badCRC(chunk: type, offset: offset) }
 
             if header == nil {
@@ -70,11 +73,15 @@ enum PNGStructure {
                 case "IHDR": throw .malformed("a second IHDR chunk at byte \(offset)")
                 case "PLTE":
                     guard !sawData else { throw .malformed("PLTE after IDAT") }
-                    guard length > 0, length % 3 == 0, length / 3 <= 256 else { throw .malformed("PLTE has length \(length)") }
+                    guard length > 0, length % 3 == 0, length / 3 <= 256 else {
+                        throw .malformed("PLTE has length \(length)")
+                    }
                     sawPalette = true
                 case "IDAT":
                     guard !dataEnded else { throw .malformed("IDAT chunks are not consecutive") }
-                    if header?.colorType == 3, !sawPalette { throw .malformed("palette image without PLTE before IDAT") }
+                    if header?.colorType == 3, !sawPalette {
+                        throw .malformed("palette image without PLTE before IDAT")
+                    }
                     sawData = true
                     dataBytes += length
                 case "IEND":
@@ -113,7 +120,9 @@ enum PNGStructure {
         let sampleBytes = (header.width * header.height * channels * header.bitDepth + 7) / 8
         let inflatable = dataBytes * maximumInflationRatio + maximumInflationRatio
         guard sampleBytes <= inflatable else {
-            throw .malformed("the IDAT chunks hold \(dataBytes) bytes, too few for the \(sampleBytes) bytes of a \(header.width)x\(header.height) image")
+            throw .malformed(
+                "the IDAT chunks hold \(dataBytes) bytes, too few for the \(sampleBytes) bytes of a \(header.width)x\(header.height) image"
+            )
         }
     }
 
@@ -122,11 +131,14 @@ enum PNGStructure {
         let depth = Int(bytes[p + 8]), color = Int(bytes[p + 9])
         try ImageLimits.check(width: width, height: height)
         guard let depths = allowedDepths[color] else { throw .malformed("IHDR color type \(color) is invalid") }
-        guard depths.contains(depth) else { throw .malformed("IHDR bit depth \(depth) is invalid for color type \(color)") }
+        guard depths.contains(depth) else {
+            throw .malformed("IHDR bit depth \(depth) is invalid for color type \(color)")
+        }
         guard bytes[p + 10] == 0 else { throw .malformed("IHDR compression method \(bytes[p + 10]) is invalid") }
         guard bytes[p + 11] == 0 else { throw .malformed("IHDR filter method \(bytes[p + 11]) is invalid") }
         guard bytes[p + 12] <= 1 else { throw .malformed("IHDR interlace method \(bytes[p + 12]) is invalid") }
-        return PNGHeader(width: width, height: height, bitDepth: depth, colorType: color, interlaced: bytes[p + 12] == 1)
+        return PNGHeader(
+            width: width, height: height, bitDepth: depth, colorType: color, interlaced: bytes[p + 12] == 1)
     }
 
     /// An `sRGB` chunk (rendering intent 0), to insert after IHDR in files without color
@@ -134,14 +146,17 @@ enum PNGStructure {
     static let sRGBChunk: [UInt8] = {
         let body: [UInt8] = Array("sRGB".utf8) + [0]
         let crc = body.withUnsafeBytes { CRC32.checksum($0) }
-        return [0, 0, 0, 1] + body + [UInt8(crc >> 24), UInt8((crc >> 16) & 0xFF), UInt8((crc >> 8) & 0xFF), UInt8(crc & 0xFF)]
+        return [0, 0, 0, 1] + body + [
+            UInt8(crc >> 24), UInt8((crc >> 16) & 0xFF), UInt8((crc >> 8) & 0xFF), UInt8(crc & 0xFF),
+        ]
     }()
 
     /// Byte offset just past the IHDR chunk (signature 8 + IHDR 25).
     static let endOfHeader = 33
 
     static func readUInt32(_ bytes: UnsafeRawBufferPointer, _ offset: Int) -> UInt32 {
-        (UInt32(bytes[offset]) << 24) | (UInt32(bytes[offset + 1]) << 16) | (UInt32(bytes[offset + 2]) << 8) | UInt32(bytes[offset + 3])
+        (UInt32(bytes[offset]) << 24) | (UInt32(bytes[offset + 1]) << 16) | (UInt32(bytes[offset + 2]) << 8)
+            | UInt32(bytes[offset + 3])
     }
 }
 

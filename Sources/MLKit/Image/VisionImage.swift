@@ -87,7 +87,9 @@ public final class VisionImage: NSObject, MLKCompatibleImage, @unchecked Sendabl
     ///   - pixels: at least `bytesPerRow * (height - 1) + width * bytesPerPixel` bytes.
     /// - Throws: ``ImageError/zeroSize(width:height:)``, ``ImageError/tooLarge(width:height:)``
     ///   or ``ImageError/invalidBuffer(_:)``.
-    public convenience init<Bytes: Collection<UInt8>>(width: Int, height: Int, pixelFormat: PixelFormat, bytesPerRow: Int? = nil, pixels: Bytes) throws {
+    public convenience init<Bytes: Collection<UInt8>>(
+        width: Int, height: Int, pixelFormat: PixelFormat, bytesPerRow: Int? = nil, pixels: Bytes
+    ) throws {
         try ImageLimits.check(width: width, height: height)
         let bpp = pixelFormat.bytesPerPixel
         let rowBytes = width * bpp // bounded by ImageLimits
@@ -100,7 +102,9 @@ public final class VisionImage: NSObject, MLKCompatibleImage, @unchecked Sendabl
         guard !o1, !o2 else { throw ImageError.invalidBuffer("bytesPerRow \(stride) x height \(height) overflows") }
         let bytes = Array(pixels)
         guard bytes.count >= needed else {
-            throw ImageError.invalidBuffer("\(bytes.count) bytes given, \(needed) needed for \(width)x\(height) \(pixelFormat) with bytesPerRow \(stride)")
+            throw ImageError.invalidBuffer(
+                "\(bytes.count) bytes given, \(needed) needed for \(width)x\(height) \(pixelFormat) with bytesPerRow \(stride)"
+            )
         }
         let (r, b) = pixelFormat == .bgra8 ? (2, 0) : (0, 2)
         var rgb = [UInt8](repeating: 0, count: width * height * 3)

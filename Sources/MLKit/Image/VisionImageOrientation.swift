@@ -53,7 +53,9 @@ public enum VisionImageOrientation: Int, Sendable, CaseIterable {
 
     /// The stored-image point corresponding to displayed point `(x, y)` in continuous
     /// pixel coordinates (edges at integers), for mapping frames back to stored pixels.
-    func storedPoint(ofDisplayed x: Double, _ y: Double, storedWidth w: Double, storedHeight h: Double) -> (x: Double, y: Double) {
+    func storedPoint(ofDisplayed x: Double, _ y: Double, storedWidth w: Double, storedHeight h: Double) -> (
+        x: Double, y: Double
+    ) {
         switch self {
         case .up: return (x, y)
         case .upMirrored: return (w - x, y)

@@ -10,7 +10,9 @@ public final class AutoMLLocalModel: LocalModel, @unchecked Sendable {
     /// The model described by the manifest at `manifestPath` (absolute, or relative to the
     /// current directory). An invalid manifest is reported when the model is first used.
     public init(manifestPath: String) {
-        let parsed = Result { () throws(ModelBundleError) -> AutoMLManifest in try AutoMLManifest(contentsOfFile: manifestPath) }
+        let parsed = Result { () throws(ModelBundleError) -> AutoMLManifest in
+            try AutoMLManifest(contentsOfFile: manifestPath)
+        }
         parsedManifest = parsed
         super.init(path: (try? parsed.get())?.modelPath ?? manifestPath, manifestPath: manifestPath)
     }

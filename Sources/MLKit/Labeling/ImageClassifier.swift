@@ -22,11 +22,14 @@ final class ImageClassifier: @unchecked Sendable {
         runner = try VisionModelRunner(modelPath: modelPath)
         labels = try labelsPath.map { path throws(ModelBundleError) in try LabelDictionary.read(contentsOfFile: path) }
         // The caller's choice, else the model's metadata, else [0, 1]: labeler bundles have no convention.
-        preprocessor = ImagePreprocessor(fit: fit, normalization: .resolved(override: normalization, model: runner.interpreter.model, convention: nil))
+        preprocessor = ImagePreprocessor(
+            fit: fit,
+            normalization: .resolved(override: normalization, model: runner.interpreter.model, convention: nil))
         let out = try runner.interpreter.output(at: 0)
         let classes = out.shape.dimensions.last ?? 0
         guard out.shape.dimensions.reduce(1, *) == classes, classes > 0 else {
-            throw VisionError.unexpectedOutput("output '\(out.name)' has shape \(out.shape.dimensions); expected [1, classes]")
+            throw VisionError.unexpectedOutput(
+                "output '\(out.name)' has shape \(out.shape.dimensions); expected [1, classes]")
         }
         if let labels, labels.count != classes {
             throw ModelBundleError.labelCountMismatch(labels: labels.count, classes: classes)

@@ -113,7 +113,8 @@ public final class ImageLabeler: NSObject, @unchecked Sendable {
                 let beside = BundleFiles.resolve("dict.txt", in: BundleFiles.directory(of: model.path))
                 labelsPath = FileManager.default.fileExists(atPath: beside) ? beside : nil
             }
-            return try ImageClassifier(modelPath: model.path, labelsPath: labelsPath, fit: fit, normalization: normalization)
+            return try ImageClassifier(
+                modelPath: model.path, labelsPath: labelsPath, fit: fit, normalization: normalization)
         }
         super.init()
     }

@@ -96,13 +96,16 @@ public final class VisionImageLabeler: NSObject, @unchecked Sendable {
             if let local {
                 manifest = try local.parsedManifest.get().requireImageLabeling()
             } else if let remote {
-                let path = try remote.downloadedManifestPath
+                let path =
+                    try remote.downloadedManifestPath
                     ?? (manager ?? .modelManager()).installedFiles(remote).directory + "/manifest.json"
                 manifest = try AutoMLManifest(contentsOfFile: path).requireImageLabeling()
             } else {
                 throw VisionError.invalidModel("no model")
             }
-            return try ImageClassifier(modelPath: manifest.modelPath, labelsPath: manifest.labelsPath, fit: .stretch, normalization: normalization)
+            return try ImageClassifier(
+                modelPath: manifest.modelPath, labelsPath: manifest.labelsPath, fit: .stretch,
+                normalization: normalization)
         }
         super.init()
     }

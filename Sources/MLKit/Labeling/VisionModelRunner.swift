@@ -67,7 +67,9 @@ struct CompletionDelivery: Sendable {
         self.completionQueue = completionQueue ?? ModelInterpreter.defaultCompletionQueue
     }
 
-    func deliver<T: Sendable>(_ body: @escaping @Sendable () throws -> T, completion: @escaping (T?, (any Error)?) -> Void) {
+    func deliver<T: Sendable>(
+        _ body: @escaping @Sendable () throws -> T, completion: @escaping (T?, (any Error)?) -> Void
+    ) {
         let target = CompletionRoute.queue(completionQueue, fallback: workQueue)
         let completion = Completion(completion)
         workQueue.async {

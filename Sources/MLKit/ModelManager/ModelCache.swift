@@ -33,12 +33,14 @@ struct ModelCache: Sendable {
     /// its file is present with the recorded size.
     func installed(_ name: String) -> (descriptor: ModelDescriptor, path: String)? {
         guard ModelDescriptor.isValidName(name),
-              let data = try? Data(contentsOf: record(name)),
-              let descriptor = try? ModelDescriptor.decode(data, expectedName: name) else { return nil }
+            let data = try? Data(contentsOf: record(name)),
+            let descriptor = try? ModelDescriptor.decode(data, expectedName: name)
+        else { return nil }
         let path = folder(name).appendingPathComponent(descriptor.file).path
         guard Self.size(path) == descriptor.size else { return nil }
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
-        for member in descriptor.bundle ?? [] where Self.size(directory.appendingPathComponent(member.name).path) != member.size {
+        for member in descriptor.bundle ?? []
+        where Self.size(directory.appendingPathComponent(member.name).path) != member.size {
             return nil
         }
         return (descriptor, path)
@@ -196,7 +198,8 @@ struct ModelCache: Sendable {
             }
         }
         guard result == 0 else {
-            throw NSError(domain: NSPOSIXErrorDomain, code: Int(errno), userInfo: [NSFilePathErrorKey: destination.path])
+            throw NSError(
+                domain: NSPOSIXErrorDomain, code: Int(errno), userInfo: [NSFilePathErrorKey: destination.path])
         }
     }
 }

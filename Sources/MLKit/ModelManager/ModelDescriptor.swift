@@ -39,15 +39,18 @@ public struct ModelDescriptor: Codable, Sendable, Equatable {
         }
     }
 
-    public init(name: String, version: Int, size: Int, sha256: String, file: String,
-                bundle: [Member]? = nil, bundleModelName: String? = nil) {
+    public init(
+        name: String, version: Int, size: Int, sha256: String, file: String,
+        bundle: [Member]? = nil, bundleModelName: String? = nil
+    ) {
         self.name = name; self.version = version; self.size = size; self.sha256 = sha256; self.file = file
         self.bundle = bundle; self.bundleModelName = bundleModelName
     }
 
     /// Whether `hex` is 64 hexadecimal digits.
     static func isSHA256(_ hex: String) -> Bool {
-        hex.utf8.count == 64 && hex.lowercased().utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }
+        hex.utf8.count == 64
+            && hex.lowercased().utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }
     }
 
     /// Whether `name` can name a model: 1–128 ASCII letters, digits, `.`, `_` or `-`, not
@@ -69,13 +72,19 @@ public struct ModelDescriptor: Codable, Sendable, Equatable {
         do {
             descriptor = try JSONDecoder().decode(ModelDescriptor.self, from: data)
         } catch {
-            throw ModelDescriptorProblem("is not a valid model descriptor (expected a JSON object with name, version, size, sha256 and file): \(error)")
+            throw ModelDescriptorProblem(
+                "is not a valid model descriptor (expected a JSON object with name, version, size, sha256 and file): \(error)"
+            )
         }
         guard descriptor.name == expectedName else {
             throw ModelDescriptorProblem("describes model '\(descriptor.name)', not '\(expectedName)'")
         }
-        guard descriptor.version >= 0 else { throw ModelDescriptorProblem("has version \(descriptor.version); expected a non-negative integer") }
-        guard descriptor.size > 0 else { throw ModelDescriptorProblem("has size \(descriptor.size); expected a positive number of bytes") }
+        guard descriptor.version >= 0 else {
+            throw ModelDescriptorProblem("has version \(descriptor.version); expected a non-negative integer")
+        }
+        guard descriptor.size > 0 else {
+            throw ModelDescriptorProblem("has size \(descriptor.size); expected a positive number of bytes")
+        }
         guard isSHA256(descriptor.sha256) else {
             throw ModelDescriptorProblem("has sha256 '\(descriptor.sha256)'; expected 64 hexadecimal digits")
         }
@@ -92,7 +101,8 @@ public struct ModelDescriptor: Codable, Sendable, Equatable {
                     throw ModelDescriptorProblem("has bundle file name '\(member.name)', which is invalid or repeated")
                 }
                 guard member.size >= 0, isSHA256(member.sha256), !member.file.isEmpty else {
-                    throw ModelDescriptorProblem("has bundle file '\(member.name)' without a size, a sha256 of 64 hexadecimal digits and a file")
+                    throw ModelDescriptorProblem(
+                        "has bundle file '\(member.name)' without a size, a sha256 of 64 hexadecimal digits and a file")
                 }
                 var m = member
                 m.sha256 = member.sha256.lowercased()

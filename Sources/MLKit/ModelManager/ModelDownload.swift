@@ -21,8 +21,10 @@ final class ModelDownload: @unchecked Sendable {
     private var transfer: ModelTransfer?
     private var isCancelled = false
 
-    init(name: String, source: URL, cache: ModelCache, timeout: TimeInterval, allowsCellularAccess: Bool,
-         partialFileOverride: URL?, finish: @escaping @Sendable (Result<String, NSError>) -> Void) {
+    init(
+        name: String, source: URL, cache: ModelCache, timeout: TimeInterval, allowsCellularAccess: Bool,
+        partialFileOverride: URL?, finish: @escaping @Sendable (Result<String, NSError>) -> Void
+    ) {
         self.name = name
         self.source = source
         self.cache = cache
@@ -58,7 +60,8 @@ final class ModelDownload: @unchecked Sendable {
             handlers.completion(CocoaError(.userCancelled))
             return
         }
-        transfer = ModelTransfer.start(url, timeout: timeout, allowsCellularAccess: allowsCellularAccess, handlers: handlers)
+        transfer = ModelTransfer.start(
+            url, timeout: timeout, allowsCellularAccess: allowsCellularAccess, handlers: handlers)
     }
 
     private func fail(_ error: NSError) { finish(.failure(error)) }
@@ -68,42 +71,55 @@ final class ModelDownload: @unchecked Sendable {
     private func fetchDescriptor() {
         let url = descriptorURL
         let body = ModelLocked(Data())
-        begin(url, .init(
-            response: { _ in },
-            data: { chunk in
-                try body.withLock { data in
-                    data.append(chunk)
-                    guard data.count <= 1 << 20 else {
-                        throw MachineLearningErrorCode.dataLoss.error("The descriptor at \(url.absoluteString) is larger than 1 MiB.")
+        begin(
+            url,
+            .init(
+                response: { _ in },
+                data: { chunk in
+                    try body.withLock { data in
+                        data.append(chunk)
+                        guard data.count <= 1 << 20 else {
+                            throw MachineLearningErrorCode.dataLoss.error(
+                                "The descriptor at \(url.absoluteString) is larger than 1 MiB.")
+                        }
+                    }
+                },
+                completion: { [self] error in
+                    if let error {
+                        fail(describe(error, fetching: "the descriptor of model '\(name)' from \(url.absoluteString)"))
+                        return
+                    }
+                    switch Result(catching: { () throws(ModelDescriptorProblem) in
+                        try ModelDescriptor.decode(body.withLock { $0 }, expectedName: name)
+                    }) {
+                    case .success(let descriptor): received(descriptor)
+                    case .failure(let problem):
+                        fail(
+                            MachineLearningErrorCode.dataLoss.error(
+                                "The descriptor at \(url.absoluteString) \(problem.reason)."))
                     }
                 }
-            },
-            completion: { [self] error in
-                if let error {
-                    fail(describe(error, fetching: "the descriptor of model '\(name)' from \(url.absoluteString)"))
-                    return
-                }
-                switch Result(catching: { () throws(ModelDescriptorProblem) in try ModelDescriptor.decode(body.withLock { $0 }, expectedName: name) }) {
-                case let .success(descriptor): received(descriptor)
-                case let .failure(problem): fail(MachineLearningErrorCode.dataLoss.error("The descriptor at \(url.absoluteString) \(problem.reason)."))
-                }
-            }
-        ))
+            ))
     }
 
     private func received(_ descriptor: ModelDescriptor) {
         // Already current, unless the installed file was damaged since: then it is
         // downloaded again (and replaced once the new copy is verified).
         if let installed = cache.installed(name), installed.descriptor.version == descriptor.version,
-           installed.descriptor.sha256 == descriptor.sha256, cache.installedFileIsIntact(installed) {
+            installed.descriptor.sha256 == descriptor.sha256, cache.installedFileIsIntact(installed)
+        {
             progress.totalUnitCount = Int64(descriptor.size)
             progress.completedUnitCount = Int64(descriptor.size)
             finish(.success(installed.path))
             return
         }
         guard let fileURL = URL(string: descriptor.file, relativeTo: descriptorURL)?.absoluteURL,
-              let scheme = fileURL.scheme?.lowercased(), ["http", "https", "file"].contains(scheme) else {
-            fail(MachineLearningErrorCode.dataLoss.error("The descriptor at \(descriptorURL.absoluteString) names file '\(descriptor.file)', which is not an http, https or file URL."))
+            let scheme = fileURL.scheme?.lowercased(), ["http", "https", "file"].contains(scheme)
+        else {
+            fail(
+                MachineLearningErrorCode.dataLoss.error(
+                    "The descriptor at \(descriptorURL.absoluteString) names file '\(descriptor.file)', which is not an http, https or file URL."
+                ))
             return
         }
         do {
@@ -142,7 +158,9 @@ final class ModelDownload: @unchecked Sendable {
             do {
                 _ = try Model(contentsOfFile: partial.path)
             } catch {
-                return .failure(MachineLearningErrorCode.dataLoss.error("The download of model '\(name)' is not a valid TensorFlow Lite model: \(error)"))
+                return .failure(
+                    MachineLearningErrorCode.dataLoss.error(
+                        "The download of model '\(name)' is not a valid TensorFlow Lite model: \(error)"))
             }
             guard descriptor.bundle != nil else { return install { try cache.install(partial, as: descriptor) } }
             return fetchBundle(descriptor, model: partial)
@@ -164,14 +182,22 @@ final class ModelDownload: @unchecked Sendable {
         let outcome = ModelLocked<Result<Void, NSError>>(.success(()))
         for member in descriptor.bundle ?? [] {
             guard let url = URL(string: member.file, relativeTo: descriptorURL)?.absoluteURL,
-                  let scheme = url.scheme?.lowercased(), ["http", "https", "file"].contains(scheme) else {
-                outcome.withLock { $0 = .failure(MachineLearningErrorCode.dataLoss.error("The descriptor at \(descriptorURL.absoluteString) names bundle file '\(member.file)', which is not an http, https or file URL.")) }
+                let scheme = url.scheme?.lowercased(), ["http", "https", "file"].contains(scheme)
+            else {
+                outcome.withLock {
+                    $0 = .failure(
+                        MachineLearningErrorCode.dataLoss.error(
+                            "The descriptor at \(descriptorURL.absoluteString) names bundle file '\(member.file)', which is not an http, https or file URL."
+                        ))
+                }
                 break
             }
-            let fetch = FileFetch(subject: "file '\(member.name)' of model '\(name)'", url: url, size: member.size, sha256: member.sha256)
+            let fetch = FileFetch(
+                subject: "file '\(member.name)' of model '\(name)'", url: url, size: member.size, sha256: member.sha256)
             let done = DispatchSemaphore(value: 0)
             do {
-                try self.fetch(fetch, into: staging.appendingPathComponent(member.name), reportsProgress: false) { result in
+                try self.fetch(fetch, into: staging.appendingPathComponent(member.name), reportsProgress: false) {
+                    result in
                     outcome.withLock { $0 = result }
                     done.signal()
                 }
@@ -199,8 +225,10 @@ final class ModelDownload: @unchecked Sendable {
 
     /// Streams `file` into `partial` (created if missing) while hashing it, then checks its
     /// size and SHA-256; `then` gets the outcome on the transfer's thread.
-    private func fetch(_ file: FileFetch, into partial: URL, reportsProgress: Bool,
-                       then: @escaping @Sendable (Result<Void, NSError>) -> Void) throws {
+    private func fetch(
+        _ file: FileFetch, into partial: URL, reportsProgress: Bool,
+        then: @escaping @Sendable (Result<Void, NSError>) -> Void
+    ) throws {
         if !FileManager.default.fileExists(atPath: partial.path) {
             guard FileManager.default.createFile(atPath: partial.path, contents: nil) else {
                 throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: partial.path])
@@ -216,58 +244,73 @@ final class ModelDownload: @unchecked Sendable {
         let state = ModelLocked((hash: SHA256(), received: 0, failure: (any Error)?.none))
         let expected = file.size
         let url = file.url
-        begin(url, .init(
-            response: { length in
-                if let length, length != Int64(expected) {
-                    throw MachineLearningErrorCode.dataLoss.error("The model server sends \(length) bytes for \(file.subject) at \(url.absoluteString), but its descriptor says \(expected) bytes.")
-                }
-            },
-            data: { [progress] chunk in
-                let received = try state.withLock { s -> Int in
-                    do {
-                        let (total, overflow) = s.received.addingReportingOverflow(chunk.count)
-                        guard !overflow, total <= expected else {
-                            throw MachineLearningErrorCode.dataLoss.error("The model server sent more than the \(expected) bytes the descriptor announces for \(file.subject).")
-                        }
-                        try handle.write(contentsOf: chunk)
-                        chunk.withUnsafeBytes { s.hash.update($0) }
-                        s.received = total
-                        return total
-                    } catch {
-                        s.failure = error
-                        throw error
+        begin(
+            url,
+            .init(
+                response: { length in
+                    if let length, length != Int64(expected) {
+                        throw MachineLearningErrorCode.dataLoss.error(
+                            "The model server sends \(length) bytes for \(file.subject) at \(url.absoluteString), but its descriptor says \(expected) bytes."
+                        )
                     }
-                }
-                if reportsProgress { progress.completedUnitCount = Int64(received) }
-            },
-            completion: { [self] error in
-                let (hash, received, failure) = state.withLock { ($0.hash, $0.received, $0.failure) }
-                let result: Result<Void, NSError>
-                if let failure {
-                    result = .failure(storageError(failure))
-                } else if let error {
-                    result = .failure(describe(error, fetching: "\(file.subject) from \(url.absoluteString) (after \(received) of \(expected) bytes)"))
-                } else {
-                    result = Result { () throws(NSError) in
+                },
+                data: { [progress] chunk in
+                    let received = try state.withLock { s -> Int in
                         do {
-                            try handle.synchronize()
-                            try handle.close()
+                            let (total, overflow) = s.received.addingReportingOverflow(chunk.count)
+                            guard !overflow, total <= expected else {
+                                throw MachineLearningErrorCode.dataLoss.error(
+                                    "The model server sent more than the \(expected) bytes the descriptor announces for \(file.subject)."
+                                )
+                            }
+                            try handle.write(contentsOf: chunk)
+                            chunk.withUnsafeBytes { s.hash.update($0) }
+                            s.received = total
+                            return total
                         } catch {
-                            throw storageError(error)
-                        }
-                        guard received == expected else {
-                            throw MachineLearningErrorCode.dataLoss.error("The download of \(file.subject) is truncated: received \(received) of \(expected) bytes.")
-                        }
-                        let digest = hash.hexDigest()
-                        guard digest == file.sha256 else {
-                            throw MachineLearningErrorCode.dataLoss.error("The download of \(file.subject) is corrupted: its SHA-256 is \(digest), but the descriptor says \(file.sha256).")
+                            s.failure = error
+                            throw error
                         }
                     }
+                    if reportsProgress { progress.completedUnitCount = Int64(received) }
+                },
+                completion: { [self] error in
+                    let (hash, received, failure) = state.withLock { ($0.hash, $0.received, $0.failure) }
+                    let result: Result<Void, NSError>
+                    if let failure {
+                        result = .failure(storageError(failure))
+                    } else if let error {
+                        result = .failure(
+                            describe(
+                                error,
+                                fetching:
+                                    "\(file.subject) from \(url.absoluteString) (after \(received) of \(expected) bytes)"
+                            ))
+                    } else {
+                        result = Result { () throws(NSError) in
+                            do {
+                                try handle.synchronize()
+                                try handle.close()
+                            } catch {
+                                throw storageError(error)
+                            }
+                            guard received == expected else {
+                                throw MachineLearningErrorCode.dataLoss.error(
+                                    "The download of \(file.subject) is truncated: received \(received) of \(expected) bytes."
+                                )
+                            }
+                            let digest = hash.hexDigest()
+                            guard digest == file.sha256 else {
+                                throw MachineLearningErrorCode.dataLoss.error(
+                                    "The download of \(file.subject) is corrupted: its SHA-256 is \(digest), but the descriptor says \(file.sha256)."
+                                )
+                            }
+                        }
+                    }
+                    try? handle.close()
+                    then(result)
                 }
-                try? handle.close()
-                then(result)
-            }
-        ))
+            ))
     }
 
     // MARK: - Errors
@@ -275,9 +318,14 @@ final class ModelDownload: @unchecked Sendable {
     /// Fails early when the cache's file system reports less free space than the model needs.
     private func ensureSpace(for size: Int) throws {
         try FileManager.default.createDirectory(at: cache.root, withIntermediateDirectories: true)
-        guard let free = (try? FileManager.default.attributesOfFileSystem(forPath: cache.root.path))?[.systemFreeSize] as? NSNumber else { return }
+        guard
+            let free = (try? FileManager.default.attributesOfFileSystem(forPath: cache.root.path))?[.systemFreeSize]
+                as? NSNumber
+        else { return }
         if free.int64Value < Int64(size) {
-            throw MachineLearningErrorCode.resourceExhausted.error("Not enough disk space to download model '\(name)': it needs \(size) bytes and \(cache.root.path) has \(free.int64Value) free.")
+            throw MachineLearningErrorCode.resourceExhausted.error(
+                "Not enough disk space to download model '\(name)': it needs \(size) bytes and \(cache.root.path) has \(free.int64Value) free."
+            )
         }
     }
 
@@ -286,12 +334,15 @@ final class ModelDownload: @unchecked Sendable {
         let ns = error as NSError
         if ns.domain == MachineLearningErrorDomain { return ns }
         if Self.isOutOfSpace(ns) {
-            return MachineLearningErrorCode.resourceExhausted.error("Not enough disk space to store model '\(name)' in \(cache.root.path): \(ns.localizedDescription)", underlying: ns)
+            return MachineLearningErrorCode.resourceExhausted.error(
+                "Not enough disk space to store model '\(name)' in \(cache.root.path): \(ns.localizedDescription)",
+                underlying: ns)
         }
         if ns.domain == NSCocoaErrorDomain, ns.code == CocoaError.userCancelled.rawValue {
             return MachineLearningErrorCode.cancelled.error("The download of model '\(name)' was cancelled.")
         }
-        return MachineLearningErrorCode.internal.error("Could not store model '\(name)' in \(cache.root.path): \(ns.localizedDescription)", underlying: ns)
+        return MachineLearningErrorCode.internal.error(
+            "Could not store model '\(name)' in \(cache.root.path): \(ns.localizedDescription)", underlying: ns)
     }
 
     private static func isOutOfSpace(_ error: NSError) -> Bool {
@@ -307,8 +358,11 @@ final class ModelDownload: @unchecked Sendable {
         let ns = error as NSError
         if ns.domain == MachineLearningErrorDomain { return ns }
         if ns.domain == NSCocoaErrorDomain, ns.code == CocoaError.userCancelled.rawValue { return storageError(ns) }
-        if isCancelledByUser { return MachineLearningErrorCode.cancelled.error("The download of model '\(name)' was cancelled.") }
-        return MachineLearningErrorCode.unavailable.error("Could not download \(what): \(ns.localizedDescription)", underlying: ns)
+        if isCancelledByUser {
+            return MachineLearningErrorCode.cancelled.error("The download of model '\(name)' was cancelled.")
+        }
+        return MachineLearningErrorCode.unavailable.error(
+            "Could not download \(what): \(ns.localizedDescription)", underlying: ns)
     }
 
     private var isCancelledByUser: Bool {

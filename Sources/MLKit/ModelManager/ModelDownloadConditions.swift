@@ -23,7 +23,8 @@ public final class ModelDownloadConditions: NSObject, NSCopying, @unchecked Send
     }
 
     public func copy(with zone: NSZone? = nil) -> Any {
-        ModelDownloadConditions(allowsCellularAccess: allowsCellularAccess, allowsBackgroundDownloading: allowsBackgroundDownloading)
+        ModelDownloadConditions(
+            allowsCellularAccess: allowsCellularAccess, allowsBackgroundDownloading: allowsBackgroundDownloading)
     }
 }
 

@@ -67,7 +67,9 @@ public final class ModelManager: NSObject, @unchecked Sendable {
 
     private static let shared = ModelManager(
         source: ProcessInfo.processInfo.environment["TFLITE_MODEL_SERVER"].flatMap(serverURL),
-        cacheDirectory: ProcessInfo.processInfo.environment["TFLITE_MODEL_CACHE"].map { URL(fileURLWithPath: $0, isDirectory: true) }
+        cacheDirectory: ProcessInfo.processInfo.environment["TFLITE_MODEL_CACHE"].map {
+            URL(fileURLWithPath: $0, isDirectory: true)
+        }
             ?? defaultCacheDirectory
     )
 
@@ -94,13 +96,16 @@ public final class ModelManager: NSObject, @unchecked Sendable {
         } else {
             base = FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache", isDirectory: true)
         }
-        return base.appendingPathComponent("swift-tflite", isDirectory: true).appendingPathComponent("models", isDirectory: true)
+        return base.appendingPathComponent("swift-tflite", isDirectory: true).appendingPathComponent(
+            "models", isDirectory: true)
     }
 
     /// `text` as a server URL: a URL with a scheme, or else a directory path.
     static func serverURL(_ text: String) -> URL? {
         guard !text.isEmpty else { return nil }
-        if let url = URL(string: text), let scheme = url.scheme, ["http", "https", "file"].contains(scheme.lowercased()) {
+        if let url = URL(string: text), let scheme = url.scheme,
+            ["http", "https", "file"].contains(scheme.lowercased())
+        {
             return url
         }
         return URL(fileURLWithPath: text, isDirectory: true)
@@ -120,7 +125,9 @@ public final class ModelManager: NSObject, @unchecked Sendable {
     /// `completion` runs before this method returns, on the caller's thread: the answer
     /// is in the cache, so the guides' code that reads the path right after the call sees
     /// it.
-    public func getLatestModelFilePath(_ remoteModel: RemoteModel, completion: @escaping (String?, (any Error)?) -> Void) {
+    public func getLatestModelFilePath(
+        _ remoteModel: RemoteModel, completion: @escaping (String?, (any Error)?) -> Void
+    ) {
         Completion(completion)(installedPath(remoteModel).mapError { $0 as any Error })
     }
 
@@ -128,7 +135,9 @@ public final class ModelManager: NSObject, @unchecked Sendable {
     /// is not on the device.
     func installedPath(_ remoteModel: RemoteModel) -> Result<String, NSError> {
         if let installed = cache.installed(remoteModel.name) { return .success(installed.path) }
-        return .failure(MachineLearningErrorCode.notFound.error("Remote model '\(remoteModel.name)' has not been downloaded to \(cacheDirectory.path)."))
+        return .failure(
+            MachineLearningErrorCode.notFound.error(
+                "Remote model '\(remoteModel.name)' has not been downloaded to \(cacheDirectory.path)."))
     }
 
     /// Deletes the downloaded copy of `remoteModel`; `completion` gets `nil` on success
@@ -143,7 +152,9 @@ public final class ModelManager: NSObject, @unchecked Sendable {
                 if ModelDescriptor.isValidName(remoteModel.name) { try cache.delete(remoteModel.name) }
                 failure = nil
             } catch {
-                failure = MachineLearningErrorCode.internal.error("Could not delete model '\(remoteModel.name)': \((error as NSError).localizedDescription)", underlying: error)
+                failure = MachineLearningErrorCode.internal.error(
+                    "Could not delete model '\(remoteModel.name)': \((error as NSError).localizedDescription)",
+                    underlying: error)
             }
             queue.async { completion(failure) }
         }
@@ -169,10 +180,18 @@ public final class ModelManager: NSObject, @unchecked Sendable {
     public func download(_ remoteModel: RemoteModel, conditions: ModelDownloadConditions) -> Progress {
         let name = remoteModel.name
         guard ModelDescriptor.isValidName(name) else {
-            return failedImmediately(remoteModel, MachineLearningErrorCode.invalidArgument.error("'\(name)' is not a valid model name; use 1-128 letters, digits, '.', '_' or '-', not starting with '.'."))
+            return failedImmediately(
+                remoteModel,
+                MachineLearningErrorCode.invalidArgument.error(
+                    "'\(name)' is not a valid model name; use 1-128 letters, digits, '.', '_' or '-', not starting with '.'."
+                ))
         }
         guard let source else {
-            return failedImmediately(remoteModel, MachineLearningErrorCode.failedPrecondition.error("No model server is configured: set TFLITE_MODEL_SERVER to an http(s) URL or a directory, or use ModelManager.modelManager(source:cacheDirectory:)."))
+            return failedImmediately(
+                remoteModel,
+                MachineLearningErrorCode.failedPrecondition.error(
+                    "No model server is configured: set TFLITE_MODEL_SERVER to an http(s) URL or a directory, or use ModelManager.modelManager(source:cacheDirectory:)."
+                ))
         }
         let key = cacheDirectory.standardizedFileURL.path + "\u{0}" + name
         let (download, isNew) = Self.inFlight.withLock { jobs -> (ModelDownload, Bool) in
@@ -207,7 +226,7 @@ public final class ModelManager: NSObject, @unchecked Sendable {
         switch result {
         case .success:
             names = [.firebaseMLModelDownloadDidSucceed, .mlkitModelDownloadDidSucceed]
-        case let .failure(error):
+        case .failure(let error):
             userInfo[ModelDownloadUserInfoKey.error.rawValue] = error
             names = [.firebaseMLModelDownloadDidFail, .mlkitModelDownloadDidFail]
         }

@@ -23,7 +23,9 @@ final class ModelTransfer: @unchecked Sendable {
     private var task: URLSessionTask?
 
     /// Starts transferring `url`; `timeout` is the longest wait for any data.
-    static func start(_ url: URL, timeout: TimeInterval, allowsCellularAccess: Bool, handlers: Handlers) -> ModelTransfer {
+    static func start(_ url: URL, timeout: TimeInterval, allowsCellularAccess: Bool, handlers: Handlers)
+        -> ModelTransfer
+    {
         let transfer = ModelTransfer()
         if url.isFileURL {
             transfer.readFile(url, handlers: handlers)
@@ -72,7 +74,8 @@ final class ModelTransfer: @unchecked Sendable {
                 do {
                     handle = try FileHandle(forReadingFrom: url)
                 } catch {
-                    throw MachineLearningErrorCode.notFound.error("The model server has no file \(url.path).", underlying: error)
+                    throw MachineLearningErrorCode.notFound.error(
+                        "The model server has no file \(url.path).", underlying: error)
                 }
                 defer { try? handle.close() }
                 let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value
@@ -97,12 +100,15 @@ private final class StreamingDelegate: NSObject, URLSessionDataDelegate, @unchec
 
     init(handlers: ModelTransfer.Handlers) { self.handlers = handlers }
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                    completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
         do {
             if let http = response as? HTTPURLResponse, http.statusCode != 200 {
                 let url = response.url?.absoluteString ?? "?"
-                let code: MachineLearningErrorCode = http.statusCode == 404 || http.statusCode == 410 ? .notFound : .unavailable
+                let code: MachineLearningErrorCode =
+                    http.statusCode == 404 || http.statusCode == 410 ? .notFound : .unavailable
                 throw code.error("The model server answered HTTP \(http.statusCode) for \(url).")
             }
             let length = response.expectedContentLength

@@ -34,7 +34,8 @@ extension CustomRemoteModel {
 extension Notification.Name {
     /// ML Kit's name for a finished download: posted with
     /// ``firebaseMLModelDownloadDidSucceed`` and the same `userInfo`.
-    public static let mlkitModelDownloadDidSucceed = Notification.Name("com.google.mlkit.notif.model-download-did-succeed")
+    public static let mlkitModelDownloadDidSucceed = Notification.Name(
+        "com.google.mlkit.notif.model-download-did-succeed")
     /// ML Kit's name for a failed download: posted with ``firebaseMLModelDownloadDidFail``
     /// and the same `userInfo`.
     public static let mlkitModelDownloadDidFail = Notification.Name("com.google.mlkit.notif.model-download-did-fail")

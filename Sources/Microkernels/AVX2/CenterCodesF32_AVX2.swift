@@ -7,8 +7,10 @@ import _Builtin_intrinsics.intel
 /// minus its zero point, with `flip = 0` and `offset = zx` a uint8 one, so both types run
 /// this one loop. Eight bytes per step (`vpmovzxbd`, `vpsubd`, `vcvtdq2ps`).
 @inline(never)
-public func centerCodesF32AVX2(_ x: UnsafePointer<UInt8>, count: Int, flip: UInt8, offset: Int32,
-                               into out: UnsafeMutablePointer<Float>) {
+public func centerCodesF32AVX2(
+    _ x: UnsafePointer<UInt8>, count: Int, flip: UInt8, offset: Int32,
+    into out: UnsafeMutablePointer<Float>
+) {
     let flips = _mm_set1_epi8(CChar(bitPattern: flip))
     let offsets = _mm256_set1_epi32(offset)
     var i = 0

@@ -24,11 +24,13 @@ import Microkernels
 /// through nine tap pointers. A channel count that is not a multiple of 8 ends with a
 /// masked block (`vmaskmovps`), which reads and writes nothing past channel `C - 1`.
 @inline(never)
-public func depthwiseConv3x3F32AVX2(_ shape: Depthwise3x3Row, rowRuns: Bool,
-                                    _ r0: UnsafePointer<Float>?, _ r1: UnsafePointer<Float>?, _ r2: UnsafePointer<Float>?,
-                                    zero: UnsafePointer<Float>, weights: UnsafePointer<Float>, start: Float,
-                                    bias: UnsafePointer<Float>?, lower: Float, upper: Float,
-                                    out: UnsafeMutablePointer<Float>) {
+public func depthwiseConv3x3F32AVX2(
+    _ shape: Depthwise3x3Row, rowRuns: Bool,
+    _ r0: UnsafePointer<Float>?, _ r1: UnsafePointer<Float>?, _ r2: UnsafePointer<Float>?,
+    zero: UnsafePointer<Float>, weights: UnsafePointer<Float>, start: Float,
+    bias: UnsafePointer<Float>?, lower: Float, upper: Float,
+    out: UnsafeMutablePointer<Float>
+) {
     guard shape.channels > 0, shape.outputWidth > 0 else { return }
     // Two specializations of the walk, so that the sums-only one has no epilogue in its
     // loops (a stored flag left one copy out of line with the test inside).
@@ -36,8 +38,10 @@ public func depthwiseConv3x3F32AVX2(_ shape: Depthwise3x3Row, rowRuns: Bool,
         Depthwise3x3WalkAVX2<SumsOnly>(shape, weights: weights, start: start, bias: zero, lower: lower, upper: upper)
             .row(r0, r1, r2, zero: zero, rowRuns: rowRuns, out: out)
     } else {
-        Depthwise3x3WalkAVX2<BiasAndClamp>(shape, weights: weights, start: start, bias: bias ?? zero, lower: lower, upper: upper)
-            .row(r0, r1, r2, zero: zero, rowRuns: rowRuns, out: out)
+        Depthwise3x3WalkAVX2<BiasAndClamp>(
+            shape, weights: weights, start: start, bias: bias ?? zero, lower: lower, upper: upper
+        )
+        .row(r0, r1, r2, zero: zero, rowRuns: rowRuns, out: out)
     }
 }
 
@@ -59,8 +63,10 @@ private struct Depthwise3x3WalkAVX2<Epilogue: BlockEpilogue> {
     let tail: __m256i
 
     @inline(__always)
-    init(_ shape: Depthwise3x3Row, weights: UnsafePointer<Float>, start: Float, bias: UnsafePointer<Float>,
-         lower: Float, upper: Float) {
+    init(
+        _ shape: Depthwise3x3Row, weights: UnsafePointer<Float>, start: Float, bias: UnsafePointer<Float>,
+        lower: Float, upper: Float
+    ) {
         self.shape = shape
         w = weights
         self.start = SIMD8(repeating: start)
@@ -105,8 +111,10 @@ private struct Depthwise3x3WalkAVX2<Epilogue: BlockEpilogue> {
     func fma(_ x: SIMD8<Float>, _ k: SIMD8<Float>, _ acc: SIMD8<Float>) -> SIMD8<Float> { _mm256_fmadd_ps(x, k, acc) }
 
     @inline(__always)
-    func row(_ r0: UnsafePointer<Float>?, _ r1: UnsafePointer<Float>?, _ r2: UnsafePointer<Float>?,
-             zero: UnsafePointer<Float>, rowRuns: Bool, out: UnsafeMutablePointer<Float>) {
+    func row(
+        _ r0: UnsafePointer<Float>?, _ r1: UnsafePointer<Float>?, _ r2: UnsafePointer<Float>?,
+        zero: UnsafePointer<Float>, rowRuns: Bool, out: UnsafeMutablePointer<Float>
+    ) {
         let s = shape, C = s.channels
         var interior = 0 ..< 0
         if let r0, let r1, let r2, !s.interior.isEmpty {
@@ -116,7 +124,9 @@ private struct Depthwise3x3WalkAVX2<Epilogue: BlockEpilogue> {
             let o = out + interior.lowerBound * C
             if rowRuns {
                 forEachBlock { c, masked in
-                    run(r0 + first, r1 + first, r2 + first, step: step, pixels: interior.count, out: o, channel: c, masked)
+                    run(
+                        r0 + first, r1 + first, r2 + first, step: step, pixels: interior.count, out: o, channel: c,
+                        masked)
                 }
             } else {
                 var i = 0
@@ -133,9 +143,13 @@ private struct Depthwise3x3WalkAVX2<Epilogue: BlockEpilogue> {
         }
         for ox in 0 ..< s.outputWidth where !interior.contains(ox) {
             let ix = ox * s.stride - s.padLeft
-            @inline(__always) func taps(_ r: UnsafePointer<Float>?) -> (UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>) {
+            @inline(__always) func taps(_ r: UnsafePointer<Float>?) -> (
+                UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>
+            ) {
                 guard let r else { return (zero, zero, zero) }
-                @inline(__always) func tap(_ i: Int) -> UnsafePointer<Float> { i >= 0 && i < s.inputWidth ? r + i * C : zero }
+                @inline(__always) func tap(_ i: Int) -> UnsafePointer<Float> {
+                    i >= 0 && i < s.inputWidth ? r + i * C : zero
+                }
                 return (tap(ix), tap(ix + 1), tap(ix + 2))
             }
             pixel(taps(r0), taps(r1), taps(r2), out: out + ox * C)
@@ -145,8 +159,10 @@ private struct Depthwise3x3WalkAVX2<Epilogue: BlockEpilogue> {
     /// Channel block `c` of `pixels` consecutive interior pixels, `step` floats apart in
     /// the input rows whose first window starts at `a`, `d`, `e`.
     @inline(__always)
-    func run(_ a: UnsafePointer<Float>, _ d: UnsafePointer<Float>, _ e: UnsafePointer<Float>, step: Int, pixels: Int,
-             out: UnsafeMutablePointer<Float>, channel c: Int, _ masked: Bool) {
+    func run(
+        _ a: UnsafePointer<Float>, _ d: UnsafePointer<Float>, _ e: UnsafePointer<Float>, step: Int, pixels: Int,
+        out: UnsafeMutablePointer<Float>, channel c: Int, _ masked: Bool
+    ) {
         let C = shape.channels, k = w + c
         let w0 = load(k, masked), w1 = load(k + C, masked), w2 = load(k + 2 * C, masked)
         let w3 = load(k + 3 * C, masked), w4 = load(k + 4 * C, masked), w5 = load(k + 5 * C, masked)
@@ -171,8 +187,10 @@ private struct Depthwise3x3WalkAVX2<Epilogue: BlockEpilogue> {
 
     /// Two horizontally adjacent interior pixels (the second `step` floats after the first).
     @inline(__always)
-    func pair(_ a: UnsafePointer<Float>, _ d: UnsafePointer<Float>, _ e: UnsafePointer<Float>, step: Int,
-              out: UnsafeMutablePointer<Float>) {
+    func pair(
+        _ a: UnsafePointer<Float>, _ d: UnsafePointer<Float>, _ e: UnsafePointer<Float>, step: Int,
+        out: UnsafeMutablePointer<Float>
+    ) {
         let C = shape.channels
         @inline(__always) func block(_ c: Int, _ masked: Bool) {
             var p = start, q = start
@@ -193,9 +211,11 @@ private struct Depthwise3x3WalkAVX2<Epilogue: BlockEpilogue> {
 
     /// One pixel from its nine tap pointers, row by row.
     @inline(__always)
-    func pixel(_ t0: (UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>),
-               _ t1: (UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>),
-               _ t2: (UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>), out: UnsafeMutablePointer<Float>) {
+    func pixel(
+        _ t0: (UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>),
+        _ t1: (UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>),
+        _ t2: (UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>), out: UnsafeMutablePointer<Float>
+    ) {
         let C = shape.channels
         @inline(__always) func block(_ c: Int, _ masked: Bool) {
             let k = w + c

@@ -18,9 +18,11 @@ import Microkernels
 /// computed by the same operations whatever `m`, the
 /// stripe or the caller's split, so results do not depend on the thread count.
 @inline(never)
-public func gemmF32x6x16AVX2(m: Int, n: Int, k: Int, a: UnsafePointer<Float>, lda: Int,
-                             packedB: UnsafePointer<Float>, lower: Float, upper: Float,
-                             c: UnsafeMutablePointer<Float>, ldc: Int) {
+public func gemmF32x6x16AVX2(
+    m: Int, n: Int, k: Int, a: UnsafePointer<Float>, lda: Int,
+    packedB: UnsafePointer<Float>, lower: Float, upper: Float,
+    c: UnsafeMutablePointer<Float>, ldc: Int
+) {
     guard m > 0, n > 0 else { return }
     let panels = (n + 15) / 16
     let panelStride = GemmF32Layout.panelCount(k: k)

@@ -17,8 +17,10 @@ import Microkernels
 /// Every partial sum wraps exactly as TFLite's `int32` accumulator, so the result does not
 /// depend on the blocking.
 @inline(never)
-public func gemmS16x4x16c2(m: Int, n: Int, kp: Int, a: UnsafePointer<Int16>, lda: Int,
-                           packedB: UnsafePointer<Int16>, c: UnsafeMutablePointer<Int32>, ldc: Int) {
+public func gemmS16x4x16c2(
+    m: Int, n: Int, kp: Int, a: UnsafePointer<Int16>, lda: Int,
+    packedB: UnsafePointer<Int16>, c: UnsafeMutablePointer<Int32>, ldc: Int
+) {
     guard m > 0, n > 0 else { return }
     let pairs = kp / 2
     let panels = (n + 15) / 16
@@ -60,8 +62,9 @@ public func gemmS16x4x16c2(m: Int, n: Int, kp: Int, a: UnsafePointer<Int16>, lda
                     out.storeBytes(of: lo, as: __m256i.self)
                     (out + 32).storeBytes(of: hi, as: __m256i.self)
                 } else {
-                    let tail = SIMD16<Int32>(lowHalf: unsafeBitCast(lo, to: SIMD8<Int32>.self),
-                                  highHalf: unsafeBitCast(hi, to: SIMD8<Int32>.self))
+                    let tail = SIMD16<Int32>(
+                        lowHalf: unsafeBitCast(lo, to: SIMD8<Int32>.self),
+                        highHalf: unsafeBitCast(hi, to: SIMD8<Int32>.self))
                     for j in 0 ..< width { out.storeBytes(of: tail[j], toByteOffset: 4 * j, as: Int32.self) }
                 }
             }

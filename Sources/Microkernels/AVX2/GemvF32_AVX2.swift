@@ -11,8 +11,10 @@
 /// operations per output is fixed, so the result does not depend on `n` or the caller's
 /// split of the rows.
 @inline(never)
-public func gemvF32AVX2(n: Int, k: Int, x: UnsafePointer<Float>, w: UnsafePointer<Float>, ldw: Int,
-                        bias: UnsafePointer<Float>?, lower: Float, upper: Float, y: UnsafeMutablePointer<Float>) {
+public func gemvF32AVX2(
+    n: Int, k: Int, x: UnsafePointer<Float>, w: UnsafePointer<Float>, ldw: Int,
+    bias: UnsafePointer<Float>?, lower: Float, upper: Float, y: UnsafeMutablePointer<Float>
+) {
     let vectorDepth = k & ~7
     @inline(__always) func finish(_ partial: SIMD8<Float>, row o: Int) {
         let quad = partial.lowHalf + partial.highHalf
@@ -46,8 +48,9 @@ public func gemvF32AVX2(n: Int, k: Int, x: UnsafePointer<Float>, w: UnsafePointe
         var a0 = SIMD8<Float>()
         var d = 0
         while d < vectorDepth {
-            a0.addProduct(UnsafeRawPointer(x + d).loadUnaligned(as: SIMD8<Float>.self),
-                          r0.loadUnaligned(fromByteOffset: 4 * d, as: SIMD8<Float>.self))
+            a0.addProduct(
+                UnsafeRawPointer(x + d).loadUnaligned(as: SIMD8<Float>.self),
+                r0.loadUnaligned(fromByteOffset: 4 * d, as: SIMD8<Float>.self))
             d += 8
         }
         finish(a0, row: o)

@@ -11,8 +11,10 @@ import _Builtin_intrinsics.intel
 /// `vpmaddwd`; each product and pair sum is exact, and wrapping addition makes the sum
 /// TFLite's `int32` accumulator whatever the order. Four rows share each load of `x`.
 @inline(never)
-public func gemvS8S16AVX2(n: Int, k: Int, w: UnsafeRawPointer, ldw: Int, signed: Bool,
-                          x: UnsafePointer<Int16>, acc: UnsafeMutablePointer<Int32>) {
+public func gemvS8S16AVX2(
+    n: Int, k: Int, w: UnsafeRawPointer, ldw: Int, signed: Bool,
+    x: UnsafePointer<Int16>, acc: UnsafeMutablePointer<Int32>
+) {
     let vectorDepth = k & ~15
     @inline(__always) func widen(_ p: UnsafeRawPointer) -> __m256i {
         let bytes = p.loadUnaligned(as: __m128i.self)
@@ -23,7 +25,9 @@ public func gemvS8S16AVX2(n: Int, k: Int, w: UnsafeRawPointer, ldw: Int, signed:
         var s = lanes.wrappedSum()
         let r = w + o * ldw
         for d in vectorDepth ..< k {
-            let code = signed ? Int32(r.load(fromByteOffset: d, as: Int8.self)) : Int32(r.load(fromByteOffset: d, as: UInt8.self))
+            let code =
+                signed
+                ? Int32(r.load(fromByteOffset: d, as: Int8.self)) : Int32(r.load(fromByteOffset: d, as: UInt8.self))
             s = s &+ code &* Int32(x[d])
         }
         acc[o] = s
@@ -53,7 +57,8 @@ public func gemvS8S16AVX2(n: Int, k: Int, w: UnsafeRawPointer, ldw: Int, signed:
         var a0 = _mm256_setzero_si256()
         var d = 0
         while d < vectorDepth {
-            a0 = _mm256_add_epi32(a0, _mm256_madd_epi16(widen(r0 + d), UnsafeRawPointer(x + d).loadUnaligned(as: __m256i.self)))
+            a0 = _mm256_add_epi32(
+                a0, _mm256_madd_epi16(widen(r0 + d), UnsafeRawPointer(x + d).loadUnaligned(as: __m256i.self)))
             d += 16
         }
         finish(a0, row: o)

@@ -27,26 +27,32 @@ import _Builtin_intrinsics.intel
 ///   - lower, upper: the clamp, within `Int32` (the low byte of each result is stored,
 ///     so int8 and uint8 outputs share this kernel).
 @inline(never)
-public func requantizeQ31AVX2(_ acc: UnsafePointer<Int32>, rows: Int, count: Int, accStride: Int, bias: UnsafePointer<Int32>?,
-                              mantissa: UnsafePointer<Int32>, left: UnsafePointer<Int32>, shiftsLeft: Bool,
-                              right: UnsafePointer<Int32>, outputZeroPoint zp: Int32, lower: Int32, upper: Int32,
-                              into out: UnsafeMutableRawPointer, outStride: Int) {
+public func requantizeQ31AVX2(
+    _ acc: UnsafePointer<Int32>, rows: Int, count: Int, accStride: Int, bias: UnsafePointer<Int32>?,
+    mantissa: UnsafePointer<Int32>, left: UnsafePointer<Int32>, shiftsLeft: Bool,
+    right: UnsafePointer<Int32>, outputZeroPoint zp: Int32, lower: Int32, upper: Int32,
+    into out: UnsafeMutableRawPointer, outStride: Int
+) {
     for row in 0 ..< rows {
         if shiftsLeft {
-            requantizeRowQ31(acc + row * accStride, count: count, bias: bias, mantissa: mantissa, left: left, right: right,
-                             outputZeroPoint: zp, lower: lower, upper: upper, into: out + row * outStride, shiftsLeft: true)
+            requantizeRowQ31(
+                acc + row * accStride, count: count, bias: bias, mantissa: mantissa, left: left, right: right,
+                outputZeroPoint: zp, lower: lower, upper: upper, into: out + row * outStride, shiftsLeft: true)
         } else {
-            requantizeRowQ31(acc + row * accStride, count: count, bias: bias, mantissa: mantissa, left: left, right: right,
-                             outputZeroPoint: zp, lower: lower, upper: upper, into: out + row * outStride, shiftsLeft: false)
+            requantizeRowQ31(
+                acc + row * accStride, count: count, bias: bias, mantissa: mantissa, left: left, right: right,
+                outputZeroPoint: zp, lower: lower, upper: upper, into: out + row * outStride, shiftsLeft: false)
         }
     }
 }
 
 @inline(__always)
-private func requantizeRowQ31(_ acc: UnsafePointer<Int32>, count: Int, bias: UnsafePointer<Int32>?,
-                              mantissa: UnsafePointer<Int32>, left: UnsafePointer<Int32>, right: UnsafePointer<Int32>,
-                              outputZeroPoint zp: Int32, lower: Int32, upper: Int32, into out: UnsafeMutableRawPointer,
-                              shiftsLeft: Bool) {
+private func requantizeRowQ31(
+    _ acc: UnsafePointer<Int32>, count: Int, bias: UnsafePointer<Int32>?,
+    mantissa: UnsafePointer<Int32>, left: UnsafePointer<Int32>, right: UnsafePointer<Int32>,
+    outputZeroPoint zp: Int32, lower: Int32, upper: Int32, into out: UnsafeMutableRawPointer,
+    shiftsLeft: Bool
+) {
     let lo = lower &- zp, hi = upper &- zp
     let vlo = _mm256_set1_epi32(lo), vhi = _mm256_set1_epi32(hi), vzp = _mm256_set1_epi32(zp)
     let nudge = _mm256_set1_epi64x(1 << 30)
@@ -99,8 +105,10 @@ private func requantizeRowQ31(_ acc: UnsafePointer<Int32>, count: Int, bias: Uns
 /// `out[i] = x[i] - zx` as `Int16` for 8-bit codes (`|·| ≤ 255`, exact): the rows of the
 /// 16-bit integer GEMM. Sixteen codes per step (`vpmovzxbw` / `vpmovsxbw`, `vpsubw`).
 @inline(never)
-public func centerCodesS16AVX2(_ x: UnsafeRawPointer, count: Int, signed: Bool, zeroPoint: Int32,
-                               into out: UnsafeMutablePointer<Int16>) {
+public func centerCodesS16AVX2(
+    _ x: UnsafeRawPointer, count: Int, signed: Bool, zeroPoint: Int32,
+    into out: UnsafeMutablePointer<Int16>
+) {
     let z = _mm256_set1_epi16(Int16(truncatingIfNeeded: zeroPoint))
     let o = UnsafeMutableRawPointer(out)
     var i = 0
@@ -111,7 +119,8 @@ public func centerCodesS16AVX2(_ x: UnsafeRawPointer, count: Int, signed: Bool, 
         i += 16
     }
     while i < count {
-        let code = signed ? Int32(x.load(fromByteOffset: i, as: Int8.self)) : Int32(x.load(fromByteOffset: i, as: UInt8.self))
+        let code =
+            signed ? Int32(x.load(fromByteOffset: i, as: Int8.self)) : Int32(x.load(fromByteOffset: i, as: UInt8.self))
         out[i] = Int16(truncatingIfNeeded: code &- zeroPoint)
         i += 1
     }
@@ -128,10 +137,12 @@ public func centerCodesS16AVX2(_ x: UnsafeRawPointer, count: Int, signed: Bool, 
 /// channel; the clamp bounds are integers, so clamping before rounding gives the same
 /// result as after.
 @inline(never)
-public func requantizeF32AVX2(_ acc: UnsafePointer<Int32>, rows: Int, count: Int, accStride: Int,
-                              bias: UnsafePointer<Int32>?, scale: UnsafePointer<Float>,
-                              outputZeroPoint zp: Int32, lower: Int32, upper: Int32,
-                              into out: UnsafeMutableRawPointer, outStride: Int) {
+public func requantizeF32AVX2(
+    _ acc: UnsafePointer<Int32>, rows: Int, count: Int, accStride: Int,
+    bias: UnsafePointer<Int32>?, scale: UnsafePointer<Float>,
+    outputZeroPoint zp: Int32, lower: Int32, upper: Int32,
+    into out: UnsafeMutableRawPointer, outStride: Int
+) {
     let lo = Float(lower &- zp), hi = Float(upper &- zp)
     let vlo = _mm256_set1_ps(lo), vhi = _mm256_set1_ps(hi), vzp = _mm256_set1_epi32(zp)
     let gather = _mm256_setr_epi32(0, 4, 0, 4, 0, 4, 0, 4)

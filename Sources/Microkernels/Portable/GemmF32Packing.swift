@@ -25,8 +25,10 @@ public enum GemmF32Layout {
     /// Packs `B[d, j] = weights[j · k + d]` (rows of an OHWI filter or FULLY_CONNECTED
     /// weights: one output column per row) and `bias[j]` (zeros when nil) into `out`
     /// (``packedCount(n:k:)`` floats).
-    public static func pack(weights: UnsafePointer<Float>, bias: UnsafePointer<Float>?, n: Int, k: Int,
-                            into out: UnsafeMutablePointer<Float>) {
+    public static func pack(
+        weights: UnsafePointer<Float>, bias: UnsafePointer<Float>?, n: Int, k: Int,
+        into out: UnsafeMutablePointer<Float>
+    ) {
         let panels = (n + panelWidth - 1) / panelWidth
         out.update(repeating: 0, count: panels * panelCount(k: k))
         for j in 0 ..< n {

@@ -34,7 +34,9 @@ package final class FlatBufferReader {
     /// - Parameter name: the name used for the root in error messages (`Model`).
     package func rootTable(name: String) throws(FlatBufferError) -> FlatBufferTable {
         guard bytes.count >= Self.minimumSize else {
-            throw FlatBufferError(.bufferTooSmall, "\(name): the buffer is \(bytes.count) bytes; a FlatBuffer needs at least \(Self.minimumSize)")
+            throw FlatBufferError(
+                .bufferTooSmall,
+                "\(name): the buffer is \(bytes.count) bytes; a FlatBuffer needs at least \(Self.minimumSize)")
         }
         let position = try followOffset(at: 0) { "\(name): root offset" }
         return try openTable(at: position, depth: 1, path: name)
@@ -55,9 +57,13 @@ package final class FlatBufferReader {
 
     /// Loads a little-endian integer or throws `outOfBounds` naming `what`.
     @inline(__always)
-    func read<T: FixedWidthInteger>(_ type: T.Type, at position: Int, _ what: () -> String) throws(FlatBufferError) -> T {
+    func read<T: FixedWidthInteger>(_ type: T.Type, at position: Int, _ what: () -> String) throws(FlatBufferError) -> T
+    {
         guard let value = load(T.self, at: position) else {
-            throw FlatBufferError(.outOfBounds, "\(what()): \(MemoryLayout<T>.size)-byte value at offset \(position) runs past the end of the \(bytes.count)-byte buffer")
+            throw FlatBufferError(
+                .outOfBounds,
+                "\(what()): \(MemoryLayout<T>.size)-byte value at offset \(position) runs past the end of the \(bytes.count)-byte buffer"
+            )
         }
         return value
     }
@@ -70,11 +76,17 @@ package final class FlatBufferReader {
     func followOffset(at position: Int, _ what: () -> String) throws(FlatBufferError) -> Int {
         let raw = try read(UInt32.self, at: position, what)
         guard raw != 0, raw <= UInt32(Int32.max) else {
-            throw FlatBufferError(.invalidOffset, "\(what()): offset \(raw) stored at offset \(position) is \(raw == 0 ? "zero" : "negative as a signed value")")
+            throw FlatBufferError(
+                .invalidOffset,
+                "\(what()): offset \(raw) stored at offset \(position) is \(raw == 0 ? "zero" : "negative as a signed value")"
+            )
         }
         let (target, overflow) = position.addingReportingOverflow(Int(raw))
         guard !overflow, target < bytes.count else {
-            throw FlatBufferError(.invalidOffset, "\(what()): offset \(raw) stored at offset \(position) points past the end of the \(bytes.count)-byte buffer")
+            throw FlatBufferError(
+                .invalidOffset,
+                "\(what()): offset \(raw) stored at offset \(position) points past the end of the \(bytes.count)-byte buffer"
+            )
         }
         return target
     }
@@ -95,7 +107,9 @@ package final class FlatBufferReader {
     func countBytes(_ byteCount: Int, path: () -> String) throws(FlatBufferError) {
         let (total, overflow) = apparentSize.addingReportingOverflow(byteCount)
         guard !overflow, total <= limits.maxApparentSize else {
-            throw FlatBufferError(.sizeLimitExceeded, "\(path()): vectors and strings read exceed \(limits.maxApparentSize) bytes in total")
+            throw FlatBufferError(
+                .sizeLimitExceeded,
+                "\(path()): vectors and strings read exceed \(limits.maxApparentSize) bytes in total")
         }
         apparentSize = total
     }
@@ -108,15 +122,27 @@ package final class FlatBufferReader {
         let relative = try read(Int32.self, at: position) { "\(path): table vtable offset" }
         // The vtable lies at `position - relative`; the offset is signed, so either side.
         let (vtable, overflow) = position.subtractingReportingOverflow(Int(relative))
-        guard !overflow, let vtableSize = load(UInt16.self, at: vtable), let objectSize = load(UInt16.self, at: vtable + 2) else {
-            throw FlatBufferError(.invalidVTable, "\(path): table at offset \(position) has its vtable at \(position) - (\(relative)), outside the \(bytes.count)-byte buffer")
+        guard !overflow, let vtableSize = load(UInt16.self, at: vtable),
+            let objectSize = load(UInt16.self, at: vtable + 2)
+        else {
+            throw FlatBufferError(
+                .invalidVTable,
+                "\(path): table at offset \(position) has its vtable at \(position) - (\(relative)), outside the \(bytes.count)-byte buffer"
+            )
         }
         guard vtableSize >= 4, vtableSize % 2 == 0, contains(vtable, length: Int(vtableSize)) else {
-            throw FlatBufferError(.invalidVTable, "\(path): vtable at offset \(vtable) declares \(vtableSize) bytes, which is odd, below 4 or past the end of the \(bytes.count)-byte buffer")
+            throw FlatBufferError(
+                .invalidVTable,
+                "\(path): vtable at offset \(vtable) declares \(vtableSize) bytes, which is odd, below 4 or past the end of the \(bytes.count)-byte buffer"
+            )
         }
         guard objectSize >= 4, contains(position, length: Int(objectSize)) else {
-            throw FlatBufferError(.invalidVTable, "\(path): table at offset \(position) declares an inline size of \(objectSize) bytes, which is below 4 or past the end of the \(bytes.count)-byte buffer")
+            throw FlatBufferError(
+                .invalidVTable,
+                "\(path): table at offset \(position) declares an inline size of \(objectSize) bytes, which is below 4 or past the end of the \(bytes.count)-byte buffer"
+            )
         }
-        return FlatBufferTable(reader: self, position: position, vtable: vtable, vtableSize: Int(vtableSize), depth: depth, path: path)
+        return FlatBufferTable(
+            reader: self, position: position, vtable: vtable, vtableSize: Int(vtableSize), depth: depth, path: path)
     }
 }

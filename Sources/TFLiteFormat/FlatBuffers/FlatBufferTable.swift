@@ -30,14 +30,19 @@ package struct FlatBufferTable {
         guard let offset = fieldOffset(slot) else { return nil }
         let (at, overflow) = position.addingReportingOverflow(offset)
         guard !overflow, reader.contains(at, length: size) else {
-            throw FlatBufferError(.outOfBounds, "\(path) field '\(name)': \(size)-byte value at offset \(at) runs past the end of the \(reader.count)-byte buffer")
+            throw FlatBufferError(
+                .outOfBounds,
+                "\(path) field '\(name)': \(size)-byte value at offset \(at) runs past the end of the \(reader.count)-byte buffer"
+            )
         }
         return at
     }
 
     // MARK: - Scalars
 
-    package func scalar<T: FixedWidthInteger>(_ slot: Int, _ name: String, default value: T) throws(FlatBufferError) -> T {
+    package func scalar<T: FixedWidthInteger>(_ slot: Int, _ name: String, default value: T) throws(FlatBufferError)
+        -> T
+    {
         guard let at = try fieldPosition(slot, name, size: MemoryLayout<T>.size) else { return value }
         return try reader.read(T.self, at: at) { "\(path) field '\(name)'" }
     }
@@ -83,7 +88,9 @@ package struct FlatBufferTable {
     }
 
     /// A vector of integers, copied out, or nil when absent.
-    package func scalars<T: FixedWidthInteger>(_ slot: Int, _ name: String, as type: T.Type) throws(FlatBufferError) -> [T]? {
+    package func scalars<T: FixedWidthInteger>(_ slot: Int, _ name: String, as type: T.Type) throws(FlatBufferError)
+        -> [T]?
+    {
         try vector(slot, name, elementSize: MemoryLayout<T>.size)?.scalars(as: T.self)
     }
 
@@ -125,7 +132,9 @@ package struct FlatBufferTable {
     /// A union field declared at `typeSlot`: its type tag (0 = NONE) and, when the tag is
     /// non-zero and the value is present, the value table (stored in `typeSlot + 1`).
     /// An unknown tag is not an error here; the caller decides what it means.
-    package func union(_ typeSlot: Int, _ name: String) throws(FlatBufferError) -> (type: UInt8, table: FlatBufferTable?) {
+    package func union(_ typeSlot: Int, _ name: String) throws(FlatBufferError) -> (
+        type: UInt8, table: FlatBufferTable?
+    ) {
         let type = try scalar(typeSlot, "\(name)_type", default: UInt8(0))
         guard type != 0 else { return (0, nil) }
         return (type, try table(typeSlot + 1, name))

@@ -68,13 +68,18 @@ extension FlatBufferReader {
     /// `parentPath` and `name` only label errors (closures passed straight to the calls
     /// that may throw, so that nothing is captured on the path that succeeds).
     @inline(__always)
-    func vector(at position: Int, elementSize: Int, parentPath: String, name: String) throws(FlatBufferError) -> FlatBufferVector {
+    func vector(at position: Int, elementSize: Int, parentPath: String, name: String) throws(FlatBufferError)
+        -> FlatBufferVector
+    {
         let rawCount = try read(UInt32.self, at: position) { "\(parentPath) field '\(name)'" }
         let count = Int(rawCount)
         let (byteCount, overflow1) = count.multipliedReportingOverflow(by: elementSize)
         let (start, overflow2) = position.addingReportingOverflow(4)
         guard !overflow1, !overflow2, contains(start, length: byteCount) else {
-            throw FlatBufferError(.outOfBounds, "\(parentPath) field '\(name)': vector of \(count) elements at offset \(position) runs past the end of the \(self.count)-byte buffer")
+            throw FlatBufferError(
+                .outOfBounds,
+                "\(parentPath) field '\(name)': vector of \(count) elements at offset \(position) runs past the end of the \(self.count)-byte buffer"
+            )
         }
         try countBytes(byteCount + 4) { "\(parentPath) field '\(name)'" }
         return FlatBufferVector(reader: self, start: start, count: count, elementSize: elementSize)
@@ -86,13 +91,21 @@ extension FlatBufferReader {
         let length = Int(try read(UInt32.self, at: position, what))
         let start = position + 4
         guard contains(start, length: length) else {
-            throw FlatBufferError(.outOfBounds, "\(what()): string of \(length) bytes at offset \(position) runs past the end of the \(count)-byte buffer")
+            throw FlatBufferError(
+                .outOfBounds,
+                "\(what()): string of \(length) bytes at offset \(position) runs past the end of the \(count)-byte buffer"
+            )
         }
         guard contains(start + length, length: 1) else {
-            throw FlatBufferError(.missingTerminator, "\(what()): string of \(length) bytes at offset \(position) has no NUL terminator inside the \(count)-byte buffer")
+            throw FlatBufferError(
+                .missingTerminator,
+                "\(what()): string of \(length) bytes at offset \(position) has no NUL terminator inside the \(count)-byte buffer"
+            )
         }
         guard bytes[start + length] == 0 else {
-            throw FlatBufferError(.missingTerminator, "\(what()): string of \(length) bytes at offset \(position) is not followed by a NUL byte")
+            throw FlatBufferError(
+                .missingTerminator,
+                "\(what()): string of \(length) bytes at offset \(position) is not followed by a NUL byte")
         }
         try countBytes(length + 5, path: what)
         return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start ..< start + length]), as: UTF8.self)

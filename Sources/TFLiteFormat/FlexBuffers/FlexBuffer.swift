@@ -32,7 +32,9 @@ package struct FlexBuffer: Sendable {
         guard count >= width + 2 else {
             throw FlexBufferError(.bufferTooSmall, "root: a \(width)-byte root slot does not fit in \(count) bytes")
         }
-        root = try FlexValue(bytes: bytes, slot: count - 2 - width, parentWidth: width, packedType: bytes[count - 2], depth: 0, path: "root")
+        root = try FlexValue(
+            bytes: bytes, slot: count - 2 - width, parentWidth: width, packedType: bytes[count - 2], depth: 0,
+            path: "root")
     }
 
     /// Copies `bytes` (e.g. an operator's custom options) and reads them.

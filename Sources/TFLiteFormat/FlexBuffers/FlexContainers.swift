@@ -13,7 +13,9 @@ package struct FlexVector: Sendable {
     let depth: Int
     let path: String
 
-    init(bytes: [UInt8], data: Int, count: Int, width: Int, elementType: FlexType?, depth: Int, path: String) throws(FlexBufferError) {
+    init(bytes: [UInt8], data: Int, count: Int, width: Int, elementType: FlexType?, depth: Int, path: String)
+        throws(FlexBufferError)
+    {
         self.bytes = bytes
         self.data = data
         self.count = count
@@ -26,7 +28,9 @@ package struct FlexVector: Sendable {
             for i in 0 ..< count {
                 let packed = bytes[data + count * width + i]
                 guard FlexType(rawValue: packed >> 2) != nil else {
-                    throw FlexBufferError(.invalidType, "\(path)[\(i)]: type code \(packed >> 2) (packed byte \(packed)) is not a FlexBuffers type")
+                    throw FlexBufferError(
+                        .invalidType,
+                        "\(path)[\(i)]: type code \(packed >> 2) (packed byte \(packed)) is not a FlexBuffers type")
                 }
             }
         }
@@ -42,12 +46,16 @@ package struct FlexVector: Sendable {
         let slot = data + index * width
         if let elementType {
             // Elements of typed vectors point to data of the vector's own width.
-            return FlexValue(bytes: bytes, slot: slot, parentWidth: width, childWidth: width, type: elementType, depth: depth, path: path)
+            return FlexValue(
+                bytes: bytes, slot: slot, parentWidth: width, childWidth: width, type: elementType, depth: depth,
+                path: path)
         }
         let packed = bytes[data + count * width + index]
         // Validated in init, so the type code is known.
         let type = FlexType(rawValue: packed >> 2) ?? .null
-        return FlexValue(bytes: bytes, slot: slot, parentWidth: width, childWidth: 1 << Int(packed & 3), type: type, depth: depth, path: path)
+        return FlexValue(
+            bytes: bytes, slot: slot, parentWidth: width, childWidth: 1 << Int(packed & 3), type: type, depth: depth,
+            path: path)
     }
 
     /// All elements, in order.

@@ -60,22 +60,28 @@ package indirect enum FlexTree: Hashable, Sendable {
     func write(to out: inout String) {
         switch self {
         case .null: out += "null"
-        case let .int(v): out += String(v)
-        case let .uint(v): out += String(v)
-        case let .float(v):
+        case .int(let v): out += String(v)
+        case .uint(let v): out += String(v)
+        case .float(let v):
             // Values that are exactly a Float (4-byte floats) print in Float's shortest form.
-            if !v.isFinite { out += "null" } else if Double(Float(v)) == v { out += String(Float(v)) } else { out += String(v) }
-        case let .bool(v): out += v ? "true" : "false"
-        case let .string(s), let .key(s): FlexTree.writeString(s, to: &out)
-        case let .blob(b): out += "[" + b.map { String($0) }.joined(separator: ",") + "]"
-        case let .vector(items):
+            if !v.isFinite {
+                out += "null"
+            } else if Double(Float(v)) == v {
+                out += String(Float(v))
+            } else {
+                out += String(v)
+            }
+        case .bool(let v): out += v ? "true" : "false"
+        case .string(let s), .key(let s): FlexTree.writeString(s, to: &out)
+        case .blob(let b): out += "[" + b.map { String($0) }.joined(separator: ",") + "]"
+        case .vector(let items):
             out += "["
             for (i, item) in items.enumerated() {
                 if i > 0 { out += "," }
                 item.write(to: &out)
             }
             out += "]"
-        case let .map(entries):
+        case .map(let entries):
             out += "{"
             for (i, entry) in entries.enumerated() {
                 if i > 0 { out += "," }

@@ -15,11 +15,17 @@ package struct FlexValue: Sendable {
     /// Where the value is, e.g. `root["scales"][2]`, for error messages.
     package let path: String
 
-    init(bytes: [UInt8], slot: Int, parentWidth: Int, packedType: UInt8, depth: Int, path: String) throws(FlexBufferError) {
+    init(bytes: [UInt8], slot: Int, parentWidth: Int, packedType: UInt8, depth: Int, path: String)
+        throws(FlexBufferError)
+    {
         guard let type = FlexType(rawValue: packedType >> 2) else {
-            throw FlexBufferError(.invalidType, "\(path): type code \(packedType >> 2) (packed byte \(packedType)) is not a FlexBuffers type")
+            throw FlexBufferError(
+                .invalidType,
+                "\(path): type code \(packedType >> 2) (packed byte \(packedType)) is not a FlexBuffers type")
         }
-        self.init(bytes: bytes, slot: slot, parentWidth: parentWidth, childWidth: 1 << Int(packedType & 3), type: type, depth: depth, path: path)
+        self.init(
+            bytes: bytes, slot: slot, parentWidth: parentWidth, childWidth: 1 << Int(packedType & 3), type: type,
+            depth: depth, path: path)
     }
 
     init(bytes: [UInt8], slot: Int, parentWidth: Int, childWidth: Int, type: FlexType, depth: Int, path: String) {
@@ -37,19 +43,24 @@ package struct FlexValue: Sendable {
     // MARK: - Raw access
 
     func inlineUInt() throws(FlexBufferError) -> UInt64 {
-        guard let value = FlexBytes.uint(bytes, at: slot, width: parentWidth) else { throw outOfBounds(slot, parentWidth) }
+        guard let value = FlexBytes.uint(bytes, at: slot, width: parentWidth) else {
+            throw outOfBounds(slot, parentWidth)
+        }
         return value
     }
 
     func outOfBounds(_ position: Int, _ length: Int) -> FlexBufferError {
-        FlexBufferError(.outOfBounds, "\(path): \(length) bytes at offset \(position) run past the end of the \(bytes.count)-byte buffer")
+        FlexBufferError(
+            .outOfBounds,
+            "\(path): \(length) bytes at offset \(position) run past the end of the \(bytes.count)-byte buffer")
     }
 
     /// Follows the backwards offset in the slot to the value's data.
     func target() throws(FlexBufferError) -> Int {
         let offset = try inlineUInt()
         guard offset <= UInt64(slot) else {
-            throw FlexBufferError(.invalidOffset, "\(path): offset \(offset) at offset \(slot) points before the start of the buffer")
+            throw FlexBufferError(
+                .invalidOffset, "\(path): offset \(offset) at offset \(slot) points before the start of the buffer")
         }
         return slot - Int(offset)
     }
@@ -61,12 +72,17 @@ package struct FlexValue: Sendable {
             throw outOfBounds(data - childWidth, childWidth)
         }
         guard raw <= UInt64(bytes.count) else {
-            throw FlexBufferError(.outOfBounds, "\(path): length \(raw) at offset \(data - childWidth) exceeds the \(bytes.count)-byte buffer")
+            throw FlexBufferError(
+                .outOfBounds,
+                "\(path): length \(raw) at offset \(data - childWidth) exceeds the \(bytes.count)-byte buffer")
         }
         let count = Int(raw)
         let (size, overflow) = count.multipliedReportingOverflow(by: elementSize)
         guard !overflow, FlexBytes.contains(bytes, data, size) else {
-            throw FlexBufferError(.outOfBounds, "\(path): \(count) elements of \(elementSize) bytes at offset \(data) run past the end of the \(bytes.count)-byte buffer")
+            throw FlexBufferError(
+                .outOfBounds,
+                "\(path): \(count) elements of \(elementSize) bytes at offset \(data) run past the end of the \(bytes.count)-byte buffer"
+            )
         }
         return count
     }
@@ -84,7 +100,9 @@ package struct FlexValue: Sendable {
         switch type {
         case .null: return 0
         case .int:
-            guard let v = FlexBytes.int(bytes, at: slot, width: parentWidth) else { throw outOfBounds(slot, parentWidth) }
+            guard let v = FlexBytes.int(bytes, at: slot, width: parentWidth) else {
+                throw outOfBounds(slot, parentWidth)
+            }
             return v
         case .indirectInt:
             let at = try target()
@@ -105,7 +123,9 @@ package struct FlexValue: Sendable {
             return Int64(d)
         case .string, .key:
             let s = try asString()
-            guard let v = Int64(s) else { throw FlexBufferError(.typeMismatch, "\(path): string \"\(s)\" is not an integer") }
+            guard let v = Int64(s) else {
+                throw FlexBufferError(.typeMismatch, "\(path): string \"\(s)\" is not an integer")
+            }
             return v
         default:
             throw mismatch("an integer")
@@ -152,7 +172,9 @@ package struct FlexValue: Sendable {
     package func asDouble() throws(FlexBufferError) -> Double {
         switch type {
         case .float:
-            guard let d = FlexBytes.double(bytes, at: slot, width: parentWidth) else { throw floatError(slot, parentWidth) }
+            guard let d = FlexBytes.double(bytes, at: slot, width: parentWidth) else {
+                throw floatError(slot, parentWidth)
+            }
             return d
         case .indirectFloat:
             let at = try target()
@@ -162,7 +184,9 @@ package struct FlexValue: Sendable {
         case .null, .int, .indirectInt: return Double(try asInt64())
         case .string, .key:
             let s = try asString()
-            guard let d = Double(s) else { throw FlexBufferError(.typeMismatch, "\(path): string \"\(s)\" is not a number") }
+            guard let d = Double(s) else {
+                throw FlexBufferError(.typeMismatch, "\(path): string \"\(s)\" is not a number")
+            }
             return d
         default:
             throw mismatch("a number")
@@ -171,7 +195,8 @@ package struct FlexValue: Sendable {
 
     func floatError(_ position: Int, _ width: Int) -> FlexBufferError {
         width < 4
-            ? FlexBufferError(.invalidWidth, "\(path): a float of \(width) bytes at offset \(position); floats are 4 or 8 bytes")
+            ? FlexBufferError(
+                .invalidWidth, "\(path): a float of \(width) bytes at offset \(position); floats are 4 or 8 bytes")
             : outOfBounds(position, width)
     }
 
@@ -199,7 +224,9 @@ package struct FlexValue: Sendable {
             let data = try target()
             let length = try lengthPrefix(at: data, elementSize: 1)
             guard data + length < bytes.count, bytes[data + length] == 0 else {
-                throw FlexBufferError(.missingTerminator, "\(path): string of \(length) bytes at offset \(data) is not followed by a NUL byte")
+                throw FlexBufferError(
+                    .missingTerminator,
+                    "\(path): string of \(length) bytes at offset \(data) is not followed by a NUL byte")
             }
             return String(decoding: bytes[data ..< data + length], as: UTF8.self)
         case .key:
@@ -220,10 +247,12 @@ package struct FlexValue: Sendable {
     /// Reads the NUL-terminated key starting at `position`.
     static func key(in bytes: [UInt8], at position: Int, path: String) throws(FlexBufferError) -> String {
         guard position >= 0, position < bytes.count else {
-            throw FlexBufferError(.outOfBounds, "\(path): key at offset \(position) is outside the \(bytes.count)-byte buffer")
+            throw FlexBufferError(
+                .outOfBounds, "\(path): key at offset \(position) is outside the \(bytes.count)-byte buffer")
         }
         guard let end = bytes[position...].firstIndex(of: 0) else {
-            throw FlexBufferError(.missingTerminator, "\(path): key at offset \(position) has no NUL terminator inside the buffer")
+            throw FlexBufferError(
+                .missingTerminator, "\(path): key at offset \(position) has no NUL terminator inside the buffer")
         }
         return String(decoding: bytes[position ..< end], as: UTF8.self)
     }
@@ -246,7 +275,9 @@ package struct FlexValue: Sendable {
             // Untyped vectors carry one type byte per element after the slots.
             count = try lengthPrefix(at: data, elementSize: type == .vector ? childWidth + 1 : childWidth)
         }
-        return try FlexVector(bytes: bytes, data: data, count: count, width: childWidth, elementType: type.elementType, depth: depth + 1, path: path)
+        return try FlexVector(
+            bytes: bytes, data: data, count: count, width: childWidth, elementType: type.elementType, depth: depth + 1,
+            path: path)
     }
 
     /// The value as a map (keys are read and checked here; values on access).
@@ -256,15 +287,19 @@ package struct FlexValue: Sendable {
         let data = try target()
         let width = childWidth
         let count = try lengthPrefix(at: data, elementSize: width + 1)
-        let values = try FlexVector(bytes: bytes, data: data, count: count, width: width, elementType: nil, depth: depth + 1, path: path)
+        let values = try FlexVector(
+            bytes: bytes, data: data, count: count, width: width, elementType: nil, depth: depth + 1, path: path)
         // Two fields precede the count: the keys vector's offset and its byte width.
         let keysSlot = data - 3 * width
         guard let keysOffset = FlexBytes.uint(bytes, at: keysSlot, width: width),
-              let keysWidthRaw = FlexBytes.uint(bytes, at: data - 2 * width, width: width) else {
+            let keysWidthRaw = FlexBytes.uint(bytes, at: data - 2 * width, width: width)
+        else {
             throw outOfBounds(keysSlot, 2 * width)
         }
         guard keysOffset <= UInt64(keysSlot) else {
-            throw FlexBufferError(.invalidOffset, "\(path): keys offset \(keysOffset) at offset \(keysSlot) points before the start of the buffer")
+            throw FlexBufferError(
+                .invalidOffset,
+                "\(path): keys offset \(keysOffset) at offset \(keysSlot) points before the start of the buffer")
         }
         guard keysWidthRaw <= 8, FlexBytes.isValidWidth(Int(keysWidthRaw)) else {
             throw FlexBufferError(.invalidWidth, "\(path): keys byte width \(keysWidthRaw) is not 1, 2, 4 or 8")
@@ -275,9 +310,13 @@ package struct FlexValue: Sendable {
             throw outOfBounds(keysData - keysWidth, keysWidth)
         }
         guard keysCount == UInt64(count) else {
-            throw FlexBufferError(.invalidMap, "\(path): the map has \(count) values but its keys vector at offset \(keysData) has \(keysCount) keys")
+            throw FlexBufferError(
+                .invalidMap,
+                "\(path): the map has \(count) values but its keys vector at offset \(keysData) has \(keysCount) keys")
         }
-        guard FlexBytes.contains(bytes, keysData, count * keysWidth) else { throw outOfBounds(keysData, count * keysWidth) }
+        guard FlexBytes.contains(bytes, keysData, count * keysWidth) else {
+            throw outOfBounds(keysData, count * keysWidth)
+        }
         var keys: [String] = []
         keys.reserveCapacity(count)
         for i in 0 ..< count {
@@ -285,7 +324,9 @@ package struct FlexValue: Sendable {
             // In range: checked just above.
             let offset = FlexBytes.uint(bytes, at: keySlot, width: keysWidth) ?? 0
             guard offset <= UInt64(keySlot) else {
-                throw FlexBufferError(.invalidOffset, "\(path): key \(i) offset \(offset) at offset \(keySlot) points before the start of the buffer")
+                throw FlexBufferError(
+                    .invalidOffset,
+                    "\(path): key \(i) offset \(offset) at offset \(keySlot) points before the start of the buffer")
             }
             keys.append(try FlexValue.key(in: bytes, at: keySlot - Int(offset), path: "\(path) key \(i)"))
         }
@@ -294,7 +335,8 @@ package struct FlexValue: Sendable {
 
     func checkDepth() throws(FlexBufferError) {
         guard depth < FlexBuffer.maxDepth else {
-            throw FlexBufferError(.depthLimitExceeded, "\(path): containers nested deeper than \(FlexBuffer.maxDepth) levels")
+            throw FlexBufferError(
+                .depthLimitExceeded, "\(path): containers nested deeper than \(FlexBuffer.maxDepth) levels")
         }
     }
 }

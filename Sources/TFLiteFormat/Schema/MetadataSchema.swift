@@ -16,8 +16,10 @@ package enum MetadataSchema {
         package static let scoreCalibration: UInt8 = 2
         package static let scoreThresholding: UInt8 = 3
         /// Names of ids 1…6 (tokenizers are 4–6), for messages.
-        package static let names = ["NONE", "NormalizationOptions", "ScoreCalibrationOptions", "ScoreThresholdingOptions",
-                                   "BertTokenizerOptions", "SentencePieceTokenizerOptions", "RegexTokenizerOptions"]
+        package static let names = [
+            "NONE", "NormalizationOptions", "ScoreCalibrationOptions", "ScoreThresholdingOptions",
+            "BertTokenizerOptions", "SentencePieceTokenizerOptions", "RegexTokenizerOptions",
+        ]
 
         package static func name(_ id: UInt8) -> String {
             Int(id) < names.count ? names[Int(id)] : "ProcessUnitOptions_\(id)"
@@ -38,11 +40,17 @@ package enum MetadataSchema {
         package var description: String? { get throws(FlatBufferError) { try table.string(1, "description") } }
         package var version: String? { get throws(FlatBufferError) { try table.string(2, "version") } }
         /// One entry per model subgraph; entry 0 describes the main subgraph.
-        package var subgraphMetadata: Schema.TableList<SubGraphMetadata>? { get throws(FlatBufferError) { try table.list(3, "subgraph_metadata", of: SubGraphMetadata.self) } }
+        package var subgraphMetadata: Schema.TableList<SubGraphMetadata>? {
+            get throws(FlatBufferError) { try table.list(3, "subgraph_metadata", of: SubGraphMetadata.self) }
+        }
         package var author: String? { get throws(FlatBufferError) { try table.string(4, "author") } }
         package var license: String? { get throws(FlatBufferError) { try table.string(5, "license") } }
-        package var associatedFiles: Schema.TableList<AssociatedFile>? { get throws(FlatBufferError) { try table.list(6, "associated_files", of: AssociatedFile.self) } }
-        package var minParserVersion: String? { get throws(FlatBufferError) { try table.string(7, "min_parser_version") } }
+        package var associatedFiles: Schema.TableList<AssociatedFile>? {
+            get throws(FlatBufferError) { try table.list(6, "associated_files", of: AssociatedFile.self) }
+        }
+        package var minParserVersion: String? {
+            get throws(FlatBufferError) { try table.string(7, "min_parser_version") }
+        }
     }
 
     package struct SubGraphMetadata: FlatBufferTableView {
@@ -52,10 +60,16 @@ package enum MetadataSchema {
         package var name: String? { get throws(FlatBufferError) { try table.string(0, "name") } }
         package var description: String? { get throws(FlatBufferError) { try table.string(1, "description") } }
         /// In the order of the subgraph's `inputs`.
-        package var inputTensorMetadata: Schema.TableList<TensorMetadata>? { get throws(FlatBufferError) { try table.list(2, "input_tensor_metadata", of: TensorMetadata.self) } }
+        package var inputTensorMetadata: Schema.TableList<TensorMetadata>? {
+            get throws(FlatBufferError) { try table.list(2, "input_tensor_metadata", of: TensorMetadata.self) }
+        }
         /// In the order of the subgraph's `outputs`.
-        package var outputTensorMetadata: Schema.TableList<TensorMetadata>? { get throws(FlatBufferError) { try table.list(3, "output_tensor_metadata", of: TensorMetadata.self) } }
-        package var associatedFiles: Schema.TableList<AssociatedFile>? { get throws(FlatBufferError) { try table.list(4, "associated_files", of: AssociatedFile.self) } }
+        package var outputTensorMetadata: Schema.TableList<TensorMetadata>? {
+            get throws(FlatBufferError) { try table.list(3, "output_tensor_metadata", of: TensorMetadata.self) }
+        }
+        package var associatedFiles: Schema.TableList<AssociatedFile>? {
+            get throws(FlatBufferError) { try table.list(4, "associated_files", of: AssociatedFile.self) }
+        }
         // Slots 5–8 (subgraph-level process units, tensor groups) are not read.
     }
 
@@ -65,11 +79,17 @@ package enum MetadataSchema {
 
         package var name: String? { get throws(FlatBufferError) { try table.string(0, "name") } }
         package var description: String? { get throws(FlatBufferError) { try table.string(1, "description") } }
-        package var dimensionNames: [String]? { get throws(FlatBufferError) { try table.strings(2, "dimension_names") } }
+        package var dimensionNames: [String]? {
+            get throws(FlatBufferError) { try table.strings(2, "dimension_names") }
+        }
         // Slot 3 (`content`) is not read.
-        package var processUnits: Schema.TableList<ProcessUnit>? { get throws(FlatBufferError) { try table.list(4, "process_units", of: ProcessUnit.self) } }
+        package var processUnits: Schema.TableList<ProcessUnit>? {
+            get throws(FlatBufferError) { try table.list(4, "process_units", of: ProcessUnit.self) }
+        }
         package var stats: Stats? { get throws(FlatBufferError) { try table.table(5, "stats").map(Stats.init) } }
-        package var associatedFiles: Schema.TableList<AssociatedFile>? { get throws(FlatBufferError) { try table.list(6, "associated_files", of: AssociatedFile.self) } }
+        package var associatedFiles: Schema.TableList<AssociatedFile>? {
+            get throws(FlatBufferError) { try table.list(6, "associated_files", of: AssociatedFile.self) }
+        }
     }
 
     /// One out-of-graph processing step: the `ProcessUnitOptions` union in slots 0 and 1.
@@ -78,7 +98,9 @@ package enum MetadataSchema {
         package init(_ table: FlatBufferTable) { self.table = table }
 
         /// Type id (see ``ProcessUnitOptionsType``) and table.
-        package var options: (type: UInt8, table: FlatBufferTable?) { get throws(FlatBufferError) { try table.union(0, "options") } }
+        package var options: (type: UInt8, table: FlatBufferTable?) {
+            get throws(FlatBufferError) { try table.union(0, "options") }
+        }
     }
 
     /// `(x - mean[c]) / std[c]` per channel; a single value applies to every channel.
@@ -95,7 +117,9 @@ package enum MetadataSchema {
         package init(_ table: FlatBufferTable) { self.table = table }
 
         /// IDENTITY 0, LOG 1, INVERSE_LOGISTIC 2.
-        package var scoreTransformation: Int8 { get throws(FlatBufferError) { try table.scalar(0, "score_transformation", default: 0) } }
+        package var scoreTransformation: Int8 {
+            get throws(FlatBufferError) { try table.scalar(0, "score_transformation", default: 0) }
+        }
         package var defaultScore: Float { get throws(FlatBufferError) { try table.float(1, "default_score") } }
     }
 
@@ -103,7 +127,9 @@ package enum MetadataSchema {
         package let table: FlatBufferTable
         package init(_ table: FlatBufferTable) { self.table = table }
 
-        package var globalScoreThreshold: Float { get throws(FlatBufferError) { try table.float(0, "global_score_threshold") } }
+        package var globalScoreThreshold: Float {
+            get throws(FlatBufferError) { try table.float(0, "global_score_threshold") }
+        }
     }
 
     /// Per-channel value range of a tensor.

@@ -43,7 +43,9 @@ extension Schema.TableList where Element: FlatBufferTableView {
 
 extension FlatBufferTable {
     /// A vector of tables viewed as `Element`s, or nil when absent.
-    package func list<Element: FlatBufferTableView>(_ slot: Int, _ name: String, of type: Element.Type) throws(FlatBufferError) -> Schema.TableList<Element>? {
+    package func list<Element: FlatBufferTableView>(_ slot: Int, _ name: String, of type: Element.Type)
+        throws(FlatBufferError) -> Schema.TableList<Element>?
+    {
         guard let vector = try tables(slot, name) else { return nil }
         return Schema.TableList<Element>(vector)
     }

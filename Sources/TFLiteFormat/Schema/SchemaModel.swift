@@ -10,14 +10,26 @@ extension Schema {
         }
 
         package var version: UInt32 { get throws(FlatBufferError) { try table.scalar(0, "version", default: 0) } }
-        package var operatorCodes: TableList<OperatorCode>? { get throws(FlatBufferError) { try table.list(1, "operator_codes", of: OperatorCode.self) } }
-        package var subgraphs: TableList<SubGraph>? { get throws(FlatBufferError) { try table.list(2, "subgraphs", of: SubGraph.self) } }
+        package var operatorCodes: TableList<OperatorCode>? {
+            get throws(FlatBufferError) { try table.list(1, "operator_codes", of: OperatorCode.self) }
+        }
+        package var subgraphs: TableList<SubGraph>? {
+            get throws(FlatBufferError) { try table.list(2, "subgraphs", of: SubGraph.self) }
+        }
         package var description: String? { get throws(FlatBufferError) { try table.string(3, "description") } }
-        package var buffers: TableList<Buffer>? { get throws(FlatBufferError) { try table.list(4, "buffers", of: Buffer.self) } }
+        package var buffers: TableList<Buffer>? {
+            get throws(FlatBufferError) { try table.list(4, "buffers", of: Buffer.self) }
+        }
         /// Deprecated list of buffer indices holding metadata.
-        package var metadataBuffer: [Int32]? { get throws(FlatBufferError) { try table.scalars(5, "metadata_buffer", as: Int32.self) } }
-        package var metadata: TableList<Metadata>? { get throws(FlatBufferError) { try table.list(6, "metadata", of: Metadata.self) } }
-        package var signatureDefs: TableList<SignatureDef>? { get throws(FlatBufferError) { try table.list(7, "signature_defs", of: SignatureDef.self) } }
+        package var metadataBuffer: [Int32]? {
+            get throws(FlatBufferError) { try table.scalars(5, "metadata_buffer", as: Int32.self) }
+        }
+        package var metadata: TableList<Metadata>? {
+            get throws(FlatBufferError) { try table.list(6, "metadata", of: Metadata.self) }
+        }
+        package var signatureDefs: TableList<SignatureDef>? {
+            get throws(FlatBufferError) { try table.list(7, "signature_defs", of: SignatureDef.self) }
+        }
     }
 
     /// Raw bytes of constant tensors and metadata: inline `data`, or (for models over
@@ -47,11 +59,17 @@ extension Schema {
         package let table: FlatBufferTable
         package init(_ table: FlatBufferTable) { self.table = table }
 
-        package var inputs: TableList<TensorMap>? { get throws(FlatBufferError) { try table.list(0, "inputs", of: TensorMap.self) } }
-        package var outputs: TableList<TensorMap>? { get throws(FlatBufferError) { try table.list(1, "outputs", of: TensorMap.self) } }
+        package var inputs: TableList<TensorMap>? {
+            get throws(FlatBufferError) { try table.list(0, "inputs", of: TensorMap.self) }
+        }
+        package var outputs: TableList<TensorMap>? {
+            get throws(FlatBufferError) { try table.list(1, "outputs", of: TensorMap.self) }
+        }
         package var signatureKey: String? { get throws(FlatBufferError) { try table.string(2, "signature_key") } }
         // Slot 3 is the deprecated `deprecated_tag`.
-        package var subgraphIndex: UInt32 { get throws(FlatBufferError) { try table.scalar(4, "subgraph_index", default: 0) } }
+        package var subgraphIndex: UInt32 {
+            get throws(FlatBufferError) { try table.scalar(4, "subgraph_index", default: 0) }
+        }
     }
 
     package struct TensorMap: FlatBufferTableView {
@@ -59,7 +77,9 @@ extension Schema {
         package init(_ table: FlatBufferTable) { self.table = table }
 
         package var name: String? { get throws(FlatBufferError) { try table.string(0, "name") } }
-        package var tensorIndex: UInt32 { get throws(FlatBufferError) { try table.scalar(1, "tensor_index", default: 0) } }
+        package var tensorIndex: UInt32 {
+            get throws(FlatBufferError) { try table.scalar(1, "tensor_index", default: 0) }
+        }
     }
 
     /// A builtin operator code or a custom operator name.
@@ -68,10 +88,14 @@ extension Schema {
         package init(_ table: FlatBufferTable) { self.table = table }
 
         /// The original 8-bit code; 127 (`PLACEHOLDER_FOR_GREATER_OP_CODES`) for newer ops.
-        package var deprecatedBuiltinCode: Int8 { get throws(FlatBufferError) { try table.scalar(0, "deprecated_builtin_code", default: 0) } }
+        package var deprecatedBuiltinCode: Int8 {
+            get throws(FlatBufferError) { try table.scalar(0, "deprecated_builtin_code", default: 0) }
+        }
         package var customCode: String? { get throws(FlatBufferError) { try table.string(1, "custom_code") } }
         package var version: Int32 { get throws(FlatBufferError) { try table.scalar(2, "version", default: 1) } }
-        package var builtinCode: Int32 { get throws(FlatBufferError) { try table.scalar(3, "builtin_code", default: 0) } }
+        package var builtinCode: Int32 {
+            get throws(FlatBufferError) { try table.scalar(3, "builtin_code", default: 0) }
+        }
 
         /// The effective code: the larger of the two fields. Files written before the
         /// 32-bit field existed leave it 0; newer files put 127 in the 8-bit field for

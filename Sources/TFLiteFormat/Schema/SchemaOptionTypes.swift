@@ -54,7 +54,8 @@ extension Schema {
             "PowOptions", "ArgMinOptions", "FakeQuantOptions", "PackOptions",
             "LogicalOrOptions", "OneHotOptions", "LogicalAndOptions", "LogicalNotOptions",
             "UnpackOptions", "FloorDivOptions", "SquareOptions", "ZerosLikeOptions",
-            "FillOptions", "BidirectionalSequenceLSTMOptions", "BidirectionalSequenceRNNOptions", "UnidirectionalSequenceLSTMOptions",
+            "FillOptions", "BidirectionalSequenceLSTMOptions", "BidirectionalSequenceRNNOptions",
+            "UnidirectionalSequenceLSTMOptions",
             "FloorModOptions", "RangeOptions", "ResizeNearestNeighborOptions", "LeakyReluOptions",
             "SquaredDifferenceOptions", "MirrorPadOptions", "AbsOptions", "SplitVOptions",
             "UniqueOptions", "ReverseV2Options", "AddNOptions", "GatherNdOptions",
@@ -89,9 +90,11 @@ extension Schema {
     package enum BuiltinOptions2Type {
         package static let names: [String] = [
             "NONE", "StablehloConcatenateOptions", "StablehloBroadcastInDimOptions", "StablehloSliceOptions",
-            "StablehloConvolutionOptions", "StablehloCustomCallOptions", "StablehloReduceOptions", "StablehloScatterOptions",
+            "StablehloConvolutionOptions", "StablehloCustomCallOptions", "StablehloReduceOptions",
+            "StablehloScatterOptions",
             "StablehloCompareOptions", "StablehloDynamicSliceOptions", "StablehloPadOptions", "StablehloIotaOptions",
-            "StablehloDotGeneralOptions", "StablehloReduceWindowOptions", "StablehloSortOptions", "StablehloWhileOptions",
+            "StablehloDotGeneralOptions", "StablehloReduceWindowOptions", "StablehloSortOptions",
+            "StablehloWhileOptions",
             "StablehloGatherOptions", "StablehloTransposeOptions", "DilateOptions", "StablehloRngBitGeneratorOptions",
             "ReduceWindowOptions", "StableHLOCompositeOptions", "StablehloShiftLeftOptions", "StablehloCaseOptions",
         ]

@@ -35,7 +35,8 @@ extension Schema {
     }
 
     package struct Pool2DOptions: Hashable, Sendable {
-        package var padding: Int8, strideW: Int32, strideH: Int32, filterWidth: Int32, filterHeight: Int32, fusedActivation: Int8
+        package var padding: Int8, strideW: Int32, strideH: Int32, filterWidth: Int32, filterHeight: Int32,
+            fusedActivation: Int8
         package init(_ t: FlatBufferTable) throws(FlatBufferError) {
             padding = try t.scalar(0, "padding", default: 0)
             strideW = try t.scalar(1, "stride_w", default: 0)
@@ -47,7 +48,8 @@ extension Schema {
     }
 
     package struct FullyConnectedOptions: Hashable, Sendable {
-        package var fusedActivation: Int8, weightsFormat: Int8, keepNumDims: Bool, asymmetricQuantizeInputs: Bool, quantizedBiasType: Int8
+        package var fusedActivation: Int8, weightsFormat: Int8, keepNumDims: Bool, asymmetricQuantizeInputs: Bool,
+            quantizedBiasType: Int8
         package init(_ t: FlatBufferTable) throws(FlatBufferError) {
             fusedActivation = try t.scalar(0, "fused_activation_function", default: 0)
             weightsFormat = try t.scalar(1, "weights_format", default: 0)
@@ -83,7 +85,8 @@ extension Schema {
     }
 
     package struct StridedSliceOptions: Hashable, Sendable {
-        package var beginMask: Int32, endMask: Int32, ellipsisMask: Int32, newAxisMask: Int32, shrinkAxisMask: Int32, offset: Bool
+        package var beginMask: Int32, endMask: Int32, ellipsisMask: Int32, newAxisMask: Int32, shrinkAxisMask: Int32,
+            offset: Bool
         package init(_ t: FlatBufferTable) throws(FlatBufferError) {
             beginMask = try t.scalar(0, "begin_mask", default: 0)
             endMask = try t.scalar(1, "end_mask", default: 0)
@@ -107,13 +110,19 @@ extension Schema {
     /// documents the table and its fields.
     package enum SmallOptions {
         /// SoftmaxOptions: beta (f32, default 0).
-        package static func softmaxBeta(_ t: FlatBufferTable) throws(FlatBufferError) -> Float { try t.float(0, "beta") }
+        package static func softmaxBeta(_ t: FlatBufferTable) throws(FlatBufferError) -> Float {
+            try t.float(0, "beta")
+        }
         /// ConcatenationOptions: axis, fused_activation_function.
-        package static func concatenation(_ t: FlatBufferTable) throws(FlatBufferError) -> (axis: Int32, activation: Int8) {
+        package static func concatenation(_ t: FlatBufferTable) throws(FlatBufferError) -> (
+            axis: Int32, activation: Int8
+        ) {
             (try t.scalar(0, "axis", default: 0), try t.scalar(1, "fused_activation_function", default: 0))
         }
         /// AddOptions / SubOptions: fused_activation_function, pot_scale_int16 (default true).
-        package static func addSub(_ t: FlatBufferTable) throws(FlatBufferError) -> (activation: Int8, potScaleInt16: Bool) {
+        package static func addSub(_ t: FlatBufferTable) throws(FlatBufferError) -> (
+            activation: Int8, potScaleInt16: Bool
+        ) {
             (try t.scalar(0, "fused_activation_function", default: 0), try t.bool(1, "pot_scale_int16", default: true))
         }
         /// MulOptions / DivOptions: fused_activation_function.
@@ -125,9 +134,13 @@ extension Schema {
             try t.scalars(0, "new_shape", as: Int32.self)
         }
         /// SpaceToDepthOptions / DepthToSpaceOptions: block_size.
-        package static func blockSize(_ t: FlatBufferTable) throws(FlatBufferError) -> Int32 { try t.scalar(0, "block_size", default: 0) }
+        package static func blockSize(_ t: FlatBufferTable) throws(FlatBufferError) -> Int32 {
+            try t.scalar(0, "block_size", default: 0)
+        }
         /// ReducerOptions: keep_dims.
-        package static func keepDims(_ t: FlatBufferTable) throws(FlatBufferError) -> Bool { try t.bool(0, "keep_dims") }
+        package static func keepDims(_ t: FlatBufferTable) throws(FlatBufferError) -> Bool {
+            try t.bool(0, "keep_dims")
+        }
         /// SqueezeOptions: squeeze_dims (empty when absent).
         package static func squeezeDims(_ t: FlatBufferTable) throws(FlatBufferError) -> [Int32] {
             try t.scalars(0, "squeeze_dims", as: Int32.self) ?? []
@@ -137,9 +150,13 @@ extension Schema {
             (try t.scalar(0, "axis", default: 0), try t.scalar(1, "batch_dims", default: 0))
         }
         /// LeakyReluOptions: alpha (f32, default 0).
-        package static func leakyReluAlpha(_ t: FlatBufferTable) throws(FlatBufferError) -> Float { try t.float(0, "alpha") }
+        package static func leakyReluAlpha(_ t: FlatBufferTable) throws(FlatBufferError) -> Float {
+            try t.float(0, "alpha")
+        }
         /// GeluOptions: approximate (false when absent).
-        package static func geluApproximate(_ t: FlatBufferTable) throws(FlatBufferError) -> Bool { try t.bool(0, "approximate") }
+        package static func geluApproximate(_ t: FlatBufferTable) throws(FlatBufferError) -> Bool {
+            try t.bool(0, "approximate")
+        }
         /// PackOptions: values_count, axis.
         package static func pack(_ t: FlatBufferTable) throws(FlatBufferError) -> (valuesCount: Int32, axis: Int32) {
             (try t.scalar(0, "values_count", default: 0), try t.scalar(1, "axis", default: 0))
@@ -149,23 +166,33 @@ extension Schema {
             (try t.scalar(0, "num", default: 0), try t.scalar(1, "axis", default: 0))
         }
         /// SplitOptions / SplitVOptions: num_splits.
-        package static func numSplits(_ t: FlatBufferTable) throws(FlatBufferError) -> Int32 { try t.scalar(0, "num_splits", default: 0) }
+        package static func numSplits(_ t: FlatBufferTable) throws(FlatBufferError) -> Int32 {
+            try t.scalar(0, "num_splits", default: 0)
+        }
         /// MirrorPadOptions: mode (REFLECT = 0, SYMMETRIC = 1).
-        package static func mirrorPadMode(_ t: FlatBufferTable) throws(FlatBufferError) -> Int8 { try t.scalar(0, "mode", default: 0) }
+        package static func mirrorPadMode(_ t: FlatBufferTable) throws(FlatBufferError) -> Int8 {
+            try t.scalar(0, "mode", default: 0)
+        }
         /// CastOptions: in_data_type, out_data_type (TensorType codes, default 0).
         package static func cast(_ t: FlatBufferTable) throws(FlatBufferError) -> (inType: Int8, outType: Int8) {
             (try t.scalar(0, "in_data_type", default: 0), try t.scalar(1, "out_data_type", default: 0))
         }
         /// ShapeOptions: out_type (TensorType code, default 0).
-        package static func shapeOutType(_ t: FlatBufferTable) throws(FlatBufferError) -> Int8 { try t.scalar(0, "out_type", default: 0) }
+        package static func shapeOutType(_ t: FlatBufferTable) throws(FlatBufferError) -> Int8 {
+            try t.scalar(0, "out_type", default: 0)
+        }
         /// L2NormOptions: fused_activation_function.
         package static func l2Norm(_ t: FlatBufferTable) throws(FlatBufferError) -> Int8 {
             try t.scalar(0, "fused_activation_function", default: 0)
         }
         /// LocalResponseNormalizationOptions: radius, bias, alpha, beta.
         package static func localResponseNormalization(_ t: FlatBufferTable) throws(FlatBufferError)
-            -> (radius: Int32, bias: Float, alpha: Float, beta: Float) {
-            (try t.scalar(0, "radius", default: 0), try t.float(1, "bias"), try t.float(2, "alpha"), try t.float(3, "beta"))
+            -> (radius: Int32, bias: Float, alpha: Float, beta: Float)
+        {
+            (
+                try t.scalar(0, "radius", default: 0), try t.float(1, "bias"), try t.float(2, "alpha"),
+                try t.float(3, "beta")
+            )
         }
         /// CumsumOptions: exclusive, reverse.
         package static func cumsum(_ t: FlatBufferTable) throws(FlatBufferError) -> (exclusive: Bool, reverse: Bool) {

@@ -96,9 +96,9 @@ enum PageMemory {
     /// past a buffer's end (in a mapping, the rest of the last page would not).
     static let sanitized: Bool = {
         #if canImport(Glibc)
-        return dlsym(nil, "__asan_init") != nil   // nil is RTLD_DEFAULT in glibc
+        return dlsym(nil, "__asan_init") != nil // nil is RTLD_DEFAULT in glibc
         #elseif canImport(Darwin)
-        return dlsym(UnsafeMutableRawPointer(bitPattern: -2), "__asan_init") != nil   // RTLD_DEFAULT
+        return dlsym(UnsafeMutableRawPointer(bitPattern: -2), "__asan_init") != nil // RTLD_DEFAULT
         #else
         return false
         #endif
@@ -117,7 +117,8 @@ enum PageMemory {
         let huge = populate && length >= hugePage
         let (span, o2) = length.addingReportingOverflow(huge ? hugePage : 0)
         guard !o2, let raw = mmap(nil, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
-              raw != MAP_FAILED else { return nil }
+            raw != MAP_FAILED
+        else { return nil }
         var start = raw
         if huge {
             let address = UInt(bitPattern: raw)
@@ -134,7 +135,8 @@ enum PageMemory {
         return (start, length)
         #else
         guard let raw = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANON, -1, 0),
-              raw != MAP_FAILED else { return nil }
+            raw != MAP_FAILED
+        else { return nil }
         return (raw, length)
         #endif
     }

@@ -32,9 +32,10 @@ package struct CustomKernelTable: Hashable, Sendable {
     package var isEmpty: Bool { entries.isEmpty }
 
     package static func == (a: CustomKernelTable, b: CustomKernelTable) -> Bool {
-        a.entries.count == b.entries.count && a.entries.allSatisfy { name, entry in
-            b.entries[name].map { $0 === entry } ?? false
-        }
+        a.entries.count == b.entries.count
+            && a.entries.allSatisfy { name, entry in
+                b.entries[name].map { $0 === entry } ?? false
+            }
     }
 
     package func hash(into hasher: inout Hasher) {

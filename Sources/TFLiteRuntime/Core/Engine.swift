@@ -75,7 +75,9 @@ public final class Engine {
         self.kernelLevel = KernelLevel.resolve(options.kernelLevel)
         self.tensors = []
         guard subgraph.operators.count <= options.maxOperators, subgraph.tensors.count <= options.maxTensors else {
-            throw .unsupportedModel("subgraph \(subgraphIndex) has \(subgraph.operators.count) operators and \(subgraph.tensors.count) tensors, more than the limits of \(options.maxOperators) and \(options.maxTensors)")
+            throw .unsupportedModel(
+                "subgraph \(subgraphIndex) has \(subgraph.operators.count) operators and \(subgraph.tensors.count) tensors, more than the limits of \(options.maxOperators) and \(options.maxTensors)"
+            )
         }
         self.executionOrder = options.fusesActivations ? ActivationFusion.plan(subgraph) : subgraph.operators
         let count = Swift.max(subgraph.tensors.count, 1)
@@ -103,7 +105,8 @@ public final class Engine {
     /// Requests a new shape for graph input `position`; takes effect at the next `allocate()`.
     public func resizeInput(_ position: Int, to shape: [Int]) throws(RuntimeError) {
         guard position >= 0, position < subgraph.inputs.count else {
-            throw .invalidInput("input index \(position) is out of range (the model has \(subgraph.inputs.count) inputs)")
+            throw .invalidInput(
+                "input index \(position) is out of range (the model has \(subgraph.inputs.count) inputs)")
         }
         let t = subgraph.inputs[position]
         guard let size = tensors[t].type.byteSize else {
@@ -144,10 +147,12 @@ public final class Engine {
         subgraph.tensors.map { t in
             // Natural alignment: the element size (a power of two up to 8), 16 for types without one.
             let alignment = t.type.byteSize.map { Swift.min(Swift.max($0, 1), 8) } ?? 16
-            let storage: TensorState.Storage = t.constantData.map { .constant(ConstantBytes(view: $0, alignment: alignment)) } ?? .arena
-            return TensorState(index: t.index, name: t.name, type: t.type, shape: t.shape,
-                               quantization: t.quantization, storage: storage, isVariable: t.isVariable,
-                               sparsity: t.sparsity)
+            let storage: TensorState.Storage =
+                t.constantData.map { .constant(ConstantBytes(view: $0, alignment: alignment)) } ?? .arena
+            return TensorState(
+                index: t.index, name: t.name, type: t.type, shape: t.shape,
+                quantization: t.quantization, storage: storage, isVariable: t.isVariable,
+                sparsity: t.sparsity)
         }
     }
 
@@ -170,9 +175,10 @@ public final class Engine {
             // The context takes the tensor states over (and gives them back) instead of
             // sharing them: a shared array would be copied by the kernel's first
             // `setOutputShape`, making preparation quadratic in the graph size.
-            var context = PrepareContext(op: op, tensors: [], threadCount: parallel.threadCount,
-                                         requantization: options.requantization, kernelLevel: kernelLevel,
-                                         packer: packer)
+            var context = PrepareContext(
+                op: op, tensors: [], threadCount: parallel.threadCount,
+                requantization: options.requantization, kernelLevel: kernelLevel,
+                packer: packer)
             swap(&context.tensors, &tensors)
             let kernel: any PreparedKernel
             do {
@@ -187,14 +193,18 @@ public final class Engine {
             }
             let (total, overflow) = work.addingReportingOverflow(context.work)
             work = overflow ? .max : total
-            guard work <= options.workBudget else { throw .workBudgetExceeded(required: work, budget: options.workBudget) }
+            guard work <= options.workBudget else {
+                throw .workBudgetExceeded(required: work, budget: options.workBudget)
+            }
             // An operator whose outputs are all empty has nothing to compute, but its loops
             // may still run over the other dimensions (a [3586, H, W, 0] resize walks
             // 3586 x H x W pixels of no channels): work no byte of the budget pays for.
             if !op.outputs.isEmpty, op.outputs.allSatisfy({ $0 >= 0 && tensors[$0].byteCount == 0 }) { continue }
             if try fold(op, kernel: kernel, scratchSizes: context.scratchSizes, packer: packer) { continue }
-            result.steps.append(Step(operatorIndex: op.index, position: position, kernel: kernel,
-                                     scratchStart: result.scratchSizes.count, scratchCount: context.scratchSizes.count))
+            result.steps.append(
+                Step(
+                    operatorIndex: op.index, position: position, kernel: kernel,
+                    scratchStart: result.scratchSizes.count, scratchCount: context.scratchSizes.count))
             result.scratchSizes += context.scratchSizes
         }
         packer.finish()
@@ -203,11 +213,15 @@ public final class Engine {
 
     /// Evaluates `op` now if all its inputs are known, turning its outputs into constants.
     /// Returns false (leaving the op for invoke) when an input is only known at run time.
-    private func fold(_ op: Operator, kernel: any PreparedKernel, scratchSizes: [Int], packer: ConstantPacker) throws(RuntimeError) -> Bool {
+    private func fold(_ op: Operator, kernel: any PreparedKernel, scratchSizes: [Int], packer: ConstantPacker)
+        throws(RuntimeError) -> Bool
+    {
         let inputs = op.inputs.filter { $0 >= 0 }
         guard !op.outputs.isEmpty, inputs.allSatisfy({ tensors[$0].isConstant }) else { return false }
         let outputs = op.outputs
-        guard outputs.allSatisfy({ $0 >= 0 && !subgraph.inputs.contains($0) && !tensors[$0].isVariable }) else { return false }
+        guard outputs.allSatisfy({ $0 >= 0 && !subgraph.inputs.contains($0) && !tensors[$0].isVariable }) else {
+            return false
+        }
         // Folding allocates now, so it must fit the budget now: the outputs within
         // `maxFoldedConstantBytes`, and the outputs plus this op's scratch within what the
         // constants folded so far left of `memoryBudget`. An op that does not fit stays in
@@ -227,8 +241,10 @@ public final class Engine {
             guard !overflow else { return false }
             transient = sum
         }
-        guard transient <= options.memoryBudget - Swift.min(foldedConstantBytes, options.memoryBudget) else { return false }
-        packer.finish()   // the kernel's packed constants, before it runs
+        guard transient <= options.memoryBudget - Swift.min(foldedConstantBytes, options.memoryBudget) else {
+            return false
+        }
+        packer.finish() // the kernel's packed constants, before it runs
         let buffers = sizes.map { AlignedBuffer(zeroedCount: $0) }
         let scratch = scratchSizes.map { AlignedBuffer(zeroedCount: $0) }
         let table = UnsafeMutablePointer<UnsafeMutableRawPointer>.allocate(capacity: Swift.max(tensors.count, 1))
@@ -240,12 +256,14 @@ public final class Engine {
             }
         }
         for (t, b) in zip(outputs, buffers) { table[t] = b.pointer }
-        let scratchPointers = UnsafeMutablePointer<UnsafeMutableRawPointer>.allocate(capacity: Swift.max(scratch.count, 1))
+        let scratchPointers = UnsafeMutablePointer<UnsafeMutableRawPointer>.allocate(
+            capacity: Swift.max(scratch.count, 1))
         defer { scratchPointers.deallocate() }
         scratchPointers.initialize(repeating: emptyStorage.pointer, count: Swift.max(scratch.count, 1))
         for (i, b) in scratch.enumerated() { scratchPointers[i] = b.pointer }
-        let context = EvalContext(tensors: table, scratch: scratchPointers, scratchCount: scratch.count, parallel: parallel)
-        setBLASThreadCount(1)   // as in invoke()
+        let context = EvalContext(
+            tensors: table, scratch: scratchPointers, scratchCount: scratch.count, parallel: parallel)
+        setBLASThreadCount(1) // as in invoke()
         do {
             try kernel.eval(context)
         } catch {
@@ -274,13 +292,15 @@ public final class Engine {
             }
         }
         var requests: [ArenaPlanner.Request] = []
-        var owners: [Int] = []   // tensor index, or -(scratch slot + 1)
+        var owners: [Int] = [] // tensor index, or -(scratch slot + 1)
         for t in tensors.indices {
             guard case .arena = tensors[t].storage else { continue }
             let pinned = subgraph.inputs.contains(t) || subgraph.outputs.contains(t) || tensors[t].isVariable
             guard pinned || first[t] != Int.max else { continue }
             guard let bytes = tensors[t].byteCount else {
-                throw .unsupportedModel("tensor \(t) ('\(tensors[t].name)') has type \(tensors[t].type) and shape \(tensors[t].shape), whose size cannot be computed")
+                throw .unsupportedModel(
+                    "tensor \(t) ('\(tensors[t].name)') has type \(tensors[t].type) and shape \(tensors[t].shape), whose size cannot be computed"
+                )
             }
             let life = pinned ? wholeRun : (first: first[t], last: last[t])
             requests.append(.init(size: bytes, first: life.first, last: life.last))
@@ -329,8 +349,9 @@ public final class Engine {
         // that results do not depend on the thread count; BLAS's own threading would not.
         setBLASThreadCount(1)
         for step in steps {
-            let context = EvalContext(tensors: pointerTable, scratch: scratchTable + step.scratchStart,
-                                      scratchCount: step.scratchCount, parallel: parallel)
+            let context = EvalContext(
+                tensors: pointerTable, scratch: scratchTable + step.scratchStart,
+                scratchCount: step.scratchCount, parallel: parallel)
             do {
                 try step.kernel.eval(context)
             } catch {
@@ -351,8 +372,9 @@ public final class Engine {
         timings.reserveCapacity(steps.count)
         let clock = ContinuousClock()
         for step in steps {
-            let context = EvalContext(tensors: pointerTable, scratch: scratchTable + step.scratchStart,
-                                      scratchCount: step.scratchCount, parallel: parallel)
+            let context = EvalContext(
+                tensors: pointerTable, scratch: scratchTable + step.scratchStart,
+                scratchCount: step.scratchCount, parallel: parallel)
             let start = clock.now
             do {
                 try step.kernel.eval(context)
@@ -361,7 +383,8 @@ public final class Engine {
                 throw .invokeFailed(index: op.index, op: op.code.name, reason: error.message)
             }
             let d = clock.now - start
-            timings.append((step.operatorIndex, Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18))
+            timings.append(
+                (step.operatorIndex, Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18))
         }
         return timings
     }

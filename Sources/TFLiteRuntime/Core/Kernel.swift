@@ -22,7 +22,10 @@ package struct EvalContext {
     /// Parallel loops sized by the interpreter's thread count.
     package let parallel: Parallel
 
-    init(tensors: UnsafePointer<UnsafeMutableRawPointer>, scratch: UnsafePointer<UnsafeMutableRawPointer>, scratchCount: Int, parallel: Parallel) {
+    init(
+        tensors: UnsafePointer<UnsafeMutableRawPointer>, scratch: UnsafePointer<UnsafeMutableRawPointer>,
+        scratchCount: Int, parallel: Parallel
+    ) {
         self.tensors = tensors
         self.scratchBuffers = scratch
         self.scratchCount = scratchCount

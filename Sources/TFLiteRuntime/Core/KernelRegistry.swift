@@ -23,7 +23,9 @@ package enum KernelRegistry {
 
     /// The prepare function for `code`, or nil if the runtime has no kernel for it.
     /// Custom operators are looked up in `extra` first, then among the runtime's own.
-    package static func prepare(for code: OperatorCode, extra: CustomKernelTable = CustomKernelTable()) -> KernelPrepare? {
+    package static func prepare(for code: OperatorCode, extra: CustomKernelTable = CustomKernelTable())
+        -> KernelPrepare?
+    {
         if code.builtin == .custom {
             guard let name = code.customName else { return nil }
             return extra.prepare(for: name) ?? customs[name]

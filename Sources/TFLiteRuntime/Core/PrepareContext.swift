@@ -21,8 +21,10 @@ package struct PrepareContext {
     /// Collects the packed constants of the whole prepare pass (nil: each is placed at once).
     let packer: ConstantPacker?
 
-    init(op: Operator, tensors: [TensorState], threadCount: Int, requantization: Requantization = .exact,
-         kernelLevel: KernelLevel = .portable, packer: ConstantPacker? = nil) {
+    init(
+        op: Operator, tensors: [TensorState], threadCount: Int, requantization: Requantization = .exact,
+        kernelLevel: KernelLevel = .portable, packer: ConstantPacker? = nil
+    ) {
         self.op = op
         self.tensors = tensors
         self.threadCount = threadCount
@@ -78,7 +80,7 @@ package struct PrepareContext {
     }
 
     package func expectCounts(inputs: Int, outputs: Int) throws(KernelError) {
-        try expectCounts(inputs: inputs...inputs, outputs: outputs...outputs)
+        try expectCounts(inputs: inputs ... inputs, outputs: outputs ... outputs)
     }
 
     private static func describe(_ r: ClosedRange<Int>) -> String {

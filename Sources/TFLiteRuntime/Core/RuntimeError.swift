@@ -30,33 +30,39 @@ public enum RuntimeError: Error, Hashable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case let .unsupportedOperator(index, op) where op.hasPrefix("CUSTOM:"):
+        case .unsupportedOperator(let index, let op) where op.hasPrefix("CUSTOM:"):
             let name = op.dropFirst("CUSTOM:".count)
-            return "operator \(index) is the custom operator '\(name)', which this runtime has no kernel for; register one for the name '\(name)' (Interpreter.Options.registerCustomOperator)"
-        case let .unsupportedOperator(index, op):
+            return
+                "operator \(index) is the custom operator '\(name)', which this runtime has no kernel for; register one for the name '\(name)' (Interpreter.Options.registerCustomOperator)"
+        case .unsupportedOperator(let index, let op):
             return "operator \(index) (\(op)) is not supported by this runtime"
-        case let .unsupportedOperators(ops):
+        case .unsupportedOperators(let ops):
             let names = ops.map { "\($0.index) (\($0.op))" }
-            let list = names.count > 1 ? names.dropLast().joined(separator: ", ") + " and " + (names.last ?? "") : names.joined()
-            let hint = ops.contains { $0.op.hasPrefix("CUSTOM:") }
-                ? "; register a kernel for each custom operator's name (Interpreter.Options.registerCustomOperator)" : ""
+            let list =
+                names.count > 1
+                ? names.dropLast().joined(separator: ", ") + " and " + (names.last ?? "") : names.joined()
+            let hint =
+                ops.contains { $0.op.hasPrefix("CUSTOM:") }
+                ? "; register a kernel for each custom operator's name (Interpreter.Options.registerCustomOperator)"
+                : ""
             return "operators \(list) are not supported by this runtime\(hint)"
-        case let .unsupportedTypes(index, op, types):
+        case .unsupportedTypes(let index, let op, let types):
             return "operator \(index) (\(op)) does not support the types \(types)"
-        case let .invalidOperator(index, op, reason):
+        case .invalidOperator(let index, let op, let reason):
             return "operator \(index) (\(op)): \(reason)"
-        case let .memoryBudgetExceeded(required, budget):
+        case .memoryBudgetExceeded(let required, let budget):
             return "the model needs \(required) bytes of tensor memory, more than the budget of \(budget) bytes"
-        case let .workBudgetExceeded(required, budget):
+        case .workBudgetExceeded(let required, let budget):
             let amount = required == .max ? "more than \(Int.max)" : "\(required)"
-            return "the model needs \(amount) multiply-accumulates (or comparisons) per invoke, more than the work budget of \(budget)"
-        case let .allocationFailed(bytes):
+            return
+                "the model needs \(amount) multiply-accumulates (or comparisons) per invoke, more than the work budget of \(budget)"
+        case .allocationFailed(let bytes):
             return "could not allocate \(bytes) bytes of tensor memory"
-        case let .unsupportedModel(message):
+        case .unsupportedModel(let message):
             return "unsupported model: \(message)"
-        case let .invalidInput(message):
+        case .invalidInput(let message):
             return message
-        case let .invokeFailed(index, op, reason):
+        case .invokeFailed(let index, let op, let reason):
             return "operator \(index) (\(op)) failed: \(reason)"
         case .notAllocated:
             return "tensors are not allocated; call allocateTensors() first"
@@ -82,8 +88,8 @@ extension RuntimeError {
     /// case; empty for every other error.
     public var unsupportedOperators: [UnsupportedOperator] {
         switch self {
-        case let .unsupportedOperator(index, op): return [UnsupportedOperator(index: index, op: op)]
-        case let .unsupportedOperators(ops): return ops
+        case .unsupportedOperator(let index, let op): return [UnsupportedOperator(index: index, op: op)]
+        case .unsupportedOperators(let ops): return ops
         default: return []
         }
     }
@@ -91,14 +97,17 @@ extension RuntimeError {
     /// The error for a subgraph's operators without a kernel, nil when every one has one:
     /// ``unsupportedOperator(index:op:)`` for one missing code, else
     /// ``unsupportedOperators(_:)`` listing each missing code once.
-    static func missingKernels(_ operators: [Operator], extra: CustomKernelTable = CustomKernelTable()) -> RuntimeError? {
+    static func missingKernels(_ operators: [Operator], extra: CustomKernelTable = CustomKernelTable()) -> RuntimeError?
+    {
         var seen = Set<String>()
         var missing: [UnsupportedOperator] = []
-        for op in operators where !KernelRegistry.supports(op.code, extra: extra) && seen.insert(op.code.name).inserted {
+        for op in operators where !KernelRegistry.supports(op.code, extra: extra) && seen.insert(op.code.name).inserted
+        {
             missing.append(UnsupportedOperator(index: op.index, op: op.code.name))
         }
         guard let first = missing.first else { return nil }
-        return missing.count == 1 ? .unsupportedOperator(index: first.index, op: first.op) : .unsupportedOperators(missing)
+        return missing.count == 1
+            ? .unsupportedOperator(index: first.index, op: first.op) : .unsupportedOperators(missing)
     }
 }
 
@@ -109,5 +118,7 @@ public struct KernelError: Error, Hashable, Sendable {
     public var message: String
 
     public static func invalid(_ message: String) -> KernelError { KernelError(kind: .invalid, message: message) }
-    public static func types(_ message: String) -> KernelError { KernelError(kind: .unsupportedTypes, message: message) }
+    public static func types(_ message: String) -> KernelError {
+        KernelError(kind: .unsupportedTypes, message: message)
+    }
 }

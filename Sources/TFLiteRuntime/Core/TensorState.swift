@@ -80,7 +80,10 @@ public struct TensorState: Sendable {
     /// The tensor's `shape` is the dense shape, its bytes only the stored values.
     package var sparsity: Sparsity?
 
-    package init(index: Int, name: String, type: ElementType, shape: [Int], quantization: Quantization?, storage: Storage, isVariable: Bool = false, sparsity: Sparsity? = nil) {
+    package init(
+        index: Int, name: String, type: ElementType, shape: [Int], quantization: Quantization?, storage: Storage,
+        isVariable: Bool = false, sparsity: Sparsity? = nil
+    ) {
         self.index = index; self.name = name; self.type = type; self.shape = shape
         self.quantization = quantization; self.storage = storage; self.isVariable = isVariable
         self.sparsity = sparsity
@@ -99,7 +102,7 @@ public struct TensorState: Sendable {
     }
 
     package var constant: ConstantBytes? {
-        if case let .constant(c) = storage { return c }
+        if case .constant(let c) = storage { return c }
         return nil
     }
 

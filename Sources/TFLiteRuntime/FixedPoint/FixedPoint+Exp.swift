@@ -26,8 +26,8 @@ extension FixedPoint {
     /// `e^-1/8 · (1 + x + x²/2 + x³/6 + x⁴/24)` with `x = a + 1/8`.
     @inline(__always)
     static func expOnNegativeQuarter(_ a: Int32) -> Int32 {
-        let expMinusOneEighth: Int32 = 1_895_147_668  // e^-1/8 in Q0
-        let oneThird: Int32 = 715_827_883             // 1/3 in Q0
+        let expMinusOneEighth: Int32 = 1_895_147_668 // e^-1/8 in Q0
+        let oneThird: Int32 = 715_827_883 // 1/3 in Q0
         let x = a &+ (1 << 28)
         let x2 = saturatingRoundingDoublingHighMul(x, x)
         let x3 = saturatingRoundingDoublingHighMul(x2, x)
@@ -52,13 +52,13 @@ extension FixedPoint {
                 result = saturatingRoundingDoublingHighMul(result, m)
             }
         }
-        step(-2, 1_672_461_947)  // e^-1/4
-        step(-1, 1_302_514_674)  // e^-1/2
-        step(0, 790_015_084)     // e^-1
-        step(1, 290_630_308)     // e^-2
-        step(2, 39_332_535)      // e^-4
-        step(3, 720_401)         // e^-8
-        step(4, 242)             // e^-16
+        step(-2, 1_672_461_947) // e^-1/4
+        step(-1, 1_302_514_674) // e^-1/2
+        step(0, 790_015_084) // e^-1
+        step(1, 290_630_308) // e^-2
+        step(2, 39_332_535) // e^-4
+        step(3, 720_401) // e^-8
+        step(4, 242) // e^-16
         return a == 0 ? .max : result
     }
 

@@ -24,7 +24,8 @@ extension FixedPoint {
         let halfThree: Int32 = (1 << 28) + (1 << 27)
         var y: Int32 = 1 << 28
         for _ in 0 ..< 5 {
-            let cube = saturatingShiftLeft(saturatingRoundingDoublingHighMul(saturatingRoundingDoublingHighMul(y, y), y), 6)
+            let cube = saturatingShiftLeft(
+                saturatingRoundingDoublingHighMul(saturatingRoundingDoublingHighMul(y, y), y), 6)
             let next = saturatingRoundingDoublingHighMul(halfThree, y) &- saturatingRoundingDoublingHighMul(half, cube)
             y = saturatingShiftLeft(next, 3)
         }

@@ -25,9 +25,9 @@ package enum FixedPoint {
     package static func quantizeMultiplier(_ multiplier: Double) -> (mantissa: Int32, exponent: Int) {
         guard multiplier != 0, multiplier.isFinite else { return (0, 0) }
         var e = Int(multiplier.exponent) + 1
-        var q = Int64(multiplier.significand * 1_073_741_824.0 + 0.5)   // |q|·2^31, rounded
+        var q = Int64(multiplier.significand * 1_073_741_824.0 + 0.5) // |q|·2^31, rounded
         if multiplier < 0 {
-            q = -q   // -2^31 fits Int32 and is kept as is, as TFLite does
+            q = -q // -2^31 fits Int32 and is kept as is, as TFLite does
         } else if q == 1 << 31 {
             q >>= 1
             e += 1
@@ -75,7 +75,9 @@ package enum FixedPoint {
     /// The clamp bounds of a fused activation in the quantized domain, as TFLite's
     /// `CalculateActivationRangeQuantized`: `Q(f) = zp + round(f / scale)` computed in
     /// `Float` with ties away from zero, intersected with `[qmin, qmax]`.
-    package static func activationRange(_ activation: FusedActivation, scale: Float, zeroPoint: Int32, qmin: Int32, qmax: Int32) -> (lower: Int32, upper: Int32)? {
+    package static func activationRange(
+        _ activation: FusedActivation, scale: Float, zeroPoint: Int32, qmin: Int32, qmax: Int32
+    ) -> (lower: Int32, upper: Int32)? {
         func quantize(_ f: Float) -> Int32 {
             let r = (f / scale).rounded(.toNearestOrAwayFromZero)
             let v = Double(zeroPoint) + Double(r)

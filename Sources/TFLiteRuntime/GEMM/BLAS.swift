@@ -12,13 +12,16 @@ import COpenBLAS
 /// transpose of `B[n×k]` (the layout of TFLite's OHWI filters and FULLY_CONNECTED
 /// weights). Callers check at prepare that every size fits in `Int32`.
 @inline(__always)
-func sgemm(m: Int, n: Int, k: Int,
-           a: UnsafePointer<Float>, lda: Int, transposeA: Bool = false,
-           b: UnsafePointer<Float>, ldb: Int, transposeB: Bool,
-           c: UnsafeMutablePointer<Float>, ldc: Int, beta: Float = 0) {
-    cblas_sgemm(CblasRowMajor, transposeA ? CblasTrans : CblasNoTrans, transposeB ? CblasTrans : CblasNoTrans,
-                Int32(m), Int32(n), Int32(k), 1.0,
-                a, Int32(lda), b, Int32(ldb), beta, c, Int32(ldc))
+func sgemm(
+    m: Int, n: Int, k: Int,
+    a: UnsafePointer<Float>, lda: Int, transposeA: Bool = false,
+    b: UnsafePointer<Float>, ldb: Int, transposeB: Bool,
+    c: UnsafeMutablePointer<Float>, ldc: Int, beta: Float = 0
+) {
+    cblas_sgemm(
+        CblasRowMajor, transposeA ? CblasTrans : CblasNoTrans, transposeB ? CblasTrans : CblasNoTrans,
+        Int32(m), Int32(n), Int32(k), 1.0,
+        a, Int32(lda), b, Int32(ldb), beta, c, Int32(ldc))
 }
 
 /// Sets how many threads the BLAS library may use (no-op where it cannot be set).

@@ -21,8 +21,10 @@ struct GemmTiles: Sendable {
     /// of `outChannels` columns, and requests the scratch (without the result and sums
     /// buffers when `results` is false: kernels whose GEMM writes the output). `op` names
     /// errors.
-    init(_ context: inout PrepareContext, pixels: Int, patch: Int, outChannels: Int, results: Bool = true,
-         op: String) throws(KernelError) {
+    init(
+        _ context: inout PrepareContext, pixels: Int, patch: Int, outChannels: Int, results: Bool = true,
+        op: String
+    ) throws(KernelError) {
         let patchBytes = try ConvCheck.product([patch, MemoryLayout<Float>.stride], "\(op) patch")
         let perThread = (pixels + context.threadCount - 1) / context.threadCount
         rows = Swift.max(1, Swift.min(perThread, Self.maxPixels, Self.im2colBudgetBytes / Swift.max(patchBytes, 1)))
@@ -30,7 +32,8 @@ struct GemmTiles: Sendable {
         columnsBytes = try ConvCheck.product([rows, patchBytes], "\(op) im2col")
         resultBytes = results ? try ConvCheck.product([rows, outChannels, 4], "\(op) tile") : 0
         workerBytes = try ConvCheck.cacheLines([columnsBytes, resultBytes, resultBytes], "\(op) scratch")
-        scratch = context.requestScratch(bytes: try ConvCheck.product([workerBytes, context.threadCount], "\(op) scratch"))
+        scratch = context.requestScratch(
+            bytes: try ConvCheck.product([workerBytes, context.threadCount], "\(op) scratch"))
         self.pixels = pixels
     }
 
@@ -54,8 +57,10 @@ struct GemmTiles: Sendable {
             let none = memory.assumingMemoryBound(to: Float.self)
             context.parallel.forEachTask(tiles) { t in
                 let first = t * rows
-                body(Tile(first: first, count: Swift.min(rows, pixels - first), columns: none, result: none,
-                          sums: memory.assumingMemoryBound(to: Int32.self)))
+                body(
+                    Tile(
+                        first: first, count: Swift.min(rows, pixels - first), columns: none, result: none,
+                        sums: memory.assumingMemoryBound(to: Int32.self)))
             }
             return
         }
@@ -66,7 +71,10 @@ struct GemmTiles: Sendable {
             let sums = (base + columnsBytes + resultBytes).assumingMemoryBound(to: Int32.self)
             for t in range {
                 let first = t * rows
-                body(Tile(first: first, count: Swift.min(rows, pixels - first), columns: columns, result: result, sums: sums))
+                body(
+                    Tile(
+                        first: first, count: Swift.min(rows, pixels - first), columns: columns, result: result,
+                        sums: sums))
             }
         }
     }

@@ -47,8 +47,10 @@ struct GemvQ8: Quantized8Kernel {
 
     /// The kernel, or nil when the operator is not a single row or the weights are not
     /// constant (the callers' other kernels apply).
-    static func make(_ context: inout PrepareContext, signed: Bool, input: Int, weights: TensorState, bias: Int?, output: Int,
-                     rows: Int, units: Int, depth: Int, row: Row, params: QuantizedConvParams) throws(KernelError) -> GemvQ8? {
+    static func make(
+        _ context: inout PrepareContext, signed: Bool, input: Int, weights: TensorState, bias: Int?, output: Int,
+        rows: Int, units: Int, depth: Int, row: Row, params: QuantizedConvParams
+    ) throws(KernelError) -> GemvQ8? {
         guard rows == 1, let constant = weights.constant else { return nil }
         guard constant.bytes.count >= (try ConvCheck.product([units, depth], "quantized row")) else {
             throw .invalid("weights hold \(constant.bytes.count) bytes; \(units) x \(depth) needed")
@@ -58,11 +60,12 @@ struct GemvQ8: Quantized8Kernel {
         let accBytes = try ConvCheck.product([units, MemoryLayout<Int32>.stride], "quantized row")
         let (total, overflow) = accOffset.addingReportingOverflow(accBytes)
         guard !overflow else { throw .invalid("quantized row scratch overflows") }
-        return GemvQ8(signed: signed, input: input, bias: bias, output: output, row: row, weights: constant,
-                             units: units, depth: depth, inputZeroPoint: params.inputZeroPoint,
-                             weightZeroPoint: params.weightZeroPoint, requantizer: params.requantizer,
-                             scratch: context.requestScratch(bytes: total),
-                             vectorized: context.kernelLevel >= .avx2, accOffset: accOffset)
+        return GemvQ8(
+            signed: signed, input: input, bias: bias, output: output, row: row, weights: constant,
+            units: units, depth: depth, inputZeroPoint: params.inputZeroPoint,
+            weightZeroPoint: params.weightZeroPoint, requantizer: params.requantizer,
+            scratch: context.requestScratch(bytes: total),
+            vectorized: context.kernelLevel >= .avx2, accOffset: accOffset)
     }
 
     func run<T: Quantized8>(_ context: EvalContext, _: T.Type) {
@@ -75,7 +78,7 @@ struct GemvQ8: Quantized8Kernel {
         switch row {
         case .dense:
             for i in 0 ..< depth { xc[i] = Int16(truncatingIfNeeded: Int32(x[i]) &- inputZeroPoint) }
-        case let .patch(g):
+        case .patch(let g):
             gather(g, x, into: xc)
         }
         var sum: Int32 = 0
@@ -89,7 +92,8 @@ struct GemvQ8: Quantized8Kernel {
                 let o0 = blk * Self.block, n = Swift.min(Self.block, units - o0)
                 #if arch(x86_64)
                 if vectorized {
-                    gemvS8S16AVX2(n: n, k: depth, w: base + o0 * depth, ldw: depth, signed: T.isSigned, x: xc, acc: acc + o0)
+                    gemvS8S16AVX2(
+                        n: n, k: depth, w: base + o0 * depth, ldw: depth, signed: T.isSigned, x: xc, acc: acc + o0)
                     for o in o0 ..< o0 + n { acc[o] = acc[o] &- offset }
                     requantizer.store(acc + o0, count: n, firstChannel: o0, bias: b, into: y + o0)
                     continue
@@ -112,7 +116,8 @@ struct GemvQ8: Quantized8Kernel {
     }
 
     /// The receptive field of the single output pixel (batch 1, `outH = outW = 1`).
-    private func gather<T: Quantized8>(_ g: Conv2DGeometry, _ x: UnsafePointer<T>, into xc: UnsafeMutablePointer<Int16>) {
+    private func gather<T: Quantized8>(_ g: Conv2DGeometry, _ x: UnsafePointer<T>, into xc: UnsafeMutablePointer<Int16>)
+    {
         var k = 0
         for ky in 0 ..< g.kh {
             let iy = ky * g.dilationH - g.padTop

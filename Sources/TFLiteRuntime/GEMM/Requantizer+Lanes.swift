@@ -37,9 +37,11 @@ struct FixedChannelLanes: Sendable {
     /// after ``QuantizedConvParams/make``'s checks; the scalar path handles any).
     init?(mantissas: [Int32], exponents: [Int]) {
         guard mantissas.count == exponents.count, exponents.allSatisfy({ (-31 ... 30).contains($0) }),
-              mantissas.allSatisfy({ $0 >= 0 }) else { return nil }
+            mantissas.allSatisfy({ $0 >= 0 })
+        else { return nil }
         channels = mantissas.count
-        constants = mantissas.map { UInt32($0) }
+        constants =
+            mantissas.map { UInt32($0) }
             + exponents.map { UInt32(1) << UInt32(31 - Swift.max(-$0, 0)) }
             + exponents.map { $0 < 0 ? UInt32(1) << UInt32(-$0 - 1) : 0 }
             + exponents.map { UInt32(1) << UInt32(Swift.max($0, 0)) }
@@ -50,9 +52,11 @@ struct FixedChannelLanes: Sendable {
 
     /// `MultiplyByQuantizedMultiplier(s, M, e)` per lane for `s` already shifted left.
     @inline(__always)
-    static func apply(_ s: SIMD4<Int32>, mantissa: SIMD4<UInt32>, divider: SIMD4<UInt32>, half: SIMD4<UInt32>) -> SIMD4<Int32> {
-        let sign = s &>> 31                                                   // -1 where s < 0
-        let magnitude = SIMD4<UInt32>(truncatingIfNeeded: (s ^ sign) &- sign)  // 2^31 for Int32.min
+    static func apply(_ s: SIMD4<Int32>, mantissa: SIMD4<UInt32>, divider: SIMD4<UInt32>, half: SIMD4<UInt32>) -> SIMD4<
+        Int32
+    > {
+        let sign = s &>> 31 // -1 where s < 0
+        let magnitude = SIMD4<UInt32>(truncatingIfNeeded: (s ^ sign) &- sign) // 2^31 for Int32.min
         // 2^30 - [s < 0], by adding the all-ones sign modulo 2^32.
         let nudge = SIMD4<UInt32>(repeating: 1 << 30) &+ SIMD4<UInt32>(truncatingIfNeeded: sign)
         let high = mulAddShift31(magnitude, mantissa, nudge)
@@ -90,8 +94,10 @@ extension Requantizer {
     /// ``store(_:count:firstChannel:bias:into:)`` for the fixed-point mode: eight channels
     /// a step through ``FixedChannelLanes``, the rest through ``FixedChannel``.
     @inline(__always)
-    func storeFixed<T: Quantized8>(_ acc: UnsafePointer<Int32>, count: Int, firstChannel: Int,
-                                   bias: UnsafePointer<Int32>?, into output: UnsafeMutablePointer<T>, lanes: FixedChannelLanes) {
+    func storeFixed<T: Quantized8>(
+        _ acc: UnsafePointer<Int32>, count: Int, firstChannel: Int,
+        bias: UnsafePointer<Int32>?, into output: UnsafeMutablePointer<T>, lanes: FixedChannelLanes
+    ) {
         // clamp(r + zp, lo, hi) = clamp(r, lo - zp, hi - zp) + zp, with no overflow.
         let zero = outputZeroPoint
         let lo = lower &- zero, hi = upper &- zero
@@ -101,52 +107,58 @@ extension Requantizer {
         let n = lanes.channels, c0 = firstChannel
         let bytes = UnsafeMutableRawPointer(output)
         lanes.constants.withUnsafeBufferPointer { cb in
-        withUnsafeTemporaryAllocation(of: Int32.self, capacity: 64) { tb in
-            guard let m = cb.baseAddress.map({ $0 + c0 }), let tmp = tb.baseAddress else { return }
-            let d = m + n, h = m + 2 * n, left = UnsafeRawPointer(m + 3 * n)
-            var j = 0
-            // Blocks of 64: the lanes write the rounded values, then a plain loop clamps and
-            // narrows them, which LLVM vectorizes with packs. (Narrowing in the lane loop
-            // compiled to an out-of-line call with spills around it; clamping there to
-            // blends; clamping after saturating to Int16 to scalar code.)
-            while j + 8 <= count {
-                let block = Swift.min(64, count - j) & ~7
-                let a = acc + j, b = bias.map { $0 + c0 + j }, mj = m + j, dj = d + j, hj = h + j, lj = left + 4 * j
-                for i in stride(from: 0, to: block, by: 8) {
-                    var s = load(a + i)
-                    if let b { s = s &+ load(b + i) }
-                    if lanes.shiftsLeft { s = s &* (lj + 4 * i).loadUnaligned(as: SIMD8<Int32>.self) }
-                    let m8 = load(mj + i), h8 = load(hj + i)
-                    let r: SIMD8<Int32>
-                    if let right = lanes.uniformRight {
-                        r = SIMD8(lowHalf: FixedChannelLanes.apply(s.lowHalf, mantissa: m8.lowHalf, right: right, half: h8.lowHalf),
-                                  highHalf: FixedChannelLanes.apply(s.highHalf, mantissa: m8.highHalf, right: right, half: h8.highHalf))
-                    } else {
-                        let d8 = load(dj + i)
-                        r = SIMD8(lowHalf: FixedChannelLanes.apply(s.lowHalf, mantissa: m8.lowHalf, divider: d8.lowHalf, half: h8.lowHalf),
-                                  highHalf: FixedChannelLanes.apply(s.highHalf, mantissa: m8.highHalf, divider: d8.highHalf, half: h8.highHalf))
+            withUnsafeTemporaryAllocation(of: Int32.self, capacity: 64) { tb in
+                guard let m = cb.baseAddress.map({ $0 + c0 }), let tmp = tb.baseAddress else { return }
+                let d = m + n, h = m + 2 * n, left = UnsafeRawPointer(m + 3 * n)
+                var j = 0
+                // Blocks of 64: the lanes write the rounded values, then a plain loop clamps and
+                // narrows them, which LLVM vectorizes with packs. (Narrowing in the lane loop
+                // compiled to an out-of-line call with spills around it; clamping there to
+                // blends; clamping after saturating to Int16 to scalar code.)
+                while j + 8 <= count {
+                    let block = Swift.min(64, count - j) & ~7
+                    let a = acc + j, b = bias.map { $0 + c0 + j }, mj = m + j, dj = d + j, hj = h + j, lj = left + 4 * j
+                    for i in stride(from: 0, to: block, by: 8) {
+                        var s = load(a + i)
+                        if let b { s = s &+ load(b + i) }
+                        if lanes.shiftsLeft { s = s &* (lj + 4 * i).loadUnaligned(as: SIMD8<Int32>.self) }
+                        let m8 = load(mj + i), h8 = load(hj + i)
+                        let r: SIMD8<Int32>
+                        if let right = lanes.uniformRight {
+                            r = SIMD8(
+                                lowHalf: FixedChannelLanes.apply(
+                                    s.lowHalf, mantissa: m8.lowHalf, right: right, half: h8.lowHalf),
+                                highHalf: FixedChannelLanes.apply(
+                                    s.highHalf, mantissa: m8.highHalf, right: right, half: h8.highHalf))
+                        } else {
+                            let d8 = load(dj + i)
+                            r = SIMD8(
+                                lowHalf: FixedChannelLanes.apply(
+                                    s.lowHalf, mantissa: m8.lowHalf, divider: d8.lowHalf, half: h8.lowHalf),
+                                highHalf: FixedChannelLanes.apply(
+                                    s.highHalf, mantissa: m8.highHalf, divider: d8.highHalf, half: h8.highHalf))
+                        }
+                        UnsafeMutableRawPointer(tmp + i).storeBytes(of: r, as: SIMD8<Int32>.self)
                     }
-                    UnsafeMutableRawPointer(tmp + i).storeBytes(of: r, as: SIMD8<Int32>.self)
+                    let o = bytes + j
+                    for i in 0 ..< block {
+                        var v = tmp[i]
+                        v = v < lo ? lo : v
+                        v = v > hi ? hi : v
+                        v = v &+ zero
+                        o.storeBytes(of: UInt8(truncatingIfNeeded: v), toByteOffset: i, as: UInt8.self)
+                    }
+                    j += block
                 }
-                let o = bytes + j
-                for i in 0 ..< block {
-                    var v = tmp[i]
-                    v = v < lo ? lo : v
-                    v = v > hi ? hi : v
-                    v = v &+ zero
-                    o.storeBytes(of: UInt8(truncatingIfNeeded: v), toByteOffset: i, as: UInt8.self)
+                fixed.withUnsafeBufferPointer { q in
+                    while j < count {
+                        let a = bias.map { acc[j] &+ $0[c0 + j] } ?? acc[j]
+                        let r = Int32(truncatingIfNeeded: q[c0 + j].apply(a))
+                        output[j] = T(truncatingIfNeeded: Swift.min(Swift.max(r, lo), hi) &+ zero)
+                        j += 1
+                    }
                 }
-                j += block
             }
-            fixed.withUnsafeBufferPointer { q in
-                while j < count {
-                    let a = bias.map { acc[j] &+ $0[c0 + j] } ?? acc[j]
-                    let r = Int32(truncatingIfNeeded: q[c0 + j].apply(a))
-                    output[j] = T(truncatingIfNeeded: Swift.min(Swift.max(r, lo), hi) &+ zero)
-                    j += 1
-                }
-            }
-        }
         }
     }
 }
@@ -157,8 +169,10 @@ extension Requantizer {
     /// at SSE2): adding `1.5·2^23` to a value in `[-2^22, 2^22]` leaves its nearest
     /// integer, ties to even, in the low mantissa bits; the clamp keeps values within ±510.
     @inline(__always)
-    func storeFloat32<T: Quantized8>(_ acc: UnsafePointer<Int32>, count: Int, firstChannel: Int,
-                                     bias: UnsafePointer<Int32>?, into output: UnsafeMutablePointer<T>) {
+    func storeFloat32<T: Quantized8>(
+        _ acc: UnsafePointer<Int32>, count: Int, firstChannel: Int,
+        bias: UnsafePointer<Int32>?, into output: UnsafeMutablePointer<T>
+    ) {
         let zero = outputZeroPoint
         let lo = Float(lower &- zero), hi = Float(upper &- zero)
         let bytes = UnsafeMutableRawPointer(output)
@@ -172,7 +186,9 @@ extension Requantizer {
         floatScales.withUnsafeBufferPointer { sb in
             guard let s = sb.baseAddress.map({ $0 + firstChannel }) else { return }
             if let b = bias.map({ $0 + firstChannel }) {
-                for j in 0 ..< count { bytes.storeBytes(of: code(acc[j] &+ b[j], s[j]), toByteOffset: j, as: UInt8.self) }
+                for j in 0 ..< count {
+                    bytes.storeBytes(of: code(acc[j] &+ b[j], s[j]), toByteOffset: j, as: UInt8.self)
+                }
             } else {
                 for j in 0 ..< count { bytes.storeBytes(of: code(acc[j], s[j]), toByteOffset: j, as: UInt8.self) }
             }

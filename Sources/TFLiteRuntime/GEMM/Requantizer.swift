@@ -48,9 +48,10 @@ struct Requantizer: Sendable {
 
     init(mode: Mode, outputZeroPoint: Int32, lower: Int32, upper: Int32, level: KernelLevel = .portable) {
         switch mode {
-        case let .fixedPoint(m, e): (arithmetic, mantissas, exponents, scales, floatScales) = (.fixedPoint, m, e, [], [])
-        case let .double(s): (arithmetic, mantissas, exponents, scales, floatScales) = (.double, [], [], s, [])
-        case let .float32(s): (arithmetic, mantissas, exponents, scales, floatScales) = (.float32, [], [], [], s)
+        case .fixedPoint(let m, let e):
+            (arithmetic, mantissas, exponents, scales, floatScales) = (.fixedPoint, m, e, [], [])
+        case .double(let s): (arithmetic, mantissas, exponents, scales, floatScales) = (.double, [], [], s, [])
+        case .float32(let s): (arithmetic, mantissas, exponents, scales, floatScales) = (.float32, [], [], [], s)
         }
         self.outputZeroPoint = outputZeroPoint
         self.lower = lower
@@ -130,8 +131,10 @@ struct Requantizer: Sendable {
     /// `bias[channel]` when given) into `output`. Same arithmetic as `apply`, with the
     /// mode test and the array accesses hoisted out of the loop.
     @inline(__always)
-    func store<T: Quantized8>(_ acc: UnsafePointer<Int32>, count: Int, firstChannel: Int,
-                              bias: UnsafePointer<Int32>?, into output: UnsafeMutablePointer<T>) {
+    func store<T: Quantized8>(
+        _ acc: UnsafePointer<Int32>, count: Int, firstChannel: Int,
+        bias: UnsafePointer<Int32>?, into output: UnsafeMutablePointer<T>
+    ) {
         guard count > 0 else { return }
         let zero = Int64(outputZeroPoint), lo = Int64(lower), hi = Int64(upper)
         // Branch-free clamp (`min`/`max` compile to branches here, which mispredict on
@@ -144,8 +147,10 @@ struct Requantizer: Sendable {
             return T(truncatingIfNeeded: hi &- (e & ~(e &>> 63)))
         }
         #if arch(x86_64)
-        if storeRowsAVX2(acc, rows: 1, count: count, accStride: count, firstChannel: firstChannel, bias: bias,
-                         into: UnsafeMutableRawPointer(output), outStride: count) {
+        if storeRowsAVX2(
+            acc, rows: 1, count: count, accStride: count, firstChannel: firstChannel, bias: bias,
+            into: UnsafeMutableRawPointer(output), outStride: count)
+        {
             return
         }
         #endif
@@ -178,16 +183,21 @@ extension Requantizer {
     /// (`accStride` apart) into output rows `outStride` codes apart: one call per GEMM
     /// tile, so the per-channel arrays are reached once per tile rather than per row.
     @inline(__always)
-    func storeRows<T: Quantized8>(_ acc: UnsafePointer<Int32>, rows: Int, count: Int, accStride: Int, firstChannel: Int,
-                                  bias: UnsafePointer<Int32>?, into output: UnsafeMutablePointer<T>, outStride: Int) {
+    func storeRows<T: Quantized8>(
+        _ acc: UnsafePointer<Int32>, rows: Int, count: Int, accStride: Int, firstChannel: Int,
+        bias: UnsafePointer<Int32>?, into output: UnsafeMutablePointer<T>, outStride: Int
+    ) {
         #if arch(x86_64)
-        if storeRowsAVX2(acc, rows: rows, count: count, accStride: accStride, firstChannel: firstChannel, bias: bias,
-                         into: UnsafeMutableRawPointer(output), outStride: outStride) {
+        if storeRowsAVX2(
+            acc, rows: rows, count: count, accStride: accStride, firstChannel: firstChannel, bias: bias,
+            into: UnsafeMutableRawPointer(output), outStride: outStride)
+        {
             return
         }
         #endif
         for r in 0 ..< rows {
-            store(acc + r * accStride, count: count, firstChannel: firstChannel, bias: bias, into: output + r * outStride)
+            store(
+                acc + r * accStride, count: count, firstChannel: firstChannel, bias: bias, into: output + r * outStride)
         }
     }
 
@@ -196,8 +206,10 @@ extension Requantizer {
     /// one at ``level`` (fixed point or float32 at `.avx2`; `init` allows the level only for
     /// shifts the kernel takes), false when the portable loops must run.
     @inline(__always)
-    private func storeRowsAVX2(_ acc: UnsafePointer<Int32>, rows: Int, count: Int, accStride: Int, firstChannel: Int,
-                               bias: UnsafePointer<Int32>?, into output: UnsafeMutableRawPointer, outStride: Int) -> Bool {
+    private func storeRowsAVX2(
+        _ acc: UnsafePointer<Int32>, rows: Int, count: Int, accStride: Int, firstChannel: Int,
+        bias: UnsafePointer<Int32>?, into output: UnsafeMutableRawPointer, outStride: Int
+    ) -> Bool {
         guard level >= .avx2, count > 0 else { return false }
         let b = bias.map { $0 + firstChannel }
         switch arithmetic {
@@ -206,20 +218,24 @@ extension Requantizer {
         case .float32:
             floatScales.withUnsafeBufferPointer { s in
                 guard let s = s.baseAddress else { return }
-                requantizeF32AVX2(acc, rows: rows, count: count, accStride: accStride, bias: b, scale: s + firstChannel,
-                                  outputZeroPoint: outputZeroPoint, lower: lower, upper: upper,
-                                  into: output, outStride: outStride)
+                requantizeF32AVX2(
+                    acc, rows: rows, count: count, accStride: accStride, bias: b, scale: s + firstChannel,
+                    outputZeroPoint: outputZeroPoint, lower: lower, upper: upper,
+                    into: output, outStride: outStride)
             }
         case .fixedPoint:
-            mantissas.withUnsafeBufferPointer { m in leftShifts.withUnsafeBufferPointer { l in
-                rightShifts.withUnsafeBufferPointer { r in
-                    guard let m = m.baseAddress, let l = l.baseAddress, let r = r.baseAddress else { return }
-                    requantizeQ31AVX2(acc, rows: rows, count: count, accStride: accStride, bias: b,
-                                      mantissa: m + firstChannel, left: l + firstChannel, shiftsLeft: anyLeftShift,
-                                      right: r + firstChannel, outputZeroPoint: outputZeroPoint, lower: lower,
-                                      upper: upper, into: output, outStride: outStride)
+            mantissas.withUnsafeBufferPointer { m in
+                leftShifts.withUnsafeBufferPointer { l in
+                    rightShifts.withUnsafeBufferPointer { r in
+                        guard let m = m.baseAddress, let l = l.baseAddress, let r = r.baseAddress else { return }
+                        requantizeQ31AVX2(
+                            acc, rows: rows, count: count, accStride: accStride, bias: b,
+                            mantissa: m + firstChannel, left: l + firstChannel, shiftsLeft: anyLeftShift,
+                            right: r + firstChannel, outputZeroPoint: outputZeroPoint, lower: lower,
+                            upper: upper, into: output, outStride: outStride)
+                    }
                 }
-            } }
+            }
         }
         return true
     }

@@ -46,11 +46,13 @@ enum TiledGEMM {
     /// Computes `C[m×n] = op(A) · op(B)`, then calls `finishRows` (if any) once per set of
     /// completed rows — in the worker that computed them, while they are in cache.
     /// Sizes must fit in `Int32` (checked at prepare).
-    static func run(_ parallel: Parallel, m: Int, n: Int, k: Int,
-                    a: UnsafePointer<Float>, lda: Int, transposeA: Bool = false,
-                    b: UnsafePointer<Float>, ldb: Int, transposeB: Bool,
-                    c: UnsafeMutablePointer<Float>, ldc: Int,
-                    finishRows: ((Range<Int>) -> Void)? = nil) {
+    static func run(
+        _ parallel: Parallel, m: Int, n: Int, k: Int,
+        a: UnsafePointer<Float>, lda: Int, transposeA: Bool = false,
+        b: UnsafePointer<Float>, ldb: Int, transposeB: Bool,
+        c: UnsafeMutablePointer<Float>, ldc: Int,
+        finishRows: ((Range<Int>) -> Void)? = nil
+    ) {
         guard m > 0, n > 0 else { return }
         guard k > 0 else {
             // An empty sum: BLAS would reject the leading dimensions, the answer is zeros.
@@ -63,10 +65,11 @@ enum TiledGEMM {
             let tiles = (m + rowsPerTile - 1) / rowsPerTile
             parallel.forEachTask(tiles) { t in
                 let i0 = t * rowsPerTile, rows = Swift.min(rowsPerTile, m - i0)
-                sgemm(m: rows, n: n, k: k,
-                      a: transposeA ? a + i0 : a + i0 * lda, lda: lda, transposeA: transposeA,
-                      b: b, ldb: ldb, transposeB: transposeB,
-                      c: c + i0 * ldc, ldc: ldc)
+                sgemm(
+                    m: rows, n: n, k: k,
+                    a: transposeA ? a + i0 : a + i0 * lda, lda: lda, transposeA: transposeA,
+                    b: b, ldb: ldb, transposeB: transposeB,
+                    c: c + i0 * ldc, ldc: ldc)
                 finishRows?(i0 ..< i0 + rows)
             }
             return
@@ -75,10 +78,11 @@ enum TiledGEMM {
         let tiles = (n + columnsPerTile - 1) / columnsPerTile
         parallel.forEachTask(tiles) { t in
             let j0 = t * columnsPerTile, columns = Swift.min(columnsPerTile, n - j0)
-            sgemm(m: m, n: columns, k: k,
-                  a: a, lda: lda, transposeA: transposeA,
-                  b: transposeB ? b + j0 * ldb : b + j0, ldb: ldb, transposeB: transposeB,
-                  c: c + j0, ldc: ldc)
+            sgemm(
+                m: m, n: columns, k: k,
+                a: a, lda: lda, transposeA: transposeA,
+                b: transposeB ? b + j0 * ldb : b + j0, ldb: ldb, transposeB: transposeB,
+                c: c + j0, ldc: ldc)
         }
         if let finishRows {
             parallel.forEachChunk(m, cost: n) { rows in finishRows(rows) }

@@ -54,16 +54,19 @@ enum ActivationFusion {
         var removed = [Bool](repeating: false, count: operators.count)
         for (a, activationOp) in operators.enumerated() {
             guard let clamp = clampActivation(activationOp.code),
-                  activationOp.inputs.count == 1, activationOp.outputs.count == 1 else { continue }
+                activationOp.inputs.count == 1, activationOp.outputs.count == 1
+            else { continue }
             let t = activationOp.inputs[0], u = activationOp.outputs[0]
             guard t >= 0, t < tensorCount, u >= 0, u < tensorCount, t != u,
-                  !observed[t], !fixed[u],
-                  subgraph.tensors[t].type == .float32, subgraph.tensors[u].type == .float32,
-                  producers[t] == 1, readers[t] == 1,
-                  producers[u] == 1, firstReader[u] > a else { continue }
+                !observed[t], !fixed[u],
+                subgraph.tensors[t].type == .float32, subgraph.tensors[u].type == .float32,
+                producers[t] == 1, readers[t] == 1,
+                producers[u] == 1, firstReader[u] > a
+            else { continue }
             let p = producer[t]
             guard p >= 0, p < a, !removed[p], result[p].outputs == [t],
-                  let options = fusing(clamp, into: result[p]) else { continue }
+                let options = fusing(clamp, into: result[p])
+            else { continue }
             result[p].options = options
             result[p].outputs = [u]
             removed[a] = true

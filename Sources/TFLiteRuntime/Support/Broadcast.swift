@@ -66,7 +66,8 @@ package struct Broadcast: Hashable, Sendable {
         }
         if dims.isEmpty { dims = [1]; repeatsA = [true]; repeatsB = [true] }
         guard dims.count <= Self.maxRank else {
-            throw .invalid("broadcasting \(a) with \(b) needs \(dims.count) dimensions; at most \(Self.maxRank) are supported")
+            throw .invalid(
+                "broadcasting \(a) with \(b) needs \(dims.count) dimensions; at most \(Self.maxRank) are supported")
         }
         var sa: [Int] = [], sb: [Int] = []
         var accA = 1, accB = 1

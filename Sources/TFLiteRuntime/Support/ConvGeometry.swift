@@ -16,7 +16,9 @@ package struct AxisGeometry: Hashable, Sendable {
     /// Padding after the last input element (bottom or right).
     package var padAfter: Int
 
-    package static func compute(input: Int, filter: Int, stride: Int, dilation: Int, padding: Padding) throws(KernelError) -> AxisGeometry {
+    package static func compute(input: Int, filter: Int, stride: Int, dilation: Int, padding: Padding)
+        throws(KernelError) -> AxisGeometry
+    {
         guard stride > 0, dilation > 0, filter > 0 else {
             throw .invalid("stride (\(stride)), dilation (\(dilation)) and filter size (\(filter)) must be positive")
         }
@@ -28,7 +30,7 @@ package struct AxisGeometry: Hashable, Sendable {
         switch padding {
         case .same: out = (input + stride - 1) / stride
         case .valid: out = input >= eff ? (input - eff) / stride + 1 : 0
-        case let .unknown(v): throw .invalid("unknown padding value \(v)")
+        case .unknown(let v): throw .invalid("unknown padding value \(v)")
         }
         let needed = (out > 0 ? (out - 1) * stride : 0) + eff - input
         let total = Swift.max(0, needed)

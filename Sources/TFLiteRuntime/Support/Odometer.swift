@@ -7,8 +7,10 @@
 /// it went from `size(axis) - 1` back to 0. Returns false after the last index, when every
 /// axis has wrapped. Does not allocate.
 @inline(__always)
-func advanceOdometer(_ index: UnsafeMutablePointer<Int>, axes: Int, size: (Int) -> Int,
-                     moved: (_ axis: Int, _ wrapped: Bool) -> Void) -> Bool {
+func advanceOdometer(
+    _ index: UnsafeMutablePointer<Int>, axes: Int, size: (Int) -> Int,
+    moved: (_ axis: Int, _ wrapped: Bool) -> Void
+) -> Bool {
     var axis = axes - 1
     while axis >= 0 {
         index[axis] += 1

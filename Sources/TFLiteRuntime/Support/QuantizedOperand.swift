@@ -41,14 +41,16 @@ struct QuantizedOperand: Hashable, Sendable {
             throw .invalid("\(role) (tensor \(tensor.index), \(tensor.type)) has no quantization parameters")
         }
         guard q.scales.count == 1, q.zeroPoints.count == 1 else {
-            throw .invalid("\(role) (tensor \(tensor.index)) must be quantized per tensor, found \(q.scales.count) scales")
+            throw .invalid(
+                "\(role) (tensor \(tensor.index)) must be quantized per tensor, found \(q.scales.count) scales")
         }
         guard s.isFinite, s > 0 else {
             throw .invalid("\(role) (tensor \(tensor.index)) has scale \(s); expected a finite positive value")
         }
         let (lo, hi): (Int64, Int64) = tensor.type == .uint8 ? (0, 255) : (-128, 127)
         guard z >= lo, z <= hi else {
-            throw .invalid("\(role) (tensor \(tensor.index)) has zero point \(z), outside \(lo)...\(hi) for \(tensor.type)")
+            throw .invalid(
+                "\(role) (tensor \(tensor.index)) has zero point \(z), outside \(lo)...\(hi) for \(tensor.type)")
         }
         scale = s
         zeroPoint = Int32(z)
@@ -80,9 +82,14 @@ struct QuantizedMultiplier: Hashable, Sendable {
 extension FusedActivation {
     /// Quantized clamp bounds of this fused activation for an output of type `T`
     /// (TFLite's `CalculateActivationRangeQuantized`); TANH and SIGN_BIT are rejected.
-    func quantizedRange<T: QuantizedByte>(_: T.Type, output: QuantizedOperand) throws(KernelError) -> (lower: Int32, upper: Int32) {
-        guard let r = FixedPoint.activationRange(self, scale: output.scale, zeroPoint: output.zeroPoint,
-                                                 qmin: T.lowest, qmax: T.highest) else {
+    func quantizedRange<T: QuantizedByte>(_: T.Type, output: QuantizedOperand) throws(KernelError) -> (
+        lower: Int32, upper: Int32
+    ) {
+        guard
+            let r = FixedPoint.activationRange(
+                self, scale: output.scale, zeroPoint: output.zeroPoint,
+                qmin: T.lowest, qmax: T.highest)
+        else {
             throw .invalid("fused activation \(name) is not supported")
         }
         return r

@@ -4,7 +4,7 @@
 enum Rounding {
     /// Inputs are clamped to `±limit` first: `limit + 1.5·2^23` stays in the binade
     /// `[2^23, 2^24)`, whose spacing is exactly 1.
-    static let limit: Float = 4_194_303  // 2^22 − 1
+    static let limit: Float = 4_194_303 // 2^22 − 1
 
     /// `v.rounded(.toNearestOrAwayFromZero)` as an `Int32`, saturated to `±limit`; NaN
     /// gives 0. Exact for every input:
@@ -18,7 +18,7 @@ enum Rounding {
     ///   towards zero: `d = 0.5` with `c > 0` (add 1) and `d = −0.5` with `c < 0` (subtract 1).
     @inline(__always)
     static func halfAwayFromZero(_ v: Float) -> Int32 {
-        let magic: Float = 12_582_912  // 1.5·2^23
+        let magic: Float = 12_582_912 // 1.5·2^23
         var c = v > limit ? limit : v
         c = c < -limit ? -limit : c
         c = c.isNaN ? 0 : c

@@ -86,7 +86,8 @@ final class WorkerTeam: @unchecked Sendable {
 
     func run(_ count: Int, _ body: (Int) -> Void) {
         guard count > 1, count <= Self.maximumTasks,
-              busy.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged else {
+            busy.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged
+        else {
             for i in 0 ..< Swift.max(0, count) { body(i) }
             return
         }
@@ -109,8 +110,9 @@ final class WorkerTeam: @unchecked Sendable {
     private func drain(generation g: UInt32) {
         var word = claims.load(ordering: .relaxed)
         while UInt32(truncatingIfNeeded: word >> 32) == g, word & 0xFFFF_FFFF != 0 {
-            let (exchanged, current) = claims.compareExchange(expected: word, desired: word - 1,
-                                                              successOrdering: .acquiring, failureOrdering: .relaxed)
+            let (exchanged, current) = claims.compareExchange(
+                expected: word, desired: word - 1,
+                successOrdering: .acquiring, failureOrdering: .relaxed)
             if exchanged {
                 runTask(Int(word & 0xFFFF_FFFF) - 1)
                 unfinished.subtract(1, ordering: .releasing)

@@ -78,21 +78,25 @@ final class WorkerThread: @unchecked Sendable {
         let context = Unmanaged.passRetained(team).toOpaque()
         #if canImport(Darwin)
         var handle: pthread_t?
-        let status = pthread_create(&handle, nil, { raw in
-            Unmanaged<WorkerTeam>.fromOpaque(raw).takeRetainedValue().workerLoop()
-            return nil
-        }, context)
+        let status = pthread_create(
+            &handle, nil,
+            { raw in
+                Unmanaged<WorkerTeam>.fromOpaque(raw).takeRetainedValue().workerLoop()
+                return nil
+            }, context)
         guard status == 0, let handle else {
             Unmanaged<WorkerTeam>.fromOpaque(context).release()
             return nil
         }
         #else
         var handle = pthread_t()
-        let status = pthread_create(&handle, nil, { raw in
-            guard let raw else { return nil }
-            Unmanaged<WorkerTeam>.fromOpaque(raw).takeRetainedValue().workerLoop()
-            return nil
-        }, context)
+        let status = pthread_create(
+            &handle, nil,
+            { raw in
+                guard let raw else { return nil }
+                Unmanaged<WorkerTeam>.fromOpaque(raw).takeRetainedValue().workerLoop()
+                return nil
+            }, context)
         guard status == 0 else {
             Unmanaged<WorkerTeam>.fromOpaque(context).release()
             return nil

@@ -18,16 +18,24 @@ final class OutcomeBox: @unchecked Sendable {
 
 /// Starts `manager.download(model)` and waits (at most `timeout` seconds) for its
 /// notification, read the way apps read it: `userInfo` by the keys' raw values.
-func download(_ manager: ModelManager, _ model: RemoteModel, timeout: Double = 30,
-              whileRunning: (@Sendable (Progress) async -> Void)? = nil) async throws -> (DownloadOutcome, Progress) {
+func download(
+    _ manager: ModelManager, _ model: RemoteModel, timeout: Double = 30,
+    whileRunning: (@Sendable (Progress) async -> Void)? = nil
+) async throws -> (DownloadOutcome, Progress) {
     let box = OutcomeBox()
     let center = NotificationCenter.default
     let success = center.addObserver(forName: .firebaseMLModelDownloadDidSucceed, object: manager, queue: nil) { note in
-        box.add(DownloadOutcome(succeeded: true, remoteModel: note.userInfo?[ModelDownloadUserInfoKey.remoteModel.rawValue] as? RemoteModel))
+        box.add(
+            DownloadOutcome(
+                succeeded: true,
+                remoteModel: note.userInfo?[ModelDownloadUserInfoKey.remoteModel.rawValue] as? RemoteModel))
     }
     let failure = center.addObserver(forName: .firebaseMLModelDownloadDidFail, object: manager, queue: nil) { note in
-        box.add(DownloadOutcome(succeeded: false, remoteModel: note.userInfo?[ModelDownloadUserInfoKey.remoteModel.rawValue] as? RemoteModel,
-                                error: note.userInfo?[ModelDownloadUserInfoKey.error.rawValue] as? NSError))
+        box.add(
+            DownloadOutcome(
+                succeeded: false,
+                remoteModel: note.userInfo?[ModelDownloadUserInfoKey.remoteModel.rawValue] as? RemoteModel,
+                error: note.userInfo?[ModelDownloadUserInfoKey.error.rawValue] as? NSError))
     }
     defer {
         center.removeObserver(success)
@@ -87,7 +95,8 @@ struct ServerDirectories {
 func remoteScores(_ model: CustomRemoteModel, _ manager: ModelManager) async -> Result<[Float], NSError> {
     do {
         let interpreter = ModelInterpreter.modelInterpreter(remoteModel: model, modelManager: manager)
-        let outputs = try await interpreter.run(inputs: try ModelInterpreterTests.floatInputs(), options: try ModelInterpreterTests.floatOptions())
+        let outputs = try await interpreter.run(
+            inputs: try ModelInterpreterTests.floatInputs(), options: try ModelInterpreterTests.floatOptions())
         let scores = (try outputs.output(index: 0) as? [[NSNumber]])?.first ?? []
         return .success(scores.map(\.floatValue))
     } catch {

@@ -19,7 +19,8 @@ enum MLKitFixtures {
 
     /// A fresh temporary directory, removed by the caller.
     static func temporaryDirectory(_ label: String = "mlkit") throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(label)-\(UUID().uuidString)", isDirectory: true)
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "\(label)-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }
@@ -34,7 +35,9 @@ enum MLKitFixtures {
     }
 
     static func floats(_ data: Data) -> [Float] {
-        data.withUnsafeBytes { raw in (0 ..< data.count / 4).map { raw.loadUnaligned(fromByteOffset: $0 * 4, as: Float.self) } }
+        data.withUnsafeBytes { raw in
+            (0 ..< data.count / 4).map { raw.loadUnaligned(fromByteOffset: $0 * 4, as: Float.self) }
+        }
     }
 }
 
@@ -44,32 +47,47 @@ func nsError(_ body: () throws -> Void) -> NSError? {
 }
 
 /// Checks that `error` is in the ML Kit domain with `code` and `message`.
-func expectError(_ error: (any Error)?, _ code: MachineLearningErrorCode, _ message: String, sourceLocation: SourceLocation = #_sourceLocation) {
+func expectError(
+    _ error: (any Error)?, _ code: MachineLearningErrorCode, _ message: String,
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
     guard let error = error as NSError? else {
         Issue.record("expected error \(code): \(message), got none", sourceLocation: sourceLocation)
         return
     }
     #expect(error.domain == MachineLearningErrorDomain, sourceLocation: sourceLocation)
-    #expect(error.code == code.rawValue, "code \(error.code), expected \(code) (\(code.rawValue)): \(error.localizedDescription)", sourceLocation: sourceLocation)
+    #expect(
+        error.code == code.rawValue,
+        "code \(error.code), expected \(code) (\(code.rawValue)): \(error.localizedDescription)",
+        sourceLocation: sourceLocation)
     #expect(error.localizedDescription == message, sourceLocation: sourceLocation)
 }
 
 /// Checks domain and code, and that the message contains each of `fragments`.
-func expectError(_ error: (any Error)?, _ code: MachineLearningErrorCode, containing fragments: [String], sourceLocation: SourceLocation = #_sourceLocation) {
+func expectError(
+    _ error: (any Error)?, _ code: MachineLearningErrorCode, containing fragments: [String],
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
     guard let error = error as NSError? else {
         Issue.record("expected error \(code), got none", sourceLocation: sourceLocation)
         return
     }
     #expect(error.domain == MachineLearningErrorDomain, sourceLocation: sourceLocation)
-    #expect(error.code == code.rawValue, "code \(error.code), expected \(code) (\(code.rawValue)): \(error.localizedDescription)", sourceLocation: sourceLocation)
+    #expect(
+        error.code == code.rawValue,
+        "code \(error.code), expected \(code) (\(code.rawValue)): \(error.localizedDescription)",
+        sourceLocation: sourceLocation)
     for fragment in fragments {
-        #expect(error.localizedDescription.contains(fragment), "'\(error.localizedDescription)' lacks '\(fragment)'", sourceLocation: sourceLocation)
+        #expect(
+            error.localizedDescription.contains(fragment), "'\(error.localizedDescription)' lacks '\(fragment)'",
+            sourceLocation: sourceLocation)
     }
 }
 
 extension ModelInterpreter {
     /// `run` through its completion handler, awaited.
-    func runWithCompletion(inputs: ModelInputs, options: ModelInputOutputOptions) async -> (ModelOutputs?, (any Error)?) {
+    func runWithCompletion(inputs: ModelInputs, options: ModelInputOutputOptions) async -> (ModelOutputs?, (any Error)?)
+    {
         await withCheckedContinuation { continuation in
             run(inputs: inputs, options: options) { outputs, error in continuation.resume(returning: (outputs, error)) }
         }

@@ -41,7 +41,9 @@ final class FaultyHTTPServer: @unchecked Sendable {
         address.sin_port = 0
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard bound == 0, listen(fd, 16) == 0 else {
             close(fd)
@@ -119,17 +121,17 @@ final class FaultyHTTPServer: @unchecked Sendable {
         let reply = routes[path] ?? .notFound
         lock.unlock()
         switch reply {
-        case let .ok(body):
+        case .ok(let body):
             send(fd, header(200, length: body.count) + body)
         case .notFound:
             let body = Data("not found\n".utf8)
             send(fd, header(404, length: body.count) + body)
-        case let .truncated(body, sent):
+        case .truncated(let body, let sent):
             send(fd, header(200, length: body.count) + body.prefix(sent))
-        case let .stall(body, sent):
+        case .stall(let body, let sent):
             send(fd, header(200, length: body.count) + body.prefix(sent))
             _ = stopSignal.wait(timeout: .now() + 60)
-        case let .unannounced(body, sent):
+        case .unannounced(let body, let sent):
             send(fd, header(200, length: nil) + body.prefix(sent))
         }
     }
@@ -137,7 +139,9 @@ final class FaultyHTTPServer: @unchecked Sendable {
     private func header(_ status: Int, length: Int?) -> Data {
         let reason = status == 200 ? "OK" : "Not Found"
         let contentLength = length.map { "Content-Length: \($0)\r\n" } ?? ""
-        return Data("HTTP/1.1 \(status) \(reason)\r\nContent-Type: application/octet-stream\r\n\(contentLength)Connection: close\r\n\r\n".utf8)
+        return Data(
+            "HTTP/1.1 \(status) \(reason)\r\nContent-Type: application/octet-stream\r\n\(contentLength)Connection: close\r\n\r\n"
+                .utf8)
     }
 
     private func send(_ fd: Int32, _ data: Data) {
@@ -167,7 +171,9 @@ final class PythonHTTPServer: @unchecked Sendable {
     init(directory: URL) throws {
         port = try Self.freePort()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-m", "http.server", "--bind", "127.0.0.1", "\(port)", "--directory", directory.path]
+        process.arguments = [
+            "python3", "-m", "http.server", "--bind", "127.0.0.1", "\(port)", "--directory", directory.path,
+        ]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -213,7 +219,9 @@ final class PythonHTTPServer: @unchecked Sendable {
         address.sin_port = port.bigEndian
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
         }
     }
 }

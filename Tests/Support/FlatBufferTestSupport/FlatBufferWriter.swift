@@ -22,8 +22,12 @@ public enum FBField: Sendable {
     public static func i32s(_ v: [Int32]) -> FBField { .child(.scalars(v.flatMap(le), elementSize: 4)) }
     public static func u16s(_ v: [UInt16]) -> FBField { .child(.scalars(v.flatMap(le), elementSize: 2)) }
     public static func i64s(_ v: [Int64]) -> FBField { .child(.scalars(v.flatMap(le), elementSize: 8)) }
-    public static func f32s(_ v: [Float]) -> FBField { .child(.scalars(v.flatMap { le($0.bitPattern) }, elementSize: 4)) }
-    public static func bytes(_ v: [UInt8], align: Int = 16) -> FBField { .child(.scalars(v, elementSize: 1, align: align)) }
+    public static func f32s(_ v: [Float]) -> FBField {
+        .child(.scalars(v.flatMap { le($0.bitPattern) }, elementSize: 4))
+    }
+    public static func bytes(_ v: [UInt8], align: Int = 16) -> FBField {
+        .child(.scalars(v, elementSize: 1, align: align))
+    }
     public static func bools(_ v: [Bool]) -> FBField { .child(.scalars(v.map { $0 ? 1 : 0 }, elementSize: 1)) }
     public static func tables(_ v: [FBTable]) -> FBField { .child(.tables(v)) }
     public static func strings(_ v: [String]) -> FBField { .child(.strings(v)) }
@@ -78,23 +82,23 @@ public struct FlatBufferWriter {
 
     mutating func write(_ object: FBObject) -> Int {
         switch object {
-        case let .table(t): return write(t)
-        case let .string(s):
+        case .table(let t): return write(t)
+        case .string(let s):
             pad(to: 4)
             let at = bytes.count
             let utf8 = Array(s.utf8)
             bytes += le(UInt32(utf8.count)) + utf8 + [0]
             return at
-        case let .scalars(data, elementSize, align):
+        case .scalars(let data, let elementSize, let align):
             // Place the count so that the elements start aligned.
             let alignment = max(align, elementSize, 4)
             while (bytes.count + 4) % alignment != 0 { bytes.append(0) }
             let at = bytes.count
             bytes += le(UInt32(data.count / elementSize)) + data
             return at
-        case let .tables(tables):
+        case .tables(let tables):
             return writeOffsets(tables.map { .table($0) })
-        case let .strings(strings):
+        case .strings(let strings):
             return writeOffsets(strings.map { .string($0) })
         }
     }
@@ -121,7 +125,7 @@ public struct FlatBufferWriter {
         for slot in slots {
             let width: Int
             switch table.fields[slot] {
-            case let .scalar(b)?: width = b.count
+            case .scalar(let b)?: width = b.count
             default: width = 4
             }
             while size % width != 0 { size += 1 }
@@ -139,8 +143,8 @@ public struct FlatBufferWriter {
         for slot in slots {
             let fieldAt = at + (layout[slot] ?? 0)
             switch table.fields[slot] {
-            case let .scalar(b)?: for (i, byte) in b.enumerated() { bytes[fieldAt + i] = byte }
-            case let .child(object)?: children.append((fieldAt, object))
+            case .scalar(let b)?: for (i, byte) in b.enumerated() { bytes[fieldAt + i] = byte }
+            case .child(let object)?: children.append((fieldAt, object))
             case nil: break
             }
         }

@@ -77,45 +77,45 @@ public struct FlexBufferWriter {
     mutating func write(_ value: FlexInput) -> Slot {
         switch value {
         case .null: return inline(0, 0)
-        case let .int(v): return inline(1, UInt64(bitPattern: v))
-        case let .uint(v): return inline(2, v)
-        case let .float(v): return inline(3, floatBits(v))
-        case let .bool(v): return inline(26, v ? 1 : 0)
-        case let .indirectInt(v):
+        case .int(let v): return inline(1, UInt64(bitPattern: v))
+        case .uint(let v): return inline(2, v)
+        case .float(let v): return inline(3, floatBits(v))
+        case .bool(let v): return inline(26, v ? 1 : 0)
+        case .indirectInt(let v):
             pad(); let at = bytes.count; appendUInt(UInt64(bitPattern: v))
             return offset(6, at)
-        case let .indirectFloat(v):
+        case .indirectFloat(let v):
             pad(); let at = bytes.count; appendUInt(floatBits(v))
             return offset(8, at)
-        case let .string(s):
+        case .string(let s):
             pad(); appendUInt(UInt64(s.utf8.count))
             let at = bytes.count; bytes += Array(s.utf8) + [0]
             return offset(5, at)
-        case let .key(s):
+        case .key(let s):
             let at = bytes.count; bytes += Array(s.utf8) + [0]
             return offset(4, at)
-        case let .blob(b):
+        case .blob(let b):
             pad(); appendUInt(UInt64(b.count))
             let at = bytes.count; bytes += b
             return offset(25, at)
-        case let .ints(values):
+        case .ints(let values):
             pad(); appendUInt(UInt64(values.count))
             let at = bytes.count
             for v in values { appendUInt(UInt64(bitPattern: v)) }
             return offset(11, at)
-        case let .float3(a, b, c):
+        case .float3(let a, let b, let c):
             pad()
             let at = bytes.count
             for v in [a, b, c] { appendUInt(floatBits(v)) }
             return offset(21, at)
-        case let .vector(items):
+        case .vector(let items):
             let slots = items.map { write($0) }
             pad(); appendUInt(UInt64(slots.count))
             let at = bytes.count
             writeSlots(slots)
             bytes += slots.map(\.packed)
             return offset(10, at)
-        case let .map(entries):
+        case .map(let entries):
             let sorted = entries.sorted { Array($0.0.utf8).lexicographicallyPrecedes(Array($1.0.utf8)) }
             let keySlots = sorted.map { write(.key($0.0)) }
             pad(); appendUInt(UInt64(keySlots.count))

@@ -3,9 +3,11 @@ import TFLiteModel
 
 /// Runs one option-less binary `op` on graph inputs `a` and `b` (element type `type`)
 /// into an output of type `output`, and returns it read as `Out` with its shape.
-func runBinary<T, Out>(_ op: BuiltinOperator, _ a: [T], _ aShape: [Int], _ b: [T], _ bShape: [Int], _ type: ElementType,
-                       output: ElementType, quantization: (Quantization?, Quantization?) = (nil, nil),
-                       as _: Out.Type) throws -> (values: [Out], shape: [Int]) {
+func runBinary<T, Out>(
+    _ op: BuiltinOperator, _ a: [T], _ aShape: [Int], _ b: [T], _ bShape: [Int], _ type: ElementType,
+    output: ElementType, quantization: (Quantization?, Quantization?) = (nil, nil),
+    as _: Out.Type
+) throws -> (values: [Out], shape: [Int]) {
     var g = GraphBuilder()
     let x = g.input(aShape, type, quantization: quantization.0)
     let y = g.input(bShape, type, quantization: quantization.1)

@@ -5,10 +5,10 @@ import TFLiteModel
 /// Deterministic pseudo-random values for kernel tests (a 64-bit LCG).
 struct TestRandom {
     private var state: UInt64
-    init(seed: UInt64) { state = seed &* 6364136223846793005 &+ 1442695040888963407 }
+    init(seed: UInt64) { state = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407 }
 
     mutating func next() -> UInt64 {
-        state = state &* 6364136223846793005 &+ 1442695040888963407
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
         return state >> 11
     }
 
@@ -30,8 +30,10 @@ struct TestRandom {
 
 /// Runs a graph of one operator whose inputs are all graph inputs (shapes and values
 /// given) and returns output 0 with its shape.
-func runSingleOp<T>(_ code: BuiltinOperator, inputs: [(shape: [Int], type: ElementType, values: [T])],
-                    output type: ElementType, options: BuiltinOptions = .none, threads: Int = 1) throws -> (shape: [Int], values: [T]) {
+func runSingleOp<T>(
+    _ code: BuiltinOperator, inputs: [(shape: [Int], type: ElementType, values: [T])],
+    output type: ElementType, options: BuiltinOptions = .none, threads: Int = 1
+) throws -> (shape: [Int], values: [T]) {
     var g = GraphBuilder()
     let ins = inputs.map { g.input($0.shape, $0.type) }
     let y = g.tensor([], type)
@@ -64,7 +66,9 @@ func unflatten(_ flat: Int, _ shape: [Int]) -> [Int] {
 }
 
 /// Naive NumPy broadcast of `f` over `a` and `b`, one multi-index at a time.
-func naiveBroadcast<T>(_ a: [T], _ aShape: [Int], _ b: [T], _ bShape: [Int], _ f: (T, T) -> T) -> (shape: [Int], values: [T]) {
+func naiveBroadcast<T>(_ a: [T], _ aShape: [Int], _ b: [T], _ bShape: [Int], _ f: (T, T) -> T) -> (
+    shape: [Int], values: [T]
+) {
     let rank = max(aShape.count, bShape.count)
     let pa = [Int](repeating: 1, count: rank - aShape.count) + aShape
     let pb = [Int](repeating: 1, count: rank - bShape.count) + bShape
@@ -85,7 +89,9 @@ func naiveBroadcast<T>(_ a: [T], _ aShape: [Int], _ b: [T], _ bShape: [Int], _ f
 }
 
 /// `max|got - want| <= tolerance * max(1, max|want|)`, elementwise over equal counts.
-func expectNear(_ got: [Float], _ want: [Float], tolerance: Float = 1e-5, sourceLocation: SourceLocation = #_sourceLocation) {
+func expectNear(
+    _ got: [Float], _ want: [Float], tolerance: Float = 1e-5, sourceLocation: SourceLocation = #_sourceLocation
+) {
     #expect(got.count == want.count, sourceLocation: sourceLocation)
     guard got.count == want.count else { return }
     let scale = max(1, want.map { abs($0) }.max() ?? 0)
@@ -97,7 +103,8 @@ func expectNear(_ got: [Float], _ want: [Float], tolerance: Float = 1e-5, source
             worst = max(worst, abs(g - w))
         }
     }
-    #expect(worst <= tolerance * scale, "max error \(worst) exceeds \(tolerance * scale)", sourceLocation: sourceLocation)
+    #expect(
+        worst <= tolerance * scale, "max error \(worst) exceeds \(tolerance * scale)", sourceLocation: sourceLocation)
 }
 
 /// The error description `body` throws, or nil if it does not throw.

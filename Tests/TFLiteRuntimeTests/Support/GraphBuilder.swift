@@ -20,9 +20,12 @@ struct GraphBuilder {
     private var constants: [(tensor: Int, bytes: [UInt8])] = []
 
     @discardableResult
-    mutating func tensor(_ shape: [Int], _ type: ElementType, quantization: Quantization? = nil, name: String? = nil) -> Int {
+    mutating func tensor(_ shape: [Int], _ type: ElementType, quantization: Quantization? = nil, name: String? = nil)
+        -> Int
+    {
         let i = tensors.count
-        tensors.append(ModelTensor(index: i, name: name ?? "t\(i)", type: type, shape: shape, quantization: quantization))
+        tensors.append(
+            ModelTensor(index: i, name: name ?? "t\(i)", type: type, shape: shape, quantization: quantization))
         return i
     }
 
@@ -34,7 +37,9 @@ struct GraphBuilder {
 
     mutating func output(_ t: Int) { outputs.append(t) }
 
-    mutating func constant<T>(_ values: [T], shape: [Int], _ type: ElementType, quantization: Quantization? = nil) -> Int {
+    mutating func constant<T>(_ values: [T], shape: [Int], _ type: ElementType, quantization: Quantization? = nil)
+        -> Int
+    {
         let i = tensor(shape, type, quantization: quantization, name: "const\(constants.count)")
         let bytes = values.withUnsafeBytes { Array($0) }
         constants.append((i, bytes))
@@ -45,14 +50,21 @@ struct GraphBuilder {
     mutating func constant(_ values: [Int32], shape: [Int]) -> Int { constant(values, shape: shape, .int32) }
 
     mutating func op(_ code: BuiltinOperator, inputs: [Int], outputs: [Int], options: BuiltinOptions = .none) {
-        operators.append(Operator(index: operators.count, code: OperatorCode(builtin: code), inputs: inputs, outputs: outputs, options: options))
+        operators.append(
+            Operator(
+                index: operators.count, code: OperatorCode(builtin: code), inputs: inputs, outputs: outputs,
+                options: options))
     }
 
-    mutating func customOp(_ name: String, inputs: [Int], outputs: [Int], options: [UInt8], version: Int = 1) -> ModelBytes {
+    mutating func customOp(_ name: String, inputs: [Int], outputs: [Int], options: [UInt8], version: Int = 1)
+        -> ModelBytes
+    {
         let storage = ModelBytes(options)
         let view = ByteView(storage: storage, offset: 0, count: options.count)
-        operators.append(Operator(index: operators.count, code: OperatorCode(builtin: .custom, customName: name, version: version),
-                                  inputs: inputs, outputs: outputs, customOptions: view))
+        operators.append(
+            Operator(
+                index: operators.count, code: OperatorCode(builtin: .custom, customName: name, version: version),
+                inputs: inputs, outputs: outputs, customOptions: view))
         return storage
     }
 
@@ -89,8 +101,9 @@ struct GraphBuilder {
         }
         let subgraph = Subgraph(name: "main", tensors: ts, inputs: inputs, outputs: outputs, operators: operators)
         let codes = Array(Set(operators.map(\.code)))
-        return Model(bytes: storage, version: 3, modelDescription: "test", operatorCodes: codes,
-                     subgraphs: [subgraph], signatures: [], metadata: [])
+        return Model(
+            bytes: storage, version: 3, modelDescription: "test", operatorCodes: codes,
+            subgraphs: [subgraph], signatures: [], metadata: [])
     }
 
     func engine(threads: Int = 1, level: KernelLevel? = nil) throws -> Engine {

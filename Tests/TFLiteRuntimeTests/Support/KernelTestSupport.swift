@@ -15,7 +15,8 @@ func seededFloats(_ count: Int, seed: UInt64) -> [Float] {
 }
 
 /// Float tolerance of kernel tests: `max|got - ref| ≤ 1e-5 · max(1, max|ref|)`.
-func expectClose(_ got: [Float], _ ref: [Float], _ what: String = "", sourceLocation: SourceLocation = #_sourceLocation) {
+func expectClose(_ got: [Float], _ ref: [Float], _ what: String = "", sourceLocation: SourceLocation = #_sourceLocation)
+{
     guard got.count == ref.count else {
         Issue.record("\(what): got \(got.count) values, expected \(ref.count)", sourceLocation: sourceLocation)
         return
@@ -24,16 +25,20 @@ func expectClose(_ got: [Float], _ ref: [Float], _ what: String = "", sourceLoca
     var worst: Float = 0, at = 0
     for i in got.indices {
         let d = abs(got[i] - ref[i])
-        if !(d <= worst) { worst = d; at = i }   // catches NaN
+        if !(d <= worst) { worst = d; at = i } // catches NaN
     }
-    #expect(worst <= 1e-5 * scale, "\(what): max |got - ref| = \(worst) at \(at) (got \(got[at]), ref \(ref[at]))", sourceLocation: sourceLocation)
+    #expect(
+        worst <= 1e-5 * scale, "\(what): max |got - ref| = \(worst) at \(at) (got \(got[at]), ref \(ref[at]))",
+        sourceLocation: sourceLocation)
 }
 
 /// Runs a graph built by `build` with 1 and 2 threads at kernel `level` (nil: the host's),
 /// feeding float `inputs` in order, checks that both runs give bit-identical outputs, and
 /// returns output 0 and its shape.
-func runFloatGraph(_ inputs: [[Float]], level: KernelLevel? = nil, sourceLocation: SourceLocation = #_sourceLocation,
-                   _ build: (inout GraphBuilder) -> Void) throws -> (values: [Float], shape: [Int]) {
+func runFloatGraph(
+    _ inputs: [[Float]], level: KernelLevel? = nil, sourceLocation: SourceLocation = #_sourceLocation,
+    _ build: (inout GraphBuilder) -> Void
+) throws -> (values: [Float], shape: [Int]) {
     var g = GraphBuilder()
     build(&g)
     var results: [[Float]] = []
@@ -46,15 +51,18 @@ func runFloatGraph(_ inputs: [[Float]], level: KernelLevel? = nil, sourceLocatio
         results.append(try engine.output(0, as: Float.self))
         shape = engine.outputShape(0)
     }
-    #expect(results[0].map(\.bitPattern) == results[1].map(\.bitPattern),
-            "outputs differ between 1 and 2 threads", sourceLocation: sourceLocation)
+    #expect(
+        results[0].map(\.bitPattern) == results[1].map(\.bitPattern),
+        "outputs differ between 1 and 2 threads", sourceLocation: sourceLocation)
     return (results[0], shape)
 }
 
 /// Runs one option-less `op` from a 1-D input of `values` (type `from`) to a 1-D output
 /// of type `to`, quantized with `quantization`, and returns the output as `Out` values.
-func runOneToOne<In, Out>(_ op: BuiltinOperator, _ values: [In], _ from: ElementType, to: ElementType,
-                          quantization: Quantization? = nil, as _: Out.Type) throws -> [Out] {
+func runOneToOne<In, Out>(
+    _ op: BuiltinOperator, _ values: [In], _ from: ElementType, to: ElementType,
+    quantization: Quantization? = nil, as _: Out.Type
+) throws -> [Out] {
     var g = GraphBuilder()
     let x = g.input([values.count], from)
     let y = g.tensor([values.count], to, quantization: quantization)
@@ -82,17 +90,22 @@ func prepareFailure(_ g: GraphBuilder) -> RuntimeError? {
 /// Expects engine creation to fail with `invalidOperator` whose reason contains `fragment`.
 func expectInvalid(_ g: GraphBuilder, _ fragment: String, sourceLocation: SourceLocation = #_sourceLocation) {
     switch prepareFailure(g) {
-    case let .invalidOperator(_, _, reason)?:
-        #expect(reason.contains(fragment), "reason '\(reason)' does not mention '\(fragment)'", sourceLocation: sourceLocation)
+    case .invalidOperator(_, _, let reason)?:
+        #expect(
+            reason.contains(fragment), "reason '\(reason)' does not mention '\(fragment)'",
+            sourceLocation: sourceLocation)
     case let other:
-        Issue.record("expected invalidOperator mentioning '\(fragment)', got \(String(describing: other))", sourceLocation: sourceLocation)
+        Issue.record(
+            "expected invalidOperator mentioning '\(fragment)', got \(String(describing: other))",
+            sourceLocation: sourceLocation)
     }
 }
 
 /// Expects engine creation to fail with `unsupportedTypes`.
 func expectUnsupportedTypes(_ g: GraphBuilder, sourceLocation: SourceLocation = #_sourceLocation) {
     guard case .unsupportedTypes? = prepareFailure(g) else {
-        Issue.record("expected unsupportedTypes, got \(String(describing: prepareFailure(g)))", sourceLocation: sourceLocation)
+        Issue.record(
+            "expected unsupportedTypes, got \(String(describing: prepareFailure(g)))", sourceLocation: sourceLocation)
         return
     }
 }

@@ -36,8 +36,10 @@ enum QTest {
 
     /// Runs `g` with the given byte inputs, thread count and kernel level (nil: the
     /// host's); returns output 0's bytes and shape.
-    static func run(_ g: GraphBuilder, _ inputs: [[UInt8]], threads: Int,
-                    level: KernelLevel? = nil) throws -> (bytes: [UInt8], shape: [Int]) {
+    static func run(
+        _ g: GraphBuilder, _ inputs: [[UInt8]], threads: Int,
+        level: KernelLevel? = nil
+    ) throws -> (bytes: [UInt8], shape: [Int]) {
         let engine = try g.engine(threads: threads, level: level)
         try engine.allocate()
         for (i, values) in inputs.enumerated() { try engine.setInput(i, values) }
@@ -63,8 +65,10 @@ struct QuantizedWeights {
 
     /// `channels` output channels along `axis` of a weights tensor of `count` values, with
     /// `depth` products per output (to size the output scale so outputs are spread).
-    init(type: ElementType, count: Int, channels: Int, axis: Int, depth: Int, perChannel: Bool, bias: Bool,
-         rng: inout SplitMix64) {
+    init(
+        type: ElementType, count: Int, channels: Int, axis: Int, depth: Int, perChannel: Bool, bias: Bool,
+        rng: inout SplitMix64
+    ) {
         self.type = type
         let sIn = Float.random(in: 0.01 ... 0.05, using: &rng)
         let zx = QTest.randomZeroPoint(type, &rng)
@@ -89,7 +93,8 @@ struct QuantizedWeights {
     /// Adds the weights (constant, or a graph input when `constant` is false) and the bias
     /// to `g`; returns their tensor indices (bias -1 when absent).
     func add(to g: inout GraphBuilder, shape: [Int], constant: Bool) -> (weights: Int, bias: Int) {
-        let w = constant
+        let w =
+            constant
             ? g.constant(QTest.bytes(codes), shape: shape, type, quantization: quantization)
             : g.input(shape, type, quantization: quantization)
         let b = biasValues.map { g.constant($0, shape: [$0.count], .int32, quantization: biasQuantization) } ?? -1

@@ -10,8 +10,10 @@ enum ShapeTest {
     }
 
     /// Allocates, feeds input 0 (if any values are given), invokes, and returns output `position`.
-    static func run<I, O>(_ g: GraphBuilder, input: [I], as _: O.Type, position: Int = 0,
-                          threads: Int = 1) throws -> (shape: [Int], values: [O]) {
+    static func run<I, O>(
+        _ g: GraphBuilder, input: [I], as _: O.Type, position: Int = 0,
+        threads: Int = 1
+    ) throws -> (shape: [Int], values: [O]) {
         let engine = try g.engine(threads: threads)
         try engine.allocate()
         if !input.isEmpty { try engine.setInput(0, input) }
@@ -21,7 +23,9 @@ enum ShapeTest {
 
     /// Expects building the engine (which prepares every operator) to fail with a message
     /// containing `fragment`.
-    static func expectPrepareError(_ g: GraphBuilder, _ fragment: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    static func expectPrepareError(
+        _ g: GraphBuilder, _ fragment: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         do {
             _ = try g.engine()
             Issue.record("expected a prepare error containing '\(fragment)'", sourceLocation: sourceLocation)

@@ -59,7 +59,8 @@ extension GuideViewController {
                 self.check(abs(got.floatValue - want) <= 1e-4, "probability \(got) vs \(want)")
             }
             // The same model bundled with the app gives the same answer.
-            ModelInterpreter.modelInterpreter(localModel: localModel).run(inputs: inputs, options: ioOptions) { local, error in
+            ModelInterpreter.modelInterpreter(localModel: localModel).run(inputs: inputs, options: ioOptions) {
+                local, error in
                 let localProbabilities = (try? local?.output(index: 0) as? [[NSNumber]])?.first ?? []
                 self.check(error == nil && localProbabilities == probabilities, "local and remote models agree")
                 self.next()
@@ -68,9 +69,12 @@ extension GuideViewController {
     }
 
     func runIndexLookUps() {
-        let interpreter = ModelInterpreter.modelInterpreter(localModel: CustomLocalModel(modelPath: path("Fixtures/models/mobilenet_float.tflite")))
+        let interpreter = ModelInterpreter.modelInterpreter(
+            localModel: CustomLocalModel(modelPath: path("Fixtures/models/mobilenet_float.tflite")))
         interpreter.inputIndex(opName: "serving_default_image:0") { index, error in
-            self.check(index == 0 && error == nil, "input index 0, got \(String(describing: index)) \(String(describing: error))")
+            self.check(
+                index == 0 && error == nil,
+                "input index 0, got \(String(describing: index)) \(String(describing: error))")
             // The model has been read now: the answer comes before the call returns.
             var outputIndex: NSNumber?
             interpreter.outputIndex(opName: "PartitionedCall:0") { index, _ in
@@ -104,7 +108,8 @@ extension GuideViewController {
             let boxes = floats(try interpreter.output(at: 0))
             let classes = floats(try interpreter.output(at: 1))
             let scores = floats(try interpreter.output(at: 2))
-            let labelsPath = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("dict.txt").path
+            let labelsPath = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("dict.txt")
+                .path
             let labels = try String(contentsOfFile: labelsPath, encoding: .utf8).split(separator: "\n").map(String.init)
             var found: [String] = []
             for i in 0 ..< scores.count where scores[i] > 0.5 {

@@ -25,12 +25,16 @@ extension GuideViewController {
             }
             for object in objects {
                 let frame = object.frame
-                self.check(frame.width > 0 && frame.height > 0 && frame.maxX <= 320 && frame.maxY <= 320, "frame \(frame)")
+                self.check(
+                    frame.width > 0 && frame.height > 0 && frame.maxX <= 320 && frame.maxY <= 320, "frame \(frame)")
                 self.check(object.trackingID == nil, "no tracking ID in single-image mode")
-                self.check(object.labels.allSatisfy { $0.confidence >= 0.5 && !$0.text.isEmpty }, "labels above the threshold")
+                self.check(
+                    object.labels.allSatisfy { $0.confidence >= 0.5 && !$0.text.isEmpty }, "labels above the threshold")
             }
             let texts = objects.compactMap { $0.labels.first?.text }.sorted()
-            self.check(texts == self.interpreterDetections, "ML Kit's objects \(texts) are the interpreter's \(self.interpreterDetections)")
+            self.check(
+                texts == self.interpreterDetections,
+                "ML Kit's objects \(texts) are the interpreter's \(self.interpreterDetections)")
             self.next()
         }
     }

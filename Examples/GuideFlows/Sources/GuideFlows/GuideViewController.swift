@@ -49,20 +49,26 @@ final class GuideViewController {
             ("a failed download keeps the model", runFailedDownloadFlow),
         ]
         let conditions = ModelDownloadConditions(allowsCellularAccess: true, allowsBackgroundDownloading: true)
-        observers.append(NotificationCenter.default.addObserver(forName: .firebaseMLModelDownloadDidSucceed, object: nil, queue: .main) { [weak self] notification in
-            guard let userInfo = notification.userInfo,
-                  let model = userInfo[ModelDownloadUserInfoKey.remoteModel.rawValue] as? RemoteModel else { return }
-            MainActor.assumeIsolated { self?.downloadFinished(model.name) }
-        })
-        observers.append(NotificationCenter.default.addObserver(forName: .firebaseMLModelDownloadDidFail, object: nil, queue: .main) { [weak self] notification in
-            let model = notification.userInfo?[ModelDownloadUserInfoKey.remoteModel.rawValue] as? RemoteModel
-            let error = notification.userInfo?[ModelDownloadUserInfoKey.error.rawValue] as? NSError
-            MainActor.assumeIsolated {
-                guard let self, let name = model?.name, self.downloadsLeft.contains(name) else { return }
-                self.check(false, "download of \(name) failed: \(String(describing: error))")
-                self.finish()
-            }
-        })
+        observers.append(
+            NotificationCenter.default.addObserver(
+                forName: .firebaseMLModelDownloadDidSucceed, object: nil, queue: .main
+            ) { [weak self] notification in
+                guard let userInfo = notification.userInfo,
+                    let model = userInfo[ModelDownloadUserInfoKey.remoteModel.rawValue] as? RemoteModel
+                else { return }
+                MainActor.assumeIsolated { self?.downloadFinished(model.name) }
+            })
+        observers.append(
+            NotificationCenter.default.addObserver(forName: .firebaseMLModelDownloadDidFail, object: nil, queue: .main)
+            { [weak self] notification in
+                let model = notification.userInfo?[ModelDownloadUserInfoKey.remoteModel.rawValue] as? RemoteModel
+                let error = notification.userInfo?[ModelDownloadUserInfoKey.error.rawValue] as? NSError
+                MainActor.assumeIsolated {
+                    guard let self, let name = model?.name, self.downloadsLeft.contains(name) else { return }
+                    self.check(false, "download of \(name) failed: \(String(describing: error))")
+                    self.finish()
+                }
+            })
         for name in downloadsLeft.sorted() {
             _ = ModelManager.modelManager().download(CustomRemoteModel(name: name), conditions: conditions)
         }

@@ -12,7 +12,8 @@ extension GuideViewController {
 
     func runLocalLabelingFlow() {
         guard let manifestPath = Optional(path("Fixtures/bundles/digits/manifest.json")),
-              let localModel = LocalModel(manifestPath: manifestPath) else {
+            let localModel = LocalModel(manifestPath: manifestPath)
+        else {
             check(false, "the bundle's manifest loads")
             return next()
         }
@@ -27,7 +28,8 @@ extension GuideViewController {
                 return self.next()
             }
             self.check(labels.first?.text == "2", "the digit 2 is the top label, got \(labels.first?.text ?? "none")")
-            self.check(labels.allSatisfy { (0 ... 1).contains($0.confidence) && $0.index >= 0 }, "confidences and indexes")
+            self.check(
+                labels.allSatisfy { (0 ... 1).contains($0.confidence) && $0.index >= 0 }, "confidences and indexes")
             self.digitLabels = labels.map(\.text)
             // The synchronous call gives the same labels.
             let again = try? imageLabeler.results(in: image)
@@ -39,15 +41,18 @@ extension GuideViewController {
     func runRemoteLabelingFlow() {
         let remoteModel = CustomRemoteModel(remoteModelSource: FirebaseModelSource(name: "digits"))
         let downloadConditions = ModelDownloadConditions(allowsCellularAccess: true, allowsBackgroundDownloading: true)
-        flowObservers.append(NotificationCenter.default.addObserver(forName: .mlkitModelDownloadDidSucceed, object: nil, queue: .main) { notification in
-            guard let userInfo = notification.userInfo,
-                  let model = userInfo[ModelDownloadUserInfoKey.remoteModel.rawValue] as? RemoteModel,
-                  model == remoteModel else { return }
-            MainActor.assumeIsolated {
-                self.removeFlowObservers()
-                self.labelWithRemoteModel(remoteModel)
-            }
-        })
+        flowObservers.append(
+            NotificationCenter.default.addObserver(forName: .mlkitModelDownloadDidSucceed, object: nil, queue: .main) {
+                notification in
+                guard let userInfo = notification.userInfo,
+                    let model = userInfo[ModelDownloadUserInfoKey.remoteModel.rawValue] as? RemoteModel,
+                    model == remoteModel
+                else { return }
+                MainActor.assumeIsolated {
+                    self.removeFlowObservers()
+                    self.labelWithRemoteModel(remoteModel)
+                }
+            })
         let downloadProgress = ModelManager.modelManager().download(remoteModel, conditions: downloadConditions)
         check(downloadProgress.totalUnitCount != 0, "download progress")
     }

@@ -15,7 +15,9 @@ let status: Int32 = MainActor.assumeIsolated {
     }
     if !controller.isFinished { controller.failures.append("timed out in step \(controller.currentStep)") }
     for failure in controller.failures { print("FAIL: \(failure)") }
-    print(controller.failures.isEmpty ? "all guide flows passed (\(controller.passed) checks)" : "\(controller.failures.count) failures")
+    print(
+        controller.failures.isEmpty
+            ? "all guide flows passed (\(controller.passed) checks)" : "\(controller.failures.count) failures")
     return controller.failures.isEmpty ? 0 : 1
 }
 exit(status)

@@ -7,8 +7,10 @@ extension ClampActivation {
     /// `max(qmin, z_y + round(lower/s_y))` and `min(qmax, z_y + round(upper/s_y))`
     /// (Float, ties away from zero; an infinite upper bound is `qmax`).
     /// Evaluated once per code at prepare, into a table.
-    static func quantized<T: QuantizedByte>(_: T.Type, input: TensorState, output: TensorState,
-                                            lower: Float, upper: Float) throws(KernelError) -> any PreparedKernel {
+    static func quantized<T: QuantizedByte>(
+        _: T.Type, input: TensorState, output: TensorState,
+        lower: Float, upper: Float
+    ) throws(KernelError) -> any PreparedKernel {
         let qx = try QuantizedOperand(input, role: "input")
         let qy = try QuantizedOperand(output, role: "output")
         func bound(_ f: Float) -> Int32 {
@@ -18,9 +20,11 @@ extension ClampActivation {
         }
         let lo = Swift.max(T.lowest, bound(lower))
         let hi = upper == .infinity ? T.highest : Swift.min(T.highest, bound(upper))
-        let op = RequantizeClampQ8(zeroX: qx.zeroPoint, zeroY: qy.zeroPoint,
-                                   multiplier: QuantizedMultiplier(Double(qx.scale / qy.scale)), lower: lo, upper: hi)
-        return LookupTableKernel(input: input.index, output: output.index, count: input.elementCount, table: op.table(T.self))
+        let op = RequantizeClampQ8(
+            zeroX: qx.zeroPoint, zeroY: qy.zeroPoint,
+            multiplier: QuantizedMultiplier(Double(qx.scale / qy.scale)), lower: lo, upper: hi)
+        return LookupTableKernel(
+            input: input.index, output: output.index, count: input.elementCount, table: op.table(T.self))
     }
 }
 

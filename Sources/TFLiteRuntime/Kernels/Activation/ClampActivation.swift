@@ -11,7 +11,8 @@ enum ClampActivation {
             switch input.type {
             case .float32:
                 try context.setOutputShape(0, input.shape)
-                return ClampF32(input: input.index, output: output.index, count: input.elementCount, lower: lower, upper: upper)
+                return ClampF32(
+                    input: input.index, output: output.index, count: input.elementCount, lower: lower, upper: upper)
             case .uint8:
                 try context.setOutputShape(0, input.shape)
                 return try quantized(UInt8.self, input: input, output: output, lower: lower, upper: upper)

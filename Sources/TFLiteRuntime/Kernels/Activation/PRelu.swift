@@ -19,8 +19,9 @@ enum PRelu {
         try context.setOutputShape(0, broadcast.outputShape)
         switch input.type {
         case .float32:
-            return BroadcastBinaryKernel<PReluF32>(a: input.index, b: alpha.index, output: output.index,
-                                                   broadcast: broadcast, clamp: nil)
+            return BroadcastBinaryKernel<PReluF32>(
+                a: input.index, b: alpha.index, output: output.index,
+                broadcast: broadcast, clamp: nil)
         case .uint8:
             return try quantized(UInt8.self, input: input, alpha: alpha, output: output, broadcast: broadcast)
         case .int8:

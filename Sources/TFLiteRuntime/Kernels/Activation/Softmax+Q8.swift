@@ -12,20 +12,26 @@ extension Softmax {
     /// TFLite's `GetReciprocal`. The output's declared quantization is not used (the
     /// result is on scale 1/256 from the lowest code); TFLite checks it for int8 only
     /// (zero point −128, scale 1/256 within 0.1%), and so do we.
-    static func quantized<T: QuantizedByte>(_: T.Type, input: TensorState, output: TensorState, beta: Float,
-                                            rows: Int, depth: Int) throws(KernelError) -> any PreparedKernel {
+    static func quantized<T: QuantizedByte>(
+        _: T.Type, input: TensorState, output: TensorState, beta: Float,
+        rows: Int, depth: Int
+    ) throws(KernelError) -> any PreparedKernel {
         let qx = try QuantizedOperand(input, role: "input")
         if T.self == Int8.self {
             let qy = try QuantizedOperand(output, role: "output")
             guard qy.zeroPoint == -128, abs(qy.scale - 1 / Float(256)) <= 0.001 / Float(256) else {
-                throw .invalid("an int8 SOFTMAX output must have zero point -128 and scale 1/256, found \(qy.zeroPoint) and \(qy.scale)")
+                throw .invalid(
+                    "an int8 SOFTMAX output must have zero point -128 and scale 1/256, found \(qy.zeroPoint) and \(qy.scale)"
+                )
             }
         }
         guard beta >= 0 else { throw .invalid("beta \(beta) is negative; quantized SOFTMAX needs beta ≥ 0") }
         let real = Swift.min(Double(beta) * Double(qx.scale) * Double(1 << 26), Double(Int32.max))
         let (mantissa, shift) = FixedPoint.quantizeMultiplier(real)
         guard shift >= 0 else {
-            throw .invalid("beta · input scale = \(Double(beta) * Double(qx.scale)) is too small for the fixed-point SOFTMAX (below 2^-27)")
+            throw .invalid(
+                "beta · input scale = \(Double(beta) * Double(qx.scale)) is too small for the fixed-point SOFTMAX (below 2^-27)"
+            )
         }
         let diffMin = -Int32((31.0 * Double(1 << 26) / Double(Int64(1) << shift)).rounded(.down))
         // `d` is one of the 256 differences 0, −1, …, −255: its exponential is computed here
@@ -34,11 +40,13 @@ extension Softmax {
         // `SRDHM(·, 0) = 0`, gives the lowest code: what those elements got when skipped.
         let exps = (0 ... 255).map { (k: Int32) -> Int32 in
             -k >= diffMin
-                ? FixedPoint.expOnNegativeValuesQ5(FixedPoint.saturatingRoundingDoublingHighMul(-k << Int32(shift), mantissa))
+                ? FixedPoint.expOnNegativeValuesQ5(
+                    FixedPoint.saturatingRoundingDoublingHighMul(-k << Int32(shift), mantissa))
                 : 0
         }
-        return SoftmaxQ8(signed: T.isSigned, input: input.index, output: output.index, rows: rows, depth: depth, exps: exps,
-                         terms: exps.map { FixedPoint.roundingDivideByPOT($0, 12) })
+        return SoftmaxQ8(
+            signed: T.isSigned, input: input.index, output: output.index, rows: rows, depth: depth, exps: exps,
+            terms: exps.map { FixedPoint.roundingDivideByPOT($0, 12) })
     }
 }
 
@@ -73,7 +81,8 @@ struct SoftmaxQ8: Quantized8Kernel {
                         let exponent = Swift.min(bitsOverUnit + 31 - 8, 31)
                         for c in 0 ..< depth {
                             let e = exps[Int(m - xr[c].code)]
-                            let unsat = FixedPoint.roundingDivideByPOT(FixedPoint.saturatingRoundingDoublingHighMul(scale, e), exponent)
+                            let unsat = FixedPoint.roundingDivideByPOT(
+                                FixedPoint.saturatingRoundingDoublingHighMul(scale, e), exponent)
                             yr[c] = T.clamping(unsat &+ T.lowest)
                         }
                     }

@@ -17,8 +17,8 @@ enum Softmax {
             guard input.rank >= 1 else { throw .invalid("input must have rank 1 or more, found a scalar") }
             let beta: Float
             switch (logarithmic, context.op.options) {
-            case let (false, .softmax(b)): beta = b
-            case (false, .none): beta = 0  // SoftmaxOptions absent: TFLite's zeroed default.
+            case (false, .softmax(let b)): beta = b
+            case (false, .none): beta = 0 // SoftmaxOptions absent: TFLite's zeroed default.
             case (true, .none), (true, .empty): beta = 1
             default: throw .invalid("unexpected options \(context.op.options)")
             }

@@ -18,8 +18,10 @@ extension UnaryActivation {
     /// - HARD_SWISH: TFLite's int16 fixed-point evaluation (``HardSwishQ8``).
     /// LEAKY_RELU and HARD_SWISH are evaluated once per code at prepare, into the same
     /// kind of table.
-    static func quantized<T: QuantizedByte>(_: T.Type, _ kind: Kind, _ operands: Operands, alpha: Float,
-                                            input: TensorState, output: TensorState) throws(KernelError) -> (any PreparedKernel)? {
+    static func quantized<T: QuantizedByte>(
+        _: T.Type, _ kind: Kind, _ operands: Operands, alpha: Float,
+        input: TensorState, output: TensorState
+    ) throws(KernelError) -> (any PreparedKernel)? {
         if kind == .exp || kind == .sqrt || kind == .rsqrt { return nil }
         let qx = try QuantizedOperand(input, role: "input")
         let qy = try QuantizedOperand(output, role: "output")
@@ -28,22 +30,27 @@ extension UnaryActivation {
             guard Double(qy.scale) == 1.0 / 256 else {
                 throw .invalid("LOGISTIC needs an output scale of 1/256 for \(output.type), found \(qy.scale)")
             }
-            return LookupTableKernel(input: operands.input, output: operands.output, count: operands.count,
-                                     table: lookupTable(T.self, input: qx, output: qy) { 1 / (1 + expf(-$0)) })
+            return LookupTableKernel(
+                input: operands.input, output: operands.output, count: operands.count,
+                table: lookupTable(T.self, input: qx, output: qy) { 1 / (1 + expf(-$0)) })
         case .tanh:
-            return LookupTableKernel(input: operands.input, output: operands.output, count: operands.count,
-                                     table: lookupTable(T.self, input: qx, output: qy) { tanhf($0) })
+            return LookupTableKernel(
+                input: operands.input, output: operands.output, count: operands.count,
+                table: lookupTable(T.self, input: qx, output: qy) { tanhf($0) })
         case .leakyRelu:
-            let op = LeakyReluQ8(zeroX: qx.zeroPoint, zeroY: qy.zeroPoint,
-                                 identity: QuantizedMultiplier(Double(qx.scale / qy.scale)),
-                                 alpha: QuantizedMultiplier(Double(qx.scale * alpha / qy.scale)),
-                                 lower: T.lowest, upper: T.highest)
-            return LookupTableKernel(input: operands.input, output: operands.output, count: operands.count,
-                                     table: op.table(T.self))
+            let op = LeakyReluQ8(
+                zeroX: qx.zeroPoint, zeroY: qy.zeroPoint,
+                identity: QuantizedMultiplier(Double(qx.scale / qy.scale)),
+                alpha: QuantizedMultiplier(Double(qx.scale * alpha / qy.scale)),
+                lower: T.lowest, upper: T.highest)
+            return LookupTableKernel(
+                input: operands.input, output: operands.output, count: operands.count,
+                table: op.table(T.self))
         case .hardSwish:
             let op = try HardSwishQ8(input: qx, output: qy, lower: T.lowest, upper: T.highest)
-            return LookupTableKernel(input: operands.input, output: operands.output, count: operands.count,
-                                     table: op.table(T.self))
+            return LookupTableKernel(
+                input: operands.input, output: operands.output, count: operands.count,
+                table: op.table(T.self))
         case .exp, .sqrt, .rsqrt:
             return nil
         }
@@ -52,8 +59,10 @@ extension UnaryActivation {
     /// TFLite's 8-bit lookup table of `f`, all in Float: for every code `v`,
     /// `q = Int32(round(f(s_x · (v − z_x)) · (1/s_y)) + z_y)` (ties away from zero),
     /// clamped to the type, stored as its bit pattern at index `UInt8(truncatingIfNeeded: v)`.
-    static func lookupTable<T: QuantizedByte>(_: T.Type, input: QuantizedOperand, output: QuantizedOperand,
-                                              _ f: (Float) -> Float) -> [UInt8] {
+    static func lookupTable<T: QuantizedByte>(
+        _: T.Type, input: QuantizedOperand, output: QuantizedOperand,
+        _ f: (Float) -> Float
+    ) -> [UInt8] {
         var table = [UInt8](repeating: 0, count: 256)
         let inverseScale = 1 / output.scale
         for v in T.lowest ... T.highest {
@@ -76,7 +85,10 @@ struct LeakyReluQ8: QuantizedUnaryOp {
     let alphaMantissa: Int32, alphaExponent: Int, alphaNegative: Bool
     let lower: Int32, upper: Int32
 
-    init(zeroX: Int32, zeroY: Int32, identity: QuantizedMultiplier, alpha: QuantizedMultiplier, lower: Int32, upper: Int32) {
+    init(
+        zeroX: Int32, zeroY: Int32, identity: QuantizedMultiplier, alpha: QuantizedMultiplier, lower: Int32,
+        upper: Int32
+    ) {
         self.zeroX = zeroX; self.zeroY = zeroY; self.identity = identity
         alphaNegative = alpha.mantissa < 0
         alphaMantissa = alphaNegative ? 0 &- alpha.mantissa : alpha.mantissa

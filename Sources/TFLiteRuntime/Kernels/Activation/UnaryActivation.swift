@@ -26,12 +26,14 @@ enum UnaryActivation {
             case .float32:
                 return float32(kind, operands, alpha: alpha)
             case .uint8:
-                guard let kernel = try quantized(UInt8.self, kind, operands, alpha: alpha, input: input, output: output) else {
+                guard let kernel = try quantized(UInt8.self, kind, operands, alpha: alpha, input: input, output: output)
+                else {
                     throw context.unsupportedTypes()
                 }
                 return kernel
             case .int8:
-                guard let kernel = try quantized(Int8.self, kind, operands, alpha: alpha, input: input, output: output) else {
+                guard let kernel = try quantized(Int8.self, kind, operands, alpha: alpha, input: input, output: output)
+                else {
                     throw context.unsupportedTypes()
                 }
                 return kernel
@@ -51,11 +53,11 @@ enum UnaryActivation {
     /// the other kinds, whose options tables have no fields.
     static func leakyReluAlpha(_ kind: Kind, _ options: BuiltinOptions) throws(KernelError) -> Float {
         switch (kind, options) {
-        case let (.leakyRelu, .leakyRelu(alpha)):
+        case (.leakyRelu, .leakyRelu(let alpha)):
             guard alpha.isFinite else { throw .invalid("alpha \(alpha) is not finite") }
             return alpha
         case (_, .none), (.hardSwish, .empty), (.exp, .empty), (.sqrt, .empty), (.rsqrt, .empty),
-             (.logistic, .empty), (.tanh, .empty):
+            (.logistic, .empty), (.tanh, .empty):
             return 0
         default:
             throw .invalid("unexpected options \(options)")

@@ -27,12 +27,14 @@ enum Comparison {
                 guard relation == .equal || relation == .notEqual else { throw context.unsupportedTypes() }
                 operands = .codes(CodeTables(a: boolTable, b: boolTable))
             case .uint8, .int8:
-                operands = .codes(CodeTables(a: try codeTable(a, role: "input 0"), b: try codeTable(b, role: "input 1")))
+                operands = .codes(
+                    CodeTables(a: try codeTable(a, role: "input 0"), b: try codeTable(b, role: "input 1")))
             default:
                 throw context.unsupportedTypes()
             }
-            return ComparisonKernel(relation: relation, operands: operands, a: a.index, b: b.index,
-                                    output: output.index, broadcast: broadcast)
+            return ComparisonKernel(
+                relation: relation, operands: operands, a: a.index, b: b.index,
+                output: output.index, broadcast: broadcast)
         }
     }
 
@@ -69,7 +71,7 @@ struct ComparisonKernel: PreparedKernel {
         case .float32: compare(context, Float.self, y)
         case .int32: compare(context, Int32.self, y)
         case .int64: compare(context, Int64.self, y)
-        case let .codes(tables): compareCodes(context, tables, y)
+        case .codes(let tables): compareCodes(context, tables, y)
         }
     }
 
@@ -96,8 +98,10 @@ struct ComparisonKernel: PreparedKernel {
     /// Calls `load` for the operand elements of each output element and stores the
     /// relation's truth as 0 or 1. The relation is chosen once per call, outside the loops.
     @inline(__always)
-    private func run<T: Comparable>(_ context: EvalContext, _ y: UnsafeMutablePointer<UInt8>,
-                                    _ load: (Int, Int) -> (T, T)) {
+    private func run<T: Comparable>(
+        _ context: EvalContext, _ y: UnsafeMutablePointer<UInt8>,
+        _ load: (Int, Int) -> (T, T)
+    ) {
         let (sa, sb) = broadcast.innerStrides
         let broadcast = self.broadcast
         @inline(__always)

@@ -18,7 +18,8 @@ enum Select {
             let y = try context.input(2)
             let output = try context.output(0)
             guard condition.type == .bool, x.type == y.type, x.type == output.type,
-                  let width = x.type.byteSize, [1, 2, 4, 8].contains(width) else {
+                let width = x.type.byteSize, [1, 2, 4, 8].contains(width)
+            else {
                 throw context.unsupportedTypes()
             }
             switch context.op.options {
@@ -37,14 +38,17 @@ enum Select {
                         // One condition per row: as if its shape were [n, 1, 1, ...].
                         conditionShape = condition.shape + [Int](repeating: 1, count: x.rank - 1)
                     } else if condition.rank != 0 {
-                        throw .invalid("condition \(condition.shape) must be a scalar, have x's shape \(x.shape), or be rank 1 with x's first dimension")
+                        throw .invalid(
+                            "condition \(condition.shape) must be a scalar, have x's shape \(x.shape), or be rank 1 with x's first dimension"
+                        )
                     }
                 }
             }
             try context.setOutputShape(0, shape)
             let geometry = try StridedGeometry(output: shape, operands: [conditionShape, x.shape, y.shape])
-            return SelectKernel(width: width, condition: condition.index, x: x.index, y: y.index,
-                                output: output.index, geometry: geometry)
+            return SelectKernel(
+                width: width, condition: condition.index, x: x.index, y: y.index,
+                output: output.index, geometry: geometry)
         }
     }
 }
@@ -79,7 +83,7 @@ struct StridedGeometry: Sendable {
                     throw .invalid("shape \(shape) does not broadcast to \(output)")
                 }
                 if size != 1 { strides[d] = step }
-                step *= size   // bounded by the operand's own element count
+                step *= size // bounded by the operand's own element count
             }
             all.append(strides)
         }

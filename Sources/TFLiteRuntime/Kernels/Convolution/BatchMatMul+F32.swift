@@ -20,10 +20,11 @@ struct BatchMatMulF32: PreparedKernel {
         let serial = Parallel(threadCount: 1)
         let one = { (i: Int, parallel: Parallel) in
             let (xi, yi) = broadcast.matrices(i)
-            TiledGEMM.run(parallel, m: m, n: n, k: k,
-                          a: a + xi * xMatrixSize, lda: lda, transposeA: adjointX,
-                          b: b + yi * yMatrixSize, ldb: ldb, transposeB: adjointY,
-                          c: c + i * m * n, ldc: n)
+            TiledGEMM.run(
+                parallel, m: m, n: n, k: k,
+                a: a + xi * xMatrixSize, lda: lda, transposeA: adjointX,
+                b: b + yi * yMatrixSize, ldb: ldb, transposeB: adjointY,
+                c: c + i * m * n, ldc: n)
         }
         if matrices == 1 {
             one(0, context.parallel)

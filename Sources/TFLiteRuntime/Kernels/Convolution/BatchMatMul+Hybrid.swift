@@ -9,11 +9,14 @@ import TFLiteModel
 ///
 /// Weights are per tensor, or per output column `n` (the RHS dimension that `n` indexes).
 enum BatchMatMulHybrid {
-    static func make(_ context: inout PrepareContext, options: BatchMatMulOptions, x: TensorState, y: TensorState,
-                     output: TensorState, m: Int, n: Int, k: Int,
-                     broadcast: BatchBroadcast) throws(KernelError) -> any PreparedKernel {
+    static func make(
+        _ context: inout PrepareContext, options: BatchMatMulOptions, x: TensorState, y: TensorState,
+        output: TensorState, m: Int, n: Int, k: Int,
+        broadcast: BatchBroadcast
+    ) throws(KernelError) -> any PreparedKernel {
         guard x.type == .float32, output.type == .float32 else { throw context.unsupportedTypes() }
-        let w = try HybridWeights(y, channels: n, channelAxis: options.adjointY ? y.rank - 2 : y.rank - 1, op: "BATCH_MATMUL")
+        let w = try HybridWeights(
+            y, channels: n, channelAxis: options.adjointY ? y.rank - 2 : y.rank - 1, op: "BATCH_MATMUL")
         let (yr, yc) = (y.shape[y.rank - 2], y.shape[y.rank - 1])
         let (xr, xc) = (x.shape[x.rank - 2], x.shape[x.rank - 1])
         let matrixK = try ConvCheck.product([n, k], "BATCH_MATMUL")
@@ -34,8 +37,10 @@ enum BatchMatMulHybrid {
                 sums[mat * n + j] = sum
             }
         }
-        let workerBytes = try ConvCheck.cacheLines([try ConvCheck.product([2, m, n, 4], "BATCH_MATMUL")], "BATCH_MATMUL")
-        let work = context.requestScratch(bytes: try ConvCheck.product([workerBytes, context.threadCount], "BATCH_MATMUL"))
+        let workerBytes = try ConvCheck.cacheLines(
+            [try ConvCheck.product([2, m, n, 4], "BATCH_MATMUL")], "BATCH_MATMUL")
+        let work = context.requestScratch(
+            bytes: try ConvCheck.product([workerBytes, context.threadCount], "BATCH_MATMUL"))
         let codes = context.requestScratch(bytes: try ConvCheck.product([lhsRows, k, 4], "BATCH_MATMUL"))
         let rowParams = context.requestScratch(bytes: try ConvCheck.product([lhsRows, 8], "BATCH_MATMUL"))
         return BatchMatMulHybridGemm(
@@ -70,15 +75,18 @@ struct BatchMatMulHybridGemm: PreparedKernel {
         let a = UnsafePointer(context.pointer(x, as: Float.self))
         let z = context.pointer(output, as: Float.self)
         let q = context.scratch(codes, as: Float.self)
-        let params = context.scratch(rowParams, as: Float.self)   // [scale, offset] per LHS row
-        let (m, n, k, xc, adjointX, asymmetric) = (self.m, self.n, self.k, self.xColumns, self.adjointX, self.asymmetric)
+        let params = context.scratch(rowParams, as: Float.self) // [scale, offset] per LHS row
+        let (m, n, k, xc, adjointX, asymmetric) = (
+            self.m, self.n, self.k, self.xColumns, self.adjointX, self.asymmetric
+        )
         context.parallel.forEachChunk(lhsRows) { rows in
             for r in rows {
                 // Row r is row (r % m) of op(x) in LHS matrix r / m.
                 let matrix = a + (r / m) * m * k
                 let start = adjointX ? matrix + r % m : matrix + (r % m) * xc
-                let (scale, offset) = HybridInput.quantize(start, count: k, stride: adjointX ? xc : 1,
-                                                           asymmetric: asymmetric, into: q + r * k)
+                let (scale, offset) = HybridInput.quantize(
+                    start, count: k, stride: adjointX ? xc : 1,
+                    asymmetric: asymmetric, into: q + r * k)
                 params[2 * r] = scale
                 params[2 * r + 1] = Float(offset)
             }
@@ -94,8 +102,9 @@ struct BatchMatMulHybridGemm: PreparedKernel {
                     for i in matrices {
                         let (xi, wm) = broadcast.matrices(i)
                         let row0 = xi * m
-                        gemm.run(m: m, n: n, k: k, a: q + row0 * k, lda: k, b: w + wm * n * k, ldb: k,
-                                 temp: temp, acc: acc, ldacc: n)
+                        gemm.run(
+                            m: m, n: n, k: k, a: q + row0 * k, lda: k, b: w + wm * n * k, ldb: k,
+                            temp: temp, acc: acc, ldacc: n)
                         for r in 0 ..< m {
                             let scale = params[2 * (row0 + r)], offset = params[2 * (row0 + r) + 1]
                             let out = z + (i * m + r) * n

@@ -11,14 +11,14 @@ enum BatchMatMul {
         try context.expectCounts(inputs: 2, outputs: 1)
         let options: BatchMatMulOptions
         switch context.op.options {
-        case let .batchMatMul(o): options = o
+        case .batchMatMul(let o): options = o
         case .none: options = BatchMatMulOptions(adjointX: false, adjointY: false)
         default: throw .invalid("expected BatchMatMulOptions, found \(context.op.options)")
         }
         let x = try context.input(0)
         let y = try context.input(1)
         let output = try context.output(0)
-        guard (2...5).contains(x.rank), (2...5).contains(y.rank) else {
+        guard (2 ... 5).contains(x.rank), (2 ... 5).contains(y.rank) else {
             throw .invalid("inputs must have rank 2 to 5, found shapes \(x.shape) and \(y.shape)")
         }
         let (xr, xc) = (x.shape[x.rank - 2], x.shape[x.rank - 1])
@@ -26,7 +26,9 @@ enum BatchMatMul {
         let (m, k) = options.adjointX ? (xc, xr) : (xr, xc)
         let (k2, n) = options.adjointY ? (yc, yr) : (yr, yc)
         guard k == k2 else {
-            throw .invalid("inner dimensions differ: \(x.shape)\(options.adjointX ? " (adjoint)" : "") and \(y.shape)\(options.adjointY ? " (adjoint)" : "")")
+            throw .invalid(
+                "inner dimensions differ: \(x.shape)\(options.adjointX ? " (adjoint)" : "") and \(y.shape)\(options.adjointY ? " (adjoint)" : "")"
+            )
         }
         let batchRank = Swift.max(x.rank, y.rank) - 2
         let xBatch = [Int](repeating: 1, count: batchRank - (x.rank - 2)) + x.shape.dropLast(2)
@@ -41,20 +43,25 @@ enum BatchMatMul {
         try context.setOutputShape(0, batch + [m, n])
         context.declareWork(batch + [m, n, k])
         let hybrid = x.type == .float32 && y.type == .int8
-        guard hybrid || (x.type == .float32 && y.type == .float32 && output.type == .float32) else { throw context.unsupportedTypes() }
+        guard hybrid || (x.type == .float32 && y.type == .float32 && output.type == .float32) else {
+            throw context.unsupportedTypes()
+        }
         try ConvCheck.blasSizes([m, n, k, xc, yc], "BATCH_MATMUL")
 
         let (matrixSize, overflow) = m.multipliedReportingOverflow(by: n)
         // setOutputShape proved that batch · m · n fits; an empty output has no matrices.
-        let broadcast = BatchBroadcast(batch: batch, x: xBatch, y: yBatch,
-                                       count: !overflow && matrixSize > 0 ? batch.reduce(1, *) : 0)
+        let broadcast = BatchBroadcast(
+            batch: batch, x: xBatch, y: yBatch,
+            count: !overflow && matrixSize > 0 ? batch.reduce(1, *) : 0)
         if hybrid {
-            return try BatchMatMulHybrid.make(&context, options: options, x: x, y: y, output: output, m: m, n: n, k: k,
-                                              broadcast: broadcast)
+            return try BatchMatMulHybrid.make(
+                &context, options: options, x: x, y: y, output: output, m: m, n: n, k: k,
+                broadcast: broadcast)
         }
-        return BatchMatMulF32(x: x.index, y: y.index, output: output.index, m: m, n: n, k: k,
-                              adjointX: options.adjointX, adjointY: options.adjointY,
-                              lda: xc, ldb: yc, xMatrixSize: xr * xc, yMatrixSize: yr * yc, broadcast: broadcast)
+        return BatchMatMulF32(
+            x: x.index, y: y.index, output: output.index, m: m, n: n, k: k,
+            adjointX: options.adjointX, adjointY: options.adjointY,
+            lda: xc, ldb: yc, xMatrixSize: xr * xc, yMatrixSize: yr * yc, broadcast: broadcast)
     }
 }
 

@@ -6,19 +6,23 @@ enum Conv2DF32 {
     /// of output pixels (at least one pixel per tile, whatever its patch size).
     static let im2colBudgetBytes = 4 << 20
 
-    static func make(_ context: inout PrepareContext, geometry g: Conv2DGeometry, groups: Int,
-                     input: Int, filter: Int, bias: Int?, output: Int,
-                     range: FloatActivationRange) throws(KernelError) -> any PreparedKernel {
+    static func make(
+        _ context: inout PrepareContext, geometry g: Conv2DGeometry, groups: Int,
+        input: Int, filter: Int, bias: Int?, output: Int,
+        range: FloatActivationRange
+    ) throws(KernelError) -> any PreparedKernel {
         let groupInC = g.inC / groups
         let groupOutC = g.outC / groups
         let epilogue = FloatBiasActivation(channels: g.outC, range: range)
-        let pointwise = g.kh == 1 && g.kw == 1 && g.strideH == 1 && g.strideW == 1
+        let pointwise =
+            g.kh == 1 && g.kw == 1 && g.strideH == 1 && g.strideW == 1
             && g.padTop == 0 && g.padLeft == 0 && g.outH == g.inH && g.outW == g.inW
         if pointwise {
             try ConvCheck.blasSizes([g.outputPixels, groupOutC, groupInC, g.inC, g.outC], "CONV_2D")
-            return Conv2DF32Pointwise(input: input, filter: filter, bias: bias, output: output,
-                                      pixels: g.outputPixels, inC: g.inC, outC: g.outC,
-                                      groups: groups, groupInC: groupInC, groupOutC: groupOutC, epilogue: epilogue)
+            return Conv2DF32Pointwise(
+                input: input, filter: filter, bias: bias, output: output,
+                pixels: g.outputPixels, inC: g.inC, outC: g.outC,
+                groups: groups, groupInC: groupInC, groupOutC: groupOutC, epilogue: epilogue)
         }
         let patch = try ConvCheck.product([g.kh, g.kw, groupInC], "CONV_2D patch")
         let patchBytes = try ConvCheck.product([patch, MemoryLayout<Float>.stride], "CONV_2D patch")
@@ -26,9 +30,10 @@ enum Conv2DF32 {
         try ConvCheck.blasSizes([tilePixels, groupOutC, patch, g.outC], "CONV_2D")
         let scratchBytes = try ConvCheck.product([tilePixels, patchBytes], "CONV_2D im2col")
         let slot = context.requestScratch(bytes: scratchBytes)
-        return Conv2DF32Im2col(input: input, filter: filter, bias: bias, output: output, geometry: g,
-                               groups: groups, groupInC: groupInC, groupOutC: groupOutC, patch: patch,
-                               tilePixels: tilePixels, scratch: slot, epilogue: epilogue)
+        return Conv2DF32Im2col(
+            input: input, filter: filter, bias: bias, output: output, geometry: g,
+            groups: groups, groupInC: groupInC, groupOutC: groupOutC, patch: patch,
+            tilePixels: tilePixels, scratch: slot, epilogue: epilogue)
     }
 }
 
@@ -47,19 +52,24 @@ struct Conv2DF32Pointwise: PreparedKernel {
         let y = context.pointer(output, as: Float.self)
         let b = context.optionalFloats(bias)
         guard pixels > 0 else { return }
-        let finish = epilogue.isIdentity(hasBias: b != nil) ? nil : { (rows: Range<Int>) in
-            epilogue.apply(rows: rows, output: y, rowStride: outC, bias: b)
-        }
+        let finish =
+            epilogue.isIdentity(hasBias: b != nil)
+            ? nil
+            : { (rows: Range<Int>) in
+                epilogue.apply(rows: rows, output: y, rowStride: outC, bias: b)
+            }
         if groups == 1 {
-            TiledGEMM.run(context.parallel, m: pixels, n: outC, k: inC, a: x, lda: inC,
-                          b: w, ldb: inC, transposeB: true, c: y, ldc: outC, finishRows: finish)
+            TiledGEMM.run(
+                context.parallel, m: pixels, n: outC, k: inC, a: x, lda: inC,
+                b: w, ldb: inC, transposeB: true, c: y, ldc: outC, finishRows: finish)
             return
         }
         for g in 0 ..< groups {
-            TiledGEMM.run(context.parallel, m: pixels, n: groupOutC, k: groupInC,
-                          a: x + g * groupInC, lda: inC,
-                          b: w + g * groupOutC * groupInC, ldb: groupInC, transposeB: true,
-                          c: y + g * groupOutC, ldc: outC)
+            TiledGEMM.run(
+                context.parallel, m: pixels, n: groupOutC, k: groupInC,
+                a: x + g * groupInC, lda: inC,
+                b: w + g * groupOutC * groupInC, ldb: groupInC, transposeB: true,
+                c: y + g * groupOutC, ldc: outC)
         }
         if let finish {
             context.parallel.forEachChunk(pixels, cost: outC) { rows in finish(rows) }
@@ -93,19 +103,23 @@ struct Conv2DF32Im2col: PreparedKernel {
         while start < pixels {
             let count = Swift.min(tilePixels, pixels - start)
             let tileOutput = y + start * outC
-            let finish = epilogue.isIdentity(hasBias: b != nil) ? nil : { (rows: Range<Int>) in
-                epilogue.apply(rows: rows, output: tileOutput, rowStride: outC, bias: b)
-            }
+            let finish =
+                epilogue.isIdentity(hasBias: b != nil)
+                ? nil
+                : { (rows: Range<Int>) in
+                    epilogue.apply(rows: rows, output: tileOutput, rowStride: outC, bias: b)
+                }
             for g in 0 ..< groups {
                 // Gathering copies `patch` values a pixel: small tiles stay on one thread.
                 context.parallel.forEachChunk(count, cost: patch) { range in
                     for p in range { gatherPatch(pixel: start + p, group: g, from: x, into: columns + p * patch) }
                 }
-                TiledGEMM.run(context.parallel, m: count, n: groupOutC, k: patch,
-                              a: columns, lda: patch,
-                              b: w + g * groupOutC * patch, ldb: patch, transposeB: true,
-                              c: tileOutput + g * groupOutC, ldc: outC,
-                              finishRows: groups == 1 ? finish : nil)
+                TiledGEMM.run(
+                    context.parallel, m: count, n: groupOutC, k: patch,
+                    a: columns, lda: patch,
+                    b: w + g * groupOutC * patch, ldb: patch, transposeB: true,
+                    c: tileOutput + g * groupOutC, ldc: outC,
+                    finishRows: groups == 1 ? finish : nil)
             }
             if groups > 1, let finish {
                 context.parallel.forEachChunk(count, cost: outC) { rows in finish(rows) }
@@ -168,17 +182,22 @@ extension Conv2DGeometry {
     /// NHWC float image for group `group` (of `groups`, `groupInC` channels each) as
     /// `kh·kw·groupInC` floats ordered `(ky, kx, channel)`, zeros for taps in the padding.
     @inline(__always)
-    func gatherPatch(pixel: Int, group: Int, groups: Int, groupInC: Int,
-                     from x: UnsafePointer<Float>, into col: UnsafeMutablePointer<Float>) {
+    func gatherPatch(
+        pixel: Int, group: Int, groups: Int, groupInC: Int,
+        from x: UnsafePointer<Float>, into col: UnsafeMutablePointer<Float>
+    ) {
         let perImage = outH * outW
-        gatherPatch(b: pixel / perImage, oy: (pixel % perImage) / outW, ox: pixel % outW, group: group,
-                    groups: groups, groupInC: groupInC, from: x, into: col)
+        gatherPatch(
+            b: pixel / perImage, oy: (pixel % perImage) / outW, ox: pixel % outW, group: group,
+            groups: groups, groupInC: groupInC, from: x, into: col)
     }
 
     /// The receptive field of the output pixel at image `b`, row `oy`, column `ox`.
     @inline(__always)
-    func gatherPatch(b: Int, oy: Int, ox: Int, group: Int, groups: Int, groupInC: Int,
-                     from x: UnsafePointer<Float>, into col: UnsafeMutablePointer<Float>) {
+    func gatherPatch(
+        b: Int, oy: Int, ox: Int, group: Int, groups: Int, groupInC: Int,
+        from x: UnsafePointer<Float>, into col: UnsafeMutablePointer<Float>
+    ) {
         let g = self
         let iy0 = oy * g.strideH - g.padTop
         let ix0 = ox * g.strideW - g.padLeft
@@ -226,8 +245,9 @@ extension Conv2DGeometry {
 func copyFloats(from src: UnsafePointer<Float>, to dst: UnsafeMutablePointer<Float>, count: Int) {
     var i = 0
     while i + 4 <= count {
-        UnsafeMutableRawPointer(dst + i).storeBytes(of: UnsafeRawPointer(src + i).loadUnaligned(as: SIMD4<Float>.self),
-                                                    as: SIMD4<Float>.self)
+        UnsafeMutableRawPointer(dst + i).storeBytes(
+            of: UnsafeRawPointer(src + i).loadUnaligned(as: SIMD4<Float>.self),
+            as: SIMD4<Float>.self)
         i += 4
     }
     while i < count {

@@ -25,9 +25,11 @@ struct Conv2DF32Packed: PreparedKernel {
     let lower: Float, upper: Float
 
     /// The kernel when the level has a float GEMM and the operator fits it, else nil.
-    static func make(_ context: inout PrepareContext, geometry g: Conv2DGeometry, groups: Int, filter: TensorState,
-                     bias: TensorState?, input: Int, output: Int,
-                     range: FloatActivationRange) throws(KernelError) -> Conv2DF32Packed? {
+    static func make(
+        _ context: inout PrepareContext, geometry g: Conv2DGeometry, groups: Int, filter: TensorState,
+        bias: TensorState?, input: Int, output: Int,
+        range: FloatActivationRange
+    ) throws(KernelError) -> Conv2DF32Packed? {
         // Fewer than 8 output channels would pad each packed panel to more than twice the
         // weights' own bytes; the portable kernels need no copy at all.
         guard context.kernelLevel >= .avx2, groups == 1, g.outC >= 8, let weights = filter.constant else { return nil }
@@ -53,18 +55,22 @@ struct Conv2DF32Packed: PreparedKernel {
         let outC = g.outC
         let packed = try context.pack(bytes: bytes) { pointer in
             guard let w = filterValues.baseAddress else { return 0 }
-            GemmF32Layout.pack(weights: w, bias: biasValues?.typed(Float.self).baseAddress, n: outC, k: patch,
-                               into: pointer.bindMemory(to: Float.self, capacity: count))
+            GemmF32Layout.pack(
+                weights: w, bias: biasValues?.typed(Float.self).baseAddress, n: outC, k: patch,
+                into: pointer.bindMemory(to: Float.self, capacity: count))
             // The kernel reads only the packed copy from now on.
             weights.releasePages()
             return 0
         }
-        let pointwise = g.kh == 1 && g.kw == 1 && g.strideH == 1 && g.strideW == 1
+        let pointwise =
+            g.kh == 1 && g.kw == 1 && g.strideH == 1 && g.strideW == 1
             && g.padTop == 0 && g.padLeft == 0 && g.outH == g.inH && g.outW == g.inW
-        let tiles = try GemmTiles(&context, pixels: g.outputPixels, patch: pointwise ? 0 : patch, outChannels: outC,
-                                  results: false, op: "CONV_2D")
-        return Conv2DF32Packed(input: input, output: output, geometry: g, pointwise: pointwise, patch: patch,
-                               tiles: tiles, packed: packed, lower: range.lower, upper: range.upper)
+        let tiles = try GemmTiles(
+            &context, pixels: g.outputPixels, patch: pointwise ? 0 : patch, outChannels: outC,
+            results: false, op: "CONV_2D")
+        return Conv2DF32Packed(
+            input: input, output: output, geometry: g, pointwise: pointwise, patch: patch,
+            tiles: tiles, packed: packed, lower: range.lower, upper: range.upper)
     }
 
     func eval(_ context: EvalContext) throws(KernelError) {
@@ -86,8 +92,10 @@ struct Conv2DF32Packed: PreparedKernel {
 
     /// The level's GEMM (only levels with one build this kernel).
     @inline(__always)
-    private func gemm(m: Int, n: Int, k: Int, a: UnsafePointer<Float>, lda: Int, packedB: UnsafePointer<Float>,
-                      c: UnsafeMutablePointer<Float>, ldc: Int) {
+    private func gemm(
+        m: Int, n: Int, k: Int, a: UnsafePointer<Float>, lda: Int, packedB: UnsafePointer<Float>,
+        c: UnsafeMutablePointer<Float>, ldc: Int
+    ) {
         #if arch(x86_64)
         gemmF32x6x16AVX2(m: m, n: n, k: k, a: a, lda: lda, packedB: packedB, lower: lower, upper: upper, c: c, ldc: ldc)
         #endif

@@ -9,9 +9,11 @@ import TFLiteModel
 ///   `y = act(Float(acc) · (scale[b] · s_w) + bias[oc])`.
 /// Both are reproduced operation for operation (single precision, same association).
 enum Conv2DHybrid {
-    static func make(_ context: inout PrepareContext, geometry g: Conv2DGeometry, groups: Int,
-                     input: TensorState, filter: TensorState, bias: TensorState?, output: TensorState,
-                     range: FloatActivationRange) throws(KernelError) -> any PreparedKernel {
+    static func make(
+        _ context: inout PrepareContext, geometry g: Conv2DGeometry, groups: Int,
+        input: TensorState, filter: TensorState, bias: TensorState?, output: TensorState,
+        range: FloatActivationRange
+    ) throws(KernelError) -> any PreparedKernel {
         try HybridCheck.floats(context, input: input, bias: bias, output: output)
         let w = try HybridWeights(filter, channels: g.outC, channelAxis: 0, op: "CONV_2D")
         let perChannel = w.distinctScales || groups != 1
@@ -60,8 +62,9 @@ struct Conv2DHybridGemm: PreparedKernel {
         context.parallel.forEachChunk(g.batch) { images in
             for i in images {
                 let codes = q + i * image
-                let (scale, offset) = HybridInput.quantize(x + i * image, count: image, stride: 1,
-                                                           asymmetric: perChannel, into: codes)
+                let (scale, offset) = HybridInput.quantize(
+                    x + i * image, count: image, stride: 1,
+                    asymmetric: perChannel, into: codes)
                 if offset != 0 {
                     let o = Float(offset)
                     for k in 0 ..< image { codes[k] -= o }
@@ -76,11 +79,14 @@ struct Conv2DHybridGemm: PreparedKernel {
                 let p0 = tile.first, rows = tile.count
                 for group in 0 ..< groups {
                     for r in 0 ..< rows {
-                        g.gatherPatch(pixel: p0 + r, group: group, groups: groups, groupInC: groupInC,
-                                      from: q, into: tile.columns + r * patch)
+                        g.gatherPatch(
+                            pixel: p0 + r, group: group, groups: groups, groupInC: groupInC,
+                            from: q, into: tile.columns + r * patch)
                     }
-                    gemm.run(m: rows, n: groupOutC, k: patch, a: tile.columns, lda: patch,
-                             b: w + group * groupOutC * patch, ldb: patch, temp: tile.result, acc: tile.sums, ldacc: groupOutC)
+                    gemm.run(
+                        m: rows, n: groupOutC, k: patch, a: tile.columns, lda: patch,
+                        b: w + group * groupOutC * patch, ldb: patch, temp: tile.result, acc: tile.sums,
+                        ldacc: groupOutC)
                     for r in 0 ..< rows {
                         let s = scales[(p0 + r) / perImage]
                         let c0 = group * groupOutC

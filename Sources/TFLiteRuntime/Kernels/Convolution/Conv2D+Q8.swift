@@ -7,30 +7,42 @@ import TFLiteModel
 ///
 /// With a constant filter the GEMM kernel is used; otherwise the direct loops.
 enum Conv2DQ8 {
-    static func make(_ context: inout PrepareContext, geometry g: Conv2DGeometry, groups: Int,
-                     input: TensorState, filter: TensorState, bias: TensorState?, output: TensorState,
-                     activation: FusedActivation) throws(KernelError) -> any PreparedKernel {
-        let params = try QuantizedConvParams.make(context, input: input, weights: filter, bias: bias, output: output,
-                                                  activation: activation, channels: g.outC, channelAxis: 0, kind: .fixedPoint)
+    static func make(
+        _ context: inout PrepareContext, geometry g: Conv2DGeometry, groups: Int,
+        input: TensorState, filter: TensorState, bias: TensorState?, output: TensorState,
+        activation: FusedActivation
+    ) throws(KernelError) -> any PreparedKernel {
+        let params = try QuantizedConvParams.make(
+            context, input: input, weights: filter, bias: bias, output: output,
+            activation: activation, channels: g.outC, channelAxis: 0, kind: .fixedPoint)
         if input.type == .uint8 {
             return try build(UInt8.self, &context, g, groups, input.index, filter, bias?.index, output.index, params)
         }
         return try build(Int8.self, &context, g, groups, input.index, filter, bias?.index, output.index, params)
     }
 
-    private static func build<T: Quantized8>(_: T.Type, _ context: inout PrepareContext, _ g: Conv2DGeometry, _ groups: Int,
-                                             _ input: Int, _ filter: TensorState, _ bias: Int?, _ output: Int,
-                                             _ params: QuantizedConvParams) throws(KernelError) -> any PreparedKernel {
-        let reference = Conv2DQ8Reference(signed: T.isSigned, input: input, filter: filter.index, bias: bias, output: output,
-                                                    geometry: g, groups: groups, params: params)
+    private static func build<T: Quantized8>(
+        _: T.Type, _ context: inout PrepareContext, _ g: Conv2DGeometry, _ groups: Int,
+        _ input: Int, _ filter: TensorState, _ bias: Int?, _ output: Int,
+        _ params: QuantizedConvParams
+    ) throws(KernelError) -> any PreparedKernel {
+        let reference = Conv2DQ8Reference(
+            signed: T.isSigned, input: input, filter: filter.index, bias: bias, output: output,
+            geometry: g, groups: groups, params: params)
         guard let constant = filter.constant else { return reference }
-        if groups == 1, let single = try GemvQ8.make(
-            &context, signed: T.isSigned, input: input, weights: filter, bias: bias, output: output, rows: g.outputPixels,
-            units: g.outC, depth: try ConvCheck.product([g.kh, g.kw, g.inC], "CONV_2D patch"), row: .patch(g), params: params) {
+        if groups == 1,
+            let single = try GemvQ8.make(
+                &context, signed: T.isSigned, input: input, weights: filter, bias: bias, output: output,
+                rows: g.outputPixels,
+                units: g.outC, depth: try ConvCheck.product([g.kh, g.kw, g.inC], "CONV_2D patch"), row: .patch(g),
+                params: params)
+        {
             return single
         }
-        if let integer = try Conv2DQ8GemmS16.make(T.self, &context, geometry: g, groups: groups, input: input,
-                                                         filter: constant, bias: bias, output: output, params: params) {
+        if let integer = try Conv2DQ8GemmS16.make(
+            T.self, &context, geometry: g, groups: groups, input: input,
+            filter: constant, bias: bias, output: output, params: params)
+        {
             return integer
         }
         let groupInC = g.inC / groups, groupOutC = g.outC / groups
@@ -38,7 +50,8 @@ enum Conv2DQ8 {
         let tiles = try GemmTiles(&context, pixels: g.outputPixels, patch: patch, outChannels: groupOutC, op: "CONV_2D")
         let packed = try context.packCenteredWeights(constant, as: T.self, zeroPoint: params.weightZeroPoint)
         return Conv2DQ8Gemm(
-            signed: T.isSigned, input: input, bias: bias, output: output, geometry: g, groups: groups, groupInC: groupInC, groupOutC: groupOutC,
+            signed: T.isSigned, input: input, bias: bias, output: output, geometry: g, groups: groups,
+            groupInC: groupInC, groupOutC: groupOutC,
             patch: patch, tiles: tiles, packed: packed,
             inputZeroPoint: params.inputZeroPoint,
             maxAbsInput: QuantizedConvParams.maxCentered(T.self, zeroPoint: params.inputZeroPoint),
@@ -74,7 +87,8 @@ struct Conv2DQ8Gemm: Quantized8Kernel {
         let outC = geometry.outC
         let g = geometry
         // A 1x1, stride-1, unpadded convolution's rows are consecutive input pixels.
-        let pointwise = groups == 1 && g.kh == 1 && g.kw == 1 && g.strideH == 1 && g.strideW == 1
+        let pointwise =
+            groups == 1 && g.kh == 1 && g.kw == 1 && g.strideH == 1 && g.strideW == 1
             && g.padTop == 0 && g.padLeft == 0 && g.outH == g.inH && g.outW == g.inW
         tiles.forEach(context) { tile in
             let p0 = tile.first, rows = tile.count
@@ -83,17 +97,21 @@ struct Conv2DQ8Gemm: Quantized8Kernel {
                     centerCodes(x + p0 * g.inC, count: rows * g.inC, zeroPoint: inputZeroPoint, into: tile.columns)
                 } else {
                     for r in 0 ..< rows {
-                        im2colRow(g, pixel: p0 + r, firstChannel: group * groupInC, channels: groupInC, x,
-                                  into: tile.columns + r * patch) {
+                        im2colRow(
+                            g, pixel: p0 + r, firstChannel: group * groupInC, channels: groupInC, x,
+                            into: tile.columns + r * patch
+                        ) {
                             centerCodes($0, count: $1, zeroPoint: inputZeroPoint, into: $2)
                         }
                     }
                 }
-                gemm.run(m: rows, n: groupOutC, k: patch, a: tile.columns, lda: patch,
-                         b: w + group * groupOutC * patch, ldb: patch, temp: tile.result, acc: tile.sums, ldacc: groupOutC)
+                gemm.run(
+                    m: rows, n: groupOutC, k: patch, a: tile.columns, lda: patch,
+                    b: w + group * groupOutC * patch, ldb: patch, temp: tile.result, acc: tile.sums, ldacc: groupOutC)
                 for r in 0 ..< rows {
-                    requantizer.store(tile.sums + r * groupOutC, count: groupOutC, firstChannel: group * groupOutC,
-                                      bias: b, into: y + (p0 + r) * outC + group * groupOutC)
+                    requantizer.store(
+                        tile.sums + r * groupOutC, count: groupOutC, firstChannel: group * groupOutC,
+                        bias: b, into: y + (p0 + r) * outC + group * groupOutC)
                 }
             }
         }
@@ -138,7 +156,8 @@ struct Conv2DQ8Reference: Quantized8Kernel {
                             }
                         }
                         if let bias { acc = acc &+ bias[oc] }
-                        y[(row * g.outW + ox) * g.outC + oc] = T(truncatingIfNeeded: params.requantizer.apply(acc, channel: oc))
+                        y[(row * g.outW + ox) * g.outC + oc] = T(
+                            truncatingIfNeeded: params.requantizer.apply(acc, channel: oc))
                     }
                 }
             }

@@ -25,9 +25,11 @@ struct Conv2DQ8GemmS16: Quantized8Kernel {
 
     /// The kernel when `level` has an integer GEMM, else nil (the caller's portable kernel
     /// applies).
-    static func make<T: Quantized8>(_: T.Type, _ context: inout PrepareContext, geometry g: Conv2DGeometry, groups: Int,
-                                    input: Int, filter constant: ConstantBytes, bias: Int?, output: Int,
-                                    params: QuantizedConvParams) throws(KernelError) -> Conv2DQ8GemmS16? {
+    static func make<T: Quantized8>(
+        _: T.Type, _ context: inout PrepareContext, geometry g: Conv2DGeometry, groups: Int,
+        input: Int, filter constant: ConstantBytes, bias: Int?, output: Int,
+        params: QuantizedConvParams
+    ) throws(KernelError) -> Conv2DQ8GemmS16? {
         let groupInC = g.inC / groups, groupOutC = g.outC / groups
         // Panels of 16 columns: below 8 output channels a group's packed Int16 weights
         // would take more than 4 bytes per 8-bit weight, the most any packing here costs
@@ -73,7 +75,8 @@ struct Conv2DQ8GemmS16: Quantized8Kernel {
         let b = context.optionalInt32s(bias)
         let w = UnsafePointer(packed.pointer.assumingMemoryBound(to: Int16.self))
         let g = geometry, outC = g.outC, kp = paddedPatch, zx = inputZeroPoint
-        let pointwise = groups == 1 && g.kh == 1 && g.kw == 1 && g.strideH == 1 && g.strideW == 1
+        let pointwise =
+            groups == 1 && g.kh == 1 && g.kw == 1 && g.strideH == 1 && g.strideW == 1
             && g.padTop == 0 && g.padLeft == 0 && g.outH == g.inH && g.outW == g.inW && patch == kp
         tiles.forEach(context) { tile in
             let p0 = tile.first, rows = tile.count
@@ -84,16 +87,19 @@ struct Conv2DQ8GemmS16: Quantized8Kernel {
                 } else {
                     for r in 0 ..< rows {
                         let row = columns + r * kp
-                        im2colRow(g, pixel: p0 + r, firstChannel: group * groupInC, channels: groupInC, x, into: row,
-                                  center: { Self.center($0, $1, $2, zeroPoint: zx) })
+                        im2colRow(
+                            g, pixel: p0 + r, firstChannel: group * groupInC, channels: groupInC, x, into: row,
+                            center: { Self.center($0, $1, $2, zeroPoint: zx) })
                         if kp > patch { row[patch] = 0 }
                     }
                 }
-                gemmS16(m: rows, n: groupOutC, kp: kp, a: columns, lda: kp, packedB: w + group * packedPerGroup,
-                        c: tile.sums, ldc: groupOutC)
-                requantizer.storeRows(tile.sums, rows: rows, count: groupOutC, accStride: groupOutC,
-                                      firstChannel: group * groupOutC, bias: b,
-                                      into: y + p0 * outC + group * groupOutC, outStride: outC)
+                gemmS16(
+                    m: rows, n: groupOutC, kp: kp, a: columns, lda: kp, packedB: w + group * packedPerGroup,
+                    c: tile.sums, ldc: groupOutC)
+                requantizer.storeRows(
+                    tile.sums, rows: rows, count: groupOutC, accStride: groupOutC,
+                    firstChannel: group * groupOutC, bias: b,
+                    into: y + p0 * outC + group * groupOutC, outStride: outC)
             }
         }
     }
@@ -102,8 +108,10 @@ struct Conv2DQ8GemmS16: Quantized8Kernel {
     @inline(__always)
     /// Static, so that the closure handed to `im2colRow` captures one integer rather than
     /// `self` (a method reference retained and released per call).
-    private static func center<T: Quantized8>(_ x: UnsafePointer<T>, _ count: Int, _ out: UnsafeMutablePointer<Int16>,
-                                              zeroPoint: Int32) {
+    private static func center<T: Quantized8>(
+        _ x: UnsafePointer<T>, _ count: Int, _ out: UnsafeMutablePointer<Int16>,
+        zeroPoint: Int32
+    ) {
         #if arch(x86_64)
         if count < 16 {
             // Shorter than one vector: the microkernel would only run its scalar tail.
@@ -118,8 +126,10 @@ struct Conv2DQ8GemmS16: Quantized8Kernel {
 
     /// The level's GEMM (only levels with one build this kernel).
     @inline(__always)
-    private func gemmS16(m: Int, n: Int, kp: Int, a: UnsafePointer<Int16>, lda: Int, packedB: UnsafePointer<Int16>,
-                         c: UnsafeMutablePointer<Int32>, ldc: Int) {
+    private func gemmS16(
+        m: Int, n: Int, kp: Int, a: UnsafePointer<Int16>, lda: Int, packedB: UnsafePointer<Int16>,
+        c: UnsafeMutablePointer<Int32>, ldc: Int
+    ) {
         #if arch(x86_64)
         MicrokernelsAVX2.gemmS16x4x16c2(m: m, n: n, kp: kp, a: a, lda: lda, packedB: packedB, c: c, ldc: ldc)
         #endif

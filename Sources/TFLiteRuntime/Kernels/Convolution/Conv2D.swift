@@ -11,8 +11,8 @@ import TFLiteModel
 /// weights (``Conv2DHybrid``).
 enum Conv2D {
     static let prepare: KernelPrepare = { (context: inout PrepareContext) throws(KernelError) -> any PreparedKernel in
-        try context.expectCounts(inputs: 2...3, outputs: 1...1)
-        guard case let .conv2D(options) = context.op.options else {
+        try context.expectCounts(inputs: 2 ... 3, outputs: 1 ... 1)
+        guard case .conv2D(let options) = context.op.options else {
             throw .invalid("Conv2DOptions are missing")
         }
         let input = try context.input(0)
@@ -24,7 +24,8 @@ enum Conv2D {
         // inC = 0 would make zero groups (and `outC % groups` a division by zero).
         guard inC > 0 else { throw .invalid("input shape \(input.shape) has no channels") }
         guard groupInC > 0, inC % groupInC == 0 else {
-            throw .invalid("input has \(inC) channels, which is not a multiple of the filter's \(groupInC) input channels")
+            throw .invalid(
+                "input has \(inC) channels, which is not a multiple of the filter's \(groupInC) input channels")
         }
         let groups = inC / groupInC
         guard outC > 0, outC % groups == 0 else {
@@ -40,21 +41,26 @@ enum Conv2D {
         context.declareWork([geometry.outputPixels, outC, kh, kw, groupInC])
 
         if input.type == .uint8 || input.type == .int8 {
-            return try Conv2DQ8.make(&context, geometry: geometry, groups: groups, input: input, filter: filter,
-                                            bias: bias, output: output, activation: options.activation)
+            return try Conv2DQ8.make(
+                &context, geometry: geometry, groups: groups, input: input, filter: filter,
+                bias: bias, output: output, activation: options.activation)
         }
         if input.type == .float32, filter.type == .int8 {
-            return try Conv2DHybrid.make(&context, geometry: geometry, groups: groups, input: input, filter: filter,
-                                         bias: bias, output: output, range: range)
+            return try Conv2DHybrid.make(
+                &context, geometry: geometry, groups: groups, input: input, filter: filter,
+                bias: bias, output: output, range: range)
         }
         let floats = [input.type, filter.type, output.type] + (bias.map { [$0.type] } ?? [])
         guard floats.allSatisfy({ $0 == .float32 }) else { throw context.unsupportedTypes() }
-        if let packed = try Conv2DF32Packed.make(&context, geometry: geometry, groups: groups, filter: filter, bias: bias,
-                                                 input: input.index, output: output.index, range: range) {
+        if let packed = try Conv2DF32Packed.make(
+            &context, geometry: geometry, groups: groups, filter: filter, bias: bias,
+            input: input.index, output: output.index, range: range)
+        {
             return packed
         }
-        return try Conv2DF32.make(&context, geometry: geometry, groups: groups,
-                                  input: input.index, filter: filter.index, bias: bias?.index,
-                                  output: output.index, range: range)
+        return try Conv2DF32.make(
+            &context, geometry: geometry, groups: groups,
+            input: input.index, filter: filter.index, bias: bias?.index,
+            output: output.index, range: range)
     }
 }

@@ -10,8 +10,10 @@ enum HybridInput {
     /// `r = max(|min|, |max|)`, codes `clamp(round(x · (127 / r)), -127, 127)` (ties away from
     /// zero), offset 0. All zeros give scale 1.
     @inline(__always)
-    static func symmetric<C: HybridCode>(_ x: UnsafePointer<Float>, count: Int, stride: Int,
-                                         into q: UnsafeMutablePointer<C>) -> (scale: Float, offset: Int32) {
+    static func symmetric<C: HybridCode>(
+        _ x: UnsafePointer<Float>, count: Int, stride: Int,
+        into q: UnsafeMutablePointer<C>
+    ) -> (scale: Float, offset: Int32) {
         let (lo, hi) = minMax(x, count: count, stride: stride)
         let range = Swift.max(Swift.abs(lo), Swift.abs(hi))
         if range == 0 {
@@ -31,8 +33,10 @@ enum HybridInput {
     /// codes are `clamp(round(offset + x · (1 / Float(scale))), -128, 127)` in single
     /// precision. A range of zero gives scale 1, offset 0 and zero codes.
     @inline(__always)
-    static func asymmetric<C: HybridCode>(_ x: UnsafePointer<Float>, count: Int, stride: Int,
-                                          into q: UnsafeMutablePointer<C>) -> (scale: Float, offset: Int32) {
+    static func asymmetric<C: HybridCode>(
+        _ x: UnsafePointer<Float>, count: Int, stride: Int,
+        into q: UnsafeMutablePointer<C>
+    ) -> (scale: Float, offset: Int32) {
         let (lo, hi) = minMax(x, count: count, stride: stride)
         let low = Swift.min(0, lo), high = Swift.max(0, hi)
         if low == high {
@@ -51,17 +55,21 @@ enum HybridInput {
         let inverse = 1 / floatScale
         let base = Float(offset)
         for i in 0 ..< count {
-            q[i] = C(code: Swift.min(127, Swift.max(-128, truncatingToInt32((base + x[i * stride] * inverse).rounded()))))
+            q[i] = C(
+                code: Swift.min(127, Swift.max(-128, truncatingToInt32((base + x[i * stride] * inverse).rounded()))))
         }
         return (floatScale, offset)
     }
 
     /// Quantizes with the symmetric or asymmetric rule.
     @inline(__always)
-    static func quantize<C: HybridCode>(_ x: UnsafePointer<Float>, count: Int, stride: Int, asymmetric: Bool,
-                                        into q: UnsafeMutablePointer<C>) -> (scale: Float, offset: Int32) {
-        asymmetric ? self.asymmetric(x, count: count, stride: stride, into: q)
-                   : symmetric(x, count: count, stride: stride, into: q)
+    static func quantize<C: HybridCode>(
+        _ x: UnsafePointer<Float>, count: Int, stride: Int, asymmetric: Bool,
+        into q: UnsafeMutablePointer<C>
+    ) -> (scale: Float, offset: Int32) {
+        asymmetric
+            ? self.asymmetric(x, count: count, stride: stride, into: q)
+            : symmetric(x, count: count, stride: stride, into: q)
     }
 
     /// Smallest and largest value (NaN never replaces a bound once one is set).
@@ -81,7 +89,7 @@ enum HybridInput {
     /// out of range, where C++'s conversion is undefined and Swift's would trap.
     @inline(__always)
     static func truncatingToInt32(_ v: Float) -> Int32 {
-        guard v > -2_147_483_904, v < 2_147_483_648 else { return .min }   // also false for NaN
+        guard v > -2_147_483_904, v < 2_147_483_648 else { return .min } // also false for NaN
         return Int32(v)
     }
 }
@@ -111,7 +119,8 @@ struct HybridWeights {
     init(_ weights: TensorState, channels: Int, channelAxis: Int, op: String) throws(KernelError) {
         guard weights.type == .int8 else { throw .types("\(op): hybrid weights must be int8, found \(weights.type)") }
         guard let constant = weights.constant else {
-            throw .invalid("\(op): hybrid int8 weights must be constant (float input, int8 weights computed at run time)")
+            throw .invalid(
+                "\(op): hybrid int8 weights must be constant (float input, int8 weights computed at run time)")
         }
         guard let q = weights.quantization, !q.scales.isEmpty else {
             throw .invalid("\(op): int8 weights (tensor \(weights.index)) have no quantization parameters")
@@ -126,13 +135,17 @@ struct HybridWeights {
             scales = [Float](repeating: q.scales[0], count: channels)
         } else {
             guard q.scales.count == channels, q.quantizedDimension == channelAxis else {
-                throw .invalid("\(op): \(q.scales.count) weight scales along dimension \(q.quantizedDimension); expected 1, or \(channels) along dimension \(channelAxis)")
+                throw .invalid(
+                    "\(op): \(q.scales.count) weight scales along dimension \(q.quantizedDimension); expected 1, or \(channels) along dimension \(channelAxis)"
+                )
             }
             scales = q.scales
         }
         distinctScales = q.scales.count > 1 && q.scales.contains { $0 != q.scales[0] }
         codes = constant.typed(Int8.self)
-        guard codes.count == weights.elementCount else { throw .invalid("\(op): weight data size does not match shape \(weights.shape)") }
+        guard codes.count == weights.elementCount else {
+            throw .invalid("\(op): weight data size does not match shape \(weights.shape)")
+        }
     }
 
     /// The codes as floats (exact), for ``ExactGEMM``.
@@ -146,7 +159,9 @@ struct HybridWeights {
 
 /// Prepare-time checks of a hybrid operator's float operands.
 enum HybridCheck {
-    static func floats(_ context: PrepareContext, input: TensorState, bias: TensorState?, output: TensorState) throws(KernelError) {
+    static func floats(_ context: PrepareContext, input: TensorState, bias: TensorState?, output: TensorState)
+        throws(KernelError)
+    {
         guard input.type == .float32, output.type == .float32, bias.map({ $0.type == .float32 }) ?? true else {
             throw context.unsupportedTypes()
         }

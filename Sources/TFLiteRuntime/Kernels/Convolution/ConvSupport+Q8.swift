@@ -38,9 +38,11 @@ struct QuantizedConvParams: Sendable {
     let weightZeroPoint: Int32
     let requantizer: Requantizer
 
-    static func make(_ context: PrepareContext, input: TensorState, weights: TensorState, bias: TensorState?,
-                     output: TensorState, activation: FusedActivation, channels: Int, channelAxis: Int,
-                     kind: Kind) throws(KernelError) -> QuantizedConvParams {
+    static func make(
+        _ context: PrepareContext, input: TensorState, weights: TensorState, bias: TensorState?,
+        output: TensorState, activation: FusedActivation, channels: Int, channelAxis: Int,
+        kind: Kind
+    ) throws(KernelError) -> QuantizedConvParams {
         let type = input.type
         guard type == .uint8 || type == .int8, weights.type == type, output.type == type else {
             throw context.unsupportedTypes()
@@ -61,17 +63,21 @@ struct QuantizedConvParams: Sendable {
         if perChannel {
             guard type == .int8 else { throw .invalid("per-channel weight quantization needs int8, found \(type)") }
             guard wq.scales.count == channels, wq.quantizedDimension == channelAxis else {
-                throw .invalid("\(wq.scales.count) weight scales along dimension \(wq.quantizedDimension); expected \(channels) along dimension \(channelAxis)")
+                throw .invalid(
+                    "\(wq.scales.count) weight scales along dimension \(wq.quantizedDimension); expected \(channels) along dimension \(channelAxis)"
+                )
             }
         }
         let weightZeroPoint: Int32
         if type == .int8 {
             guard wq.zeroPoints.allSatisfy({ $0 == 0 }) else {
-                throw .invalid("int8 weights must be symmetric (zero point 0), found \(wq.zeroPoints.first(where: { $0 != 0 }) ?? 0)")
+                throw .invalid(
+                    "int8 weights must be symmetric (zero point 0), found \(wq.zeroPoints.first(where: { $0 != 0 }) ?? 0)"
+                )
             }
             weightZeroPoint = 0
         } else {
-            guard let z = Int32(exactly: wq.zeroPoints[0]), (qmin...qmax).contains(z) else {
+            guard let z = Int32(exactly: wq.zeroPoints[0]), (qmin ... qmax).contains(z) else {
                 throw .invalid("weight zero point \(wq.zeroPoints[0]) is outside the uint8 range")
             }
             weightZeroPoint = z
@@ -85,10 +91,13 @@ struct QuantizedConvParams: Sendable {
             let product = Double(sIn) * Double(wq.scales[0])
             let biasScale = Double(bias.quantization?.scales.first ?? 0)
             guard abs(product - biasScale) / Double(sOut) <= 0.02 else {
-                throw .invalid("bias scale \(biasScale) differs from input scale × weight scale \(product) by more than 2% of the output scale \(sOut)")
+                throw .invalid(
+                    "bias scale \(biasScale) differs from input scale × weight scale \(product) by more than 2% of the output scale \(sOut)"
+                )
             }
         }
-        guard let range = FixedPoint.activationRange(activation, scale: sOut, zeroPoint: zOut, qmin: qmin, qmax: qmax) else {
+        guard let range = FixedPoint.activationRange(activation, scale: sOut, zeroPoint: zOut, qmin: qmin, qmax: qmax)
+        else {
             throw .invalid("fused activation \(activation.name) is not supported")
         }
         let scaleOf = { (c: Int) -> Float in perChannel ? wq.scales[c] : wq.scales[0] }
@@ -104,7 +113,8 @@ struct QuantizedConvParams: Sendable {
         case (.exact, .fixedPoint):
             var mantissas: [Int32] = [], exponents: [Int] = []
             for c in 0 ..< channels {
-                let real = type == .uint8
+                let real =
+                    type == .uint8
                     ? Double(sIn * wq.scales[0]) / Double(sOut)
                     : Double(sIn) * Double(scaleOf(c)) / Double(sOut)
                 let (m, e) = FixedPoint.quantizeMultiplier(real)
@@ -117,24 +127,29 @@ struct QuantizedConvParams: Sendable {
             }
             mode = .fixedPoint(mantissas: mantissas, exponents: exponents)
         }
-        return QuantizedConvParams(inputZeroPoint: zIn, weightZeroPoint: weightZeroPoint,
-                                   requantizer: Requantizer(mode: mode, outputZeroPoint: zOut,
-                                                            lower: range.lower, upper: range.upper,
-                                                            level: context.kernelLevel))
+        return QuantizedConvParams(
+            inputZeroPoint: zIn, weightZeroPoint: weightZeroPoint,
+            requantizer: Requantizer(
+                mode: mode, outputZeroPoint: zOut,
+                lower: range.lower, upper: range.upper,
+                level: context.kernelLevel))
     }
 
     /// Per-tensor scale and zero point of an activation tensor.
-    static func perTensor(_ t: TensorState, _ role: String, qmin: Int32, qmax: Int32) throws(KernelError) -> (Float, Int32) {
+    static func perTensor(_ t: TensorState, _ role: String, qmin: Int32, qmax: Int32) throws(KernelError) -> (
+        Float, Int32
+    ) {
         guard let q = t.quantization, q.scales.count == 1, q.zeroPoints.count == 1 else {
             throw .invalid("the \(role) of type \(t.type) needs one scale and one zero point")
         }
-        guard q.scales[0].isFinite, q.scales[0] > 0 else { throw .invalid("the \(role) scale must be positive, found \(q.scales[0])") }
-        guard let z = Int32(exactly: q.zeroPoints[0]), (qmin...qmax).contains(z) else {
+        guard q.scales[0].isFinite, q.scales[0] > 0 else {
+            throw .invalid("the \(role) scale must be positive, found \(q.scales[0])")
+        }
+        guard let z = Int32(exactly: q.zeroPoints[0]), (qmin ... qmax).contains(z) else {
             throw .invalid("the \(role) zero point \(q.zeroPoints[0]) is outside the \(t.type) range")
         }
         return (q.scales[0], z)
     }
-
 
     /// Largest `|code - zeroPoint|` of the type.
     static func maxCentered<T: Quantized8>(_: T.Type, zeroPoint: Int32) -> Int {
@@ -162,8 +177,10 @@ struct ExactGEMM: Sendable {
     /// `acc[m×n]` (row stride `ldacc`) `= A[m×k] · B[n×k]ᵀ`; `temp` holds `m·n` floats.
     /// Single-threaded; callers split tiles over threads.
     @inline(__always)
-    func run(m: Int, n: Int, k: Int, a: UnsafePointer<Float>, lda: Int, b: UnsafePointer<Float>, ldb: Int,
-             temp: UnsafeMutablePointer<Float>, acc: UnsafeMutablePointer<Int32>, ldacc: Int) {
+    func run(
+        m: Int, n: Int, k: Int, a: UnsafePointer<Float>, lda: Int, b: UnsafePointer<Float>, ldb: Int,
+        temp: UnsafeMutablePointer<Float>, acc: UnsafeMutablePointer<Int32>, ldacc: Int
+    ) {
         guard m > 0, n > 0 else { return }
         if k <= 0 { for i in 0 ..< m { (acc + i * ldacc).update(repeating: 0, count: n) } }
         var k0 = 0
@@ -198,13 +215,16 @@ func centeredMagnitude<T: Quantized8>(_ weights: UnsafeBufferPointer<T>, zeroPoi
         lowest = Swift.min(lowest, w[i])
         highest = Swift.max(highest, w[i])
     }
-    let largest = Swift.max(Int32(truncatingIfNeeded: highest) - zeroPoint, zeroPoint - Int32(truncatingIfNeeded: lowest))
+    let largest = Swift.max(
+        Int32(truncatingIfNeeded: highest) - zeroPoint, zeroPoint - Int32(truncatingIfNeeded: lowest))
     return Int(Swift.max(largest, 0))
 }
 
 /// Writes the centered weights `w - zw` as Float (exact: `|v| ≤ 255`), the operand rows
 /// of ``ExactGEMM``.
-func centerWeights<T: Quantized8>(_ weights: UnsafeBufferPointer<T>, zeroPoint: Int32, into out: UnsafeMutablePointer<Float>) {
+func centerWeights<T: Quantized8>(
+    _ weights: UnsafeBufferPointer<T>, zeroPoint: Int32, into out: UnsafeMutablePointer<Float>
+) {
     guard let w = weights.baseAddress else { return }
     for i in 0 ..< weights.count {
         out[i] = Float(Int32(truncatingIfNeeded: w[i]) &- zeroPoint)
@@ -229,8 +249,10 @@ extension Int16: CenteredCode {
 /// `out[i] = x[i] - zx`, exact. A plain loop, which LLVM vectorizes (a 256-entry table
 /// lookup per code was three scalar instructions a code).
 @inline(__always)
-func centerCodes<T: Quantized8, E: CenteredCode>(_ x: UnsafePointer<T>, count: Int, zeroPoint zx: Int32,
-                                                 into out: UnsafeMutablePointer<E>) {
+func centerCodes<T: Quantized8, E: CenteredCode>(
+    _ x: UnsafePointer<T>, count: Int, zeroPoint zx: Int32,
+    into out: UnsafeMutablePointer<E>
+) {
     for i in 0 ..< count { out[i] = E.centered(Int32(truncatingIfNeeded: x[i]) &- zx) }
 }
 
@@ -240,9 +262,11 @@ func centerCodes<T: Quantized8, E: CenteredCode>(_ x: UnsafePointer<T>, count: I
 /// `center(src, n, dst)` centers the `n` codes of one in-image tap (``centerCodes`` with
 /// the input's zero point, or a level's microkernel).
 @inline(__always)
-func im2colRow<T: Quantized8, E: CenteredCode>(_ g: Conv2DGeometry, pixel: Int, firstChannel: Int, channels cg: Int,
-                                               _ x: UnsafePointer<T>, into col: UnsafeMutablePointer<E>,
-                                               center: (UnsafePointer<T>, Int, UnsafeMutablePointer<E>) -> Void) {
+func im2colRow<T: Quantized8, E: CenteredCode>(
+    _ g: Conv2DGeometry, pixel: Int, firstChannel: Int, channels cg: Int,
+    _ x: UnsafePointer<T>, into col: UnsafeMutablePointer<E>,
+    center: (UnsafePointer<T>, Int, UnsafeMutablePointer<E>) -> Void
+) {
     let perImage = g.outH * g.outW
     let b = pixel / perImage
     let oy = (pixel % perImage) / g.outW
@@ -285,8 +309,10 @@ extension PrepareContext {
     /// the graph's other constants; its ``PackedBuffer/derived`` is the largest `|w - zw|`
     /// (``centeredMagnitude``, taken after the conversion, while the codes are in cache).
     /// Once converted, the weights' file pages are released: the kernel reads only the copy.
-    func packCenteredWeights<T: Quantized8>(_ constant: ConstantBytes, as _: T.Type,
-                                            zeroPoint: Int32) throws(KernelError) -> PackedBuffer {
+    func packCenteredWeights<T: Quantized8>(
+        _ constant: ConstantBytes, as _: T.Type,
+        zeroPoint: Int32
+    ) throws(KernelError) -> PackedBuffer {
         let weights = constant.typed(T.self)
         let bytes = try ConvCheck.product([weights.count, MemoryLayout<Float>.stride], "packed weights")
         return try pack(bytes: bytes) { pointer in

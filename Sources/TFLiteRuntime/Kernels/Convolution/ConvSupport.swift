@@ -16,17 +16,22 @@ struct Conv2DGeometry: Hashable, Sendable {
 
     /// Computes output size and padding (TFLite's rule, see ``AxisGeometry``) and rejects
     /// geometries that would produce an empty image.
-    static func make(batch: Int, inH: Int, inW: Int, inC: Int, outC: Int, kh: Int, kw: Int,
-                     strideH: Int, strideW: Int, dilationH: Int, dilationW: Int,
-                     padding: Padding) throws(KernelError) -> Conv2DGeometry {
+    static func make(
+        batch: Int, inH: Int, inW: Int, inC: Int, outC: Int, kh: Int, kw: Int,
+        strideH: Int, strideW: Int, dilationH: Int, dilationW: Int,
+        padding: Padding
+    ) throws(KernelError) -> Conv2DGeometry {
         let y = try AxisGeometry.compute(input: inH, filter: kh, stride: strideH, dilation: dilationH, padding: padding)
         let x = try AxisGeometry.compute(input: inW, filter: kw, stride: strideW, dilation: dilationW, padding: padding)
         guard y.output > 0, x.output > 0 else {
-            throw .invalid("the output would be empty: input \(inH)x\(inW), filter \(kh)x\(kw), dilation \(dilationH)x\(dilationW), padding \(padding)")
+            throw .invalid(
+                "the output would be empty: input \(inH)x\(inW), filter \(kh)x\(kw), dilation \(dilationH)x\(dilationW), padding \(padding)"
+            )
         }
-        return Conv2DGeometry(batch: batch, inH: inH, inW: inW, inC: inC, outH: y.output, outW: x.output, outC: outC,
-                              kh: kh, kw: kw, strideH: strideH, strideW: strideW,
-                              dilationH: dilationH, dilationW: dilationW, padTop: y.padBefore, padLeft: x.padBefore)
+        return Conv2DGeometry(
+            batch: batch, inH: inH, inW: inW, inC: inC, outH: y.output, outW: x.output, outC: outC,
+            kh: kh, kw: kw, strideH: strideH, strideW: strideW,
+            dilationH: dilationH, dilationW: dilationW, padTop: y.padBefore, padLeft: x.padBefore)
     }
 
     var outputShape: [Int] { [batch, outH, outW, outC] }
@@ -46,7 +51,8 @@ enum ConvCheck {
     static func bias(_ bias: TensorState?, channels: Int) throws(KernelError) {
         guard let bias else { return }
         guard bias.elementCount == channels else {
-            throw .invalid("bias has shape \(bias.shape) (\(bias.elementCount) values) but there are \(channels) output channels")
+            throw .invalid(
+                "bias has shape \(bias.shape) (\(bias.elementCount) values) but there are \(channels) output channels")
         }
     }
 
@@ -133,6 +139,8 @@ extension EvalContext {
 @inline(__always)
 func load8(_ p: UnsafePointer<Float>) -> SIMD8<Float> { UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Float>.self) }
 @inline(__always)
-func load8(_ p: UnsafeMutablePointer<Float>) -> SIMD8<Float> { UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Float>.self) }
+func load8(_ p: UnsafeMutablePointer<Float>) -> SIMD8<Float> {
+    UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Float>.self)
+}
 @inline(__always)
 func load4(_ p: UnsafePointer<Float>) -> SIMD4<Float> { UnsafeRawPointer(p).loadUnaligned(as: SIMD4<Float>.self) }

@@ -7,11 +7,14 @@ import MicrokernelsAVX2
 /// Float DEPTHWISE_CONV_2D: a general per-pixel kernel, and `DepthwiseConv2D3x3F32` for the
 /// common 3×3 / multiplier 1 / stride 1 or 2 case.
 enum DepthwiseConv2DF32 {
-    static func make(geometry g: Conv2DGeometry, input: Int, filter: Int, bias: Int?, output: Int,
-                     range: FloatActivationRange, level: KernelLevel) -> any PreparedKernel {
-        let general = DepthwiseConv2DF32General(input: input, filter: filter, bias: bias, output: output,
-                                                geometry: g, multiplier: g.outC / g.inC,
-                                                epilogue: FloatBiasActivation(channels: g.outC, range: range))
+    static func make(
+        geometry g: Conv2DGeometry, input: Int, filter: Int, bias: Int?, output: Int,
+        range: FloatActivationRange, level: KernelLevel
+    ) -> any PreparedKernel {
+        let general = DepthwiseConv2DF32General(
+            input: input, filter: filter, bias: bias, output: output,
+            geometry: g, multiplier: g.outC / g.inC,
+            epilogue: FloatBiasActivation(channels: g.outC, range: range))
         if Depthwise3x3Walk.covers(g) { return DepthwiseConv2D3x3F32(general: general, level: level) }
         return general
     }
@@ -41,8 +44,10 @@ struct DepthwiseConv2DF32General: PreparedKernel {
 
     /// Computes output pixel `(row / outH, row % outH, ox)`.
     @inline(__always)
-    func pixel(row: Int, ox: Int, x: UnsafePointer<Float>, w: UnsafePointer<Float>,
-               bias: UnsafePointer<Float>?, y: UnsafeMutablePointer<Float>) {
+    func pixel(
+        row: Int, ox: Int, x: UnsafePointer<Float>, w: UnsafePointer<Float>,
+        bias: UnsafePointer<Float>?, y: UnsafeMutablePointer<Float>
+    ) {
         let g = geometry
         let b = row / g.outH, oy = row % g.outH
         let out = y + (row * g.outW + ox) * g.outC
@@ -61,7 +66,8 @@ struct DepthwiseConv2DF32General: PreparedKernel {
                     Self.multiplyAdd(out, src, tap, count: g.outC)
                 } else {
                     for ic in 0 ..< g.inC {
-                        Self.multiplyAdd(out + ic * multiplier, broadcast: src[ic], tap + ic * multiplier, count: multiplier)
+                        Self.multiplyAdd(
+                            out + ic * multiplier, broadcast: src[ic], tap + ic * multiplier, count: multiplier)
                     }
                 }
             }
@@ -71,7 +77,9 @@ struct DepthwiseConv2DF32General: PreparedKernel {
 
     /// `out[c] += a[c] · w[c]` for `c < count`.
     @inline(__always)
-    static func multiplyAdd(_ out: UnsafeMutablePointer<Float>, _ a: UnsafePointer<Float>, _ w: UnsafePointer<Float>, count: Int) {
+    static func multiplyAdd(
+        _ out: UnsafeMutablePointer<Float>, _ a: UnsafePointer<Float>, _ w: UnsafePointer<Float>, count: Int
+    ) {
         var c = 0
         while c + 8 <= count {
             let v = load8(out + c) + load8(a + c) * load8(w + c)
@@ -86,7 +94,9 @@ struct DepthwiseConv2DF32General: PreparedKernel {
 
     /// `out[c] += a · w[c]` for `c < count`.
     @inline(__always)
-    static func multiplyAdd(_ out: UnsafeMutablePointer<Float>, broadcast a: Float, _ w: UnsafePointer<Float>, count: Int) {
+    static func multiplyAdd(
+        _ out: UnsafeMutablePointer<Float>, broadcast a: Float, _ w: UnsafePointer<Float>, count: Int
+    ) {
         var c = 0
         let a8 = SIMD8<Float>(repeating: a)
         while c + 8 <= count {
@@ -147,7 +157,9 @@ struct DepthwiseConv2D3x3F32: PreparedKernel {
                 let image = x + (row / g.outH) * g.inH * g.inW * g.inC
                 let iy0 = oy * g.strideH - g.padTop
                 let out = y + row * g.outW * g.outC
-                let r = (Self.inputRow(image, iy0, g), Self.inputRow(image, iy0 + 1, g), Self.inputRow(image, iy0 + 2, g))
+                let r = (
+                    Self.inputRow(image, iy0, g), Self.inputRow(image, iy0 + 1, g), Self.inputRow(image, iy0 + 2, g)
+                )
                 if fused {
                     rowAVX2(r, w: w, zero: zero, bias: b, out: out)
                 } else {
@@ -161,12 +173,15 @@ struct DepthwiseConv2D3x3F32: PreparedKernel {
     /// One output row, bias and activation included, with the AVX2 microkernel (only
     /// called when the engine's level is at least ``KernelLevel/avx2``).
     @inline(__always)
-    private func rowAVX2(_ r: (UnsafePointer<Float>?, UnsafePointer<Float>?, UnsafePointer<Float>?), w: UnsafePointer<Float>,
-                         zero: UnsafePointer<Float>, bias: UnsafePointer<Float>?, out: UnsafeMutablePointer<Float>) {
+    private func rowAVX2(
+        _ r: (UnsafePointer<Float>?, UnsafePointer<Float>?, UnsafePointer<Float>?), w: UnsafePointer<Float>,
+        zero: UnsafePointer<Float>, bias: UnsafePointer<Float>?, out: UnsafeMutablePointer<Float>
+    ) {
         #if arch(x86_64)
         let range = general.epilogue.range
-        depthwiseConv3x3F32AVX2(walk.shape, rowRuns: walk.rowRuns, r.0, r.1, r.2, zero: zero, weights: w, start: 0,
-                                bias: bias, lower: range.lower, upper: range.upper, out: out)
+        depthwiseConv3x3F32AVX2(
+            walk.shape, rowRuns: walk.rowRuns, r.0, r.1, r.2, zero: zero, weights: w, start: 0,
+            bias: bias, lower: range.lower, upper: range.upper, out: out)
         #endif
     }
 
@@ -199,7 +214,8 @@ struct Depthwise3x3Walk: Sendable {
 
     init(geometry g: Conv2DGeometry) {
         geometry = g
-        shape = Depthwise3x3Row(channels: g.inC, inputWidth: g.inW, outputWidth: g.outW, stride: g.strideW, padLeft: g.padLeft)
+        shape = Depthwise3x3Row(
+            channels: g.inC, inputWidth: g.inW, outputWidth: g.outW, stride: g.strideW, padLeft: g.padLeft)
         interiorY = Depthwise3x3Row.interior(output: g.outH, input: g.inH, stride: g.strideH, pad: g.padTop)
         rowRuns = (g.strideW * g.inC * MemoryLayout<Float>.stride) % 256 != 0
     }
@@ -207,15 +223,17 @@ struct Depthwise3x3Walk: Sendable {
     /// 3×3 filter, multiplier 1, no dilation, stride 1 or 2.
     static func covers(_ g: Conv2DGeometry) -> Bool {
         g.kh == 3 && g.kw == 3 && g.outC == g.inC && g.dilationH == 1 && g.dilationW == 1
-            && (1...2).contains(g.strideH) && (1...2).contains(g.strideW)
+            && (1 ... 2).contains(g.strideH) && (1 ... 2).contains(g.strideW)
     }
 
     /// Output row `oy`: `out[ox·C + c] = start + Σ_{ky, kx} r_ky[(ox·s - pad + kx)·C + c] ·
     /// w[(3·ky + kx)·C + c]` (`C = inC = outC`), the taps outside `rows` (the window's three
     /// input rows, nil in the padding) reading `zero` (`C` zeros).
     @inline(__always)
-    func row(_ oy: Int, _ rows: (UnsafePointer<Float>?, UnsafePointer<Float>?, UnsafePointer<Float>?),
-             w: UnsafePointer<Float>, zero: UnsafePointer<Float>, out: UnsafeMutablePointer<Float>, start: Float) {
+    func row(
+        _ oy: Int, _ rows: (UnsafePointer<Float>?, UnsafePointer<Float>?, UnsafePointer<Float>?),
+        w: UnsafePointer<Float>, zero: UnsafePointer<Float>, out: UnsafeMutablePointer<Float>, start: Float
+    ) {
         let g = geometry
         let channels = g.inC
         let interior = interiorY.contains(oy) ? interiorX : 0 ..< 0
@@ -224,20 +242,23 @@ struct Depthwise3x3Walk: Sendable {
             let a = r0 + ix0 * channels, d = r1 + ix0 * channels, e = r2 + ix0 * channels
             let step = g.strideW * channels
             if rowRuns {
-                Self.interiorRun(a, d, e, w: w, out: out + interior.lowerBound * g.outC, pixels: interior.count,
-                                 step: step, channels: channels, start: start)
+                Self.interiorRun(
+                    a, d, e, w: w, out: out + interior.lowerBound * g.outC, pixels: interior.count,
+                    step: step, channels: channels, start: start)
             } else {
                 var i = 0
                 while i + 2 <= interior.count {
-                    Self.pixelPair(a + i * step, d + i * step, e + i * step, step: step, w: w,
-                                   out: out + (interior.lowerBound + i) * g.outC, channels: channels, start: start)
+                    Self.pixelPair(
+                        a + i * step, d + i * step, e + i * step, step: step, w: w,
+                        out: out + (interior.lowerBound + i) * g.outC, channels: channels, start: start)
                     i += 2
                 }
                 if i < interior.count {
                     let a = a + i * step, d = d + i * step, e = e + i * step
-                    Self.pixel(a, a + channels, a + 2 * channels, d, d + channels, d + 2 * channels,
-                               e, e + channels, e + 2 * channels, w: w,
-                               out: out + (interior.lowerBound + i) * g.outC, channels: channels, start: start)
+                    Self.pixel(
+                        a, a + channels, a + 2 * channels, d, d + channels, d + 2 * channels,
+                        e, e + channels, e + 2 * channels, w: w,
+                        out: out + (interior.lowerBound + i) * g.outC, channels: channels, start: start)
                 }
             }
         }
@@ -247,10 +268,11 @@ struct Depthwise3x3Walk: Sendable {
                 guard let r, ix >= 0, ix < g.inW else { return zero }
                 return r + ix * channels
             }
-            Self.pixel(tap(rows.0, ix0), tap(rows.0, ix0 + 1), tap(rows.0, ix0 + 2),
-                       tap(rows.1, ix0), tap(rows.1, ix0 + 1), tap(rows.1, ix0 + 2),
-                       tap(rows.2, ix0), tap(rows.2, ix0 + 1), tap(rows.2, ix0 + 2),
-                       w: w, out: out + ox * g.outC, channels: channels, start: start)
+            Self.pixel(
+                tap(rows.0, ix0), tap(rows.0, ix0 + 1), tap(rows.0, ix0 + 2),
+                tap(rows.1, ix0), tap(rows.1, ix0 + 1), tap(rows.1, ix0 + 2),
+                tap(rows.2, ix0), tap(rows.2, ix0 + 1), tap(rows.2, ix0 + 2),
+                w: w, out: out + ox * g.outC, channels: channels, start: start)
         }
     }
 
@@ -263,8 +285,10 @@ struct Depthwise3x3Walk: Sendable {
     /// per 4 channels (before: as many weight loads again, and a 19-pointer setup per
     /// pixel that dominated at 8 to 32 channels). Same operations, same order as `pixel`.
     @inline(__always)
-    static func interiorRun(_ r0: UnsafePointer<Float>, _ r1: UnsafePointer<Float>, _ r2: UnsafePointer<Float>,
-                            w: UnsafePointer<Float>, out: UnsafeMutablePointer<Float>, pixels: Int, step: Int, channels: Int, start: Float) {
+    static func interiorRun(
+        _ r0: UnsafePointer<Float>, _ r1: UnsafePointer<Float>, _ r2: UnsafePointer<Float>,
+        w: UnsafePointer<Float>, out: UnsafeMutablePointer<Float>, pixels: Int, step: Int, channels: Int, start: Float
+    ) {
         let c1 = channels, c2 = 2 * channels
         var c = 0
         while c + 4 <= channels {
@@ -296,7 +320,9 @@ struct Depthwise3x3Walk: Sendable {
         if c < channels {
             var o = out, a = r0, d = r1, e = r2
             for _ in 0 ..< pixels {
-                pixelTail(a, a + c1, a + c2, d, d + c1, d + c2, e, e + c1, e + c2, w: w, out: o, from: c, channels: channels, start: start)
+                pixelTail(
+                    a, a + c1, a + c2, d, d + c1, d + c2, e, e + c1, e + c2, w: w, out: o, from: c, channels: channels,
+                    start: start)
                 a += step; d += step; e += step; o += channels
             }
         }
@@ -307,8 +333,10 @@ struct Depthwise3x3Walk: Sendable {
     /// but each block's nine weight vectors are loaded once for both pixels: ~1 instruction
     /// per multiply-add instead of ~1.6. Same operations, same order as `pixel`.
     @inline(__always)
-    static func pixelPair(_ r0: UnsafePointer<Float>, _ r1: UnsafePointer<Float>, _ r2: UnsafePointer<Float>, step: Int,
-                          w: UnsafePointer<Float>, out: UnsafeMutablePointer<Float>, channels: Int, start: Float) {
+    static func pixelPair(
+        _ r0: UnsafePointer<Float>, _ r1: UnsafePointer<Float>, _ r2: UnsafePointer<Float>, step: Int,
+        w: UnsafePointer<Float>, out: UnsafeMutablePointer<Float>, channels: Int, start: Float
+    ) {
         let c1 = channels, c2 = 2 * channels
         // Walked pointers and a countdown: see `pixel` on LLVM's loop vectorizer.
         var a = r0, d = r1, e = r2, k = w, o = out
@@ -318,15 +346,15 @@ struct Depthwise3x3Walk: Sendable {
             let w3 = load4(k + 3 * c1), w4 = load4(k + 4 * c1), w5 = load4(k + 5 * c1)
             let w6 = load4(k + 6 * c1), w7 = load4(k + 7 * c1), w8 = load4(k + 8 * c1)
             var p = SIMD4<Float>(repeating: start), q = p
-            p = p + load4(a) * w0;             q = q + load4(a + step) * w0
-            p = p + load4(a + c1) * w1;        q = q + load4(a + step + c1) * w1
-            p = p + load4(a + c2) * w2;        q = q + load4(a + step + c2) * w2
-            p = p + load4(d) * w3;             q = q + load4(d + step) * w3
-            p = p + load4(d + c1) * w4;        q = q + load4(d + step + c1) * w4
-            p = p + load4(d + c2) * w5;        q = q + load4(d + step + c2) * w5
-            p = p + load4(e) * w6;             q = q + load4(e + step) * w6
-            p = p + load4(e + c1) * w7;        q = q + load4(e + step + c1) * w7
-            p = p + load4(e + c2) * w8;        q = q + load4(e + step + c2) * w8
+            p = p + load4(a) * w0; q = q + load4(a + step) * w0
+            p = p + load4(a + c1) * w1; q = q + load4(a + step + c1) * w1
+            p = p + load4(a + c2) * w2; q = q + load4(a + step + c2) * w2
+            p = p + load4(d) * w3; q = q + load4(d + step) * w3
+            p = p + load4(d + c1) * w4; q = q + load4(d + step + c1) * w4
+            p = p + load4(d + c2) * w5; q = q + load4(d + step + c2) * w5
+            p = p + load4(e) * w6; q = q + load4(e + step) * w6
+            p = p + load4(e + c1) * w7; q = q + load4(e + step + c1) * w7
+            p = p + load4(e + c2) * w8; q = q + load4(e + step + c2) * w8
             UnsafeMutableRawPointer(o).storeBytes(of: p, as: SIMD4<Float>.self)
             UnsafeMutableRawPointer(o + channels).storeBytes(of: q, as: SIMD4<Float>.self)
             a += 4; d += 4; e += 4; k += 4; o += 4
@@ -334,11 +362,13 @@ struct Depthwise3x3Walk: Sendable {
         }
         let c = channels / 4 * 4
         if c < channels {
-            pixelTail(r0, r0 + c1, r0 + c2, r1, r1 + c1, r1 + c2, r2, r2 + c1, r2 + c2,
-                      w: w, out: out, from: c, channels: channels, start: start)
+            pixelTail(
+                r0, r0 + c1, r0 + c2, r1, r1 + c1, r1 + c2, r2, r2 + c1, r2 + c2,
+                w: w, out: out, from: c, channels: channels, start: start)
             let s0 = r0 + step, s1 = r1 + step, s2 = r2 + step
-            pixelTail(s0, s0 + c1, s0 + c2, s1, s1 + c1, s1 + c2, s2, s2 + c1, s2 + c2,
-                      w: w, out: out + channels, from: c, channels: channels, start: start)
+            pixelTail(
+                s0, s0 + c1, s0 + c2, s1, s1 + c1, s1 + c2, s2, s2 + c1, s2 + c2,
+                w: w, out: out + channels, from: c, channels: channels, start: start)
         }
     }
 
@@ -349,10 +379,12 @@ struct Depthwise3x3Walk: Sendable {
     /// counter, LLVM's loop vectorizer rewrote the `SIMD4` arithmetic into per-lane shuffles
     /// and scalar multiplies.
     @inline(__always)
-    static func pixel(_ p0: UnsafePointer<Float>, _ p1: UnsafePointer<Float>, _ p2: UnsafePointer<Float>,
-                      _ p3: UnsafePointer<Float>, _ p4: UnsafePointer<Float>, _ p5: UnsafePointer<Float>,
-                      _ p6: UnsafePointer<Float>, _ p7: UnsafePointer<Float>, _ p8: UnsafePointer<Float>,
-                      w: UnsafePointer<Float>, out: UnsafeMutablePointer<Float>, channels: Int, start: Float) {
+    static func pixel(
+        _ p0: UnsafePointer<Float>, _ p1: UnsafePointer<Float>, _ p2: UnsafePointer<Float>,
+        _ p3: UnsafePointer<Float>, _ p4: UnsafePointer<Float>, _ p5: UnsafePointer<Float>,
+        _ p6: UnsafePointer<Float>, _ p7: UnsafePointer<Float>, _ p8: UnsafePointer<Float>,
+        w: UnsafePointer<Float>, out: UnsafeMutablePointer<Float>, channels: Int, start: Float
+    ) {
         let w1 = w + channels, w2 = w1 + channels, w3 = w2 + channels, w4 = w3 + channels
         let w5 = w4 + channels, w6 = w5 + channels, w7 = w6 + channels, w8 = w7 + channels
         var q0 = p0, q1 = p1, q2 = p2, q3 = p3, q4 = p4, q5 = p5, q6 = p6, q7 = p7, q8 = p8
@@ -376,16 +408,20 @@ struct Depthwise3x3Walk: Sendable {
             o += 4
             blocks -= 1
         }
-        pixelTail(p0, p1, p2, p3, p4, p5, p6, p7, p8, w: w, out: out, from: channels / 4 * 4, channels: channels, start: start)
+        pixelTail(
+            p0, p1, p2, p3, p4, p5, p6, p7, p8, w: w, out: out, from: channels / 4 * 4, channels: channels, start: start
+        )
     }
 
     /// Channels `from ..< channels` of one pixel, scalar (the last `channels % 4`).
     @inline(__always)
-    static func pixelTail(_ p0: UnsafePointer<Float>, _ p1: UnsafePointer<Float>, _ p2: UnsafePointer<Float>,
-                          _ p3: UnsafePointer<Float>, _ p4: UnsafePointer<Float>, _ p5: UnsafePointer<Float>,
-                          _ p6: UnsafePointer<Float>, _ p7: UnsafePointer<Float>, _ p8: UnsafePointer<Float>,
-                          w: UnsafePointer<Float>, out: UnsafeMutablePointer<Float>, from: Int, channels: Int,
-                          start: Float) {
+    static func pixelTail(
+        _ p0: UnsafePointer<Float>, _ p1: UnsafePointer<Float>, _ p2: UnsafePointer<Float>,
+        _ p3: UnsafePointer<Float>, _ p4: UnsafePointer<Float>, _ p5: UnsafePointer<Float>,
+        _ p6: UnsafePointer<Float>, _ p7: UnsafePointer<Float>, _ p8: UnsafePointer<Float>,
+        w: UnsafePointer<Float>, out: UnsafeMutablePointer<Float>, from: Int, channels: Int,
+        start: Float
+    ) {
         let w1 = w + channels, w2 = w1 + channels, w3 = w2 + channels, w4 = w3 + channels
         let w5 = w4 + channels, w6 = w5 + channels, w7 = w6 + channels, w8 = w7 + channels
         for c in from ..< channels {

@@ -9,9 +9,11 @@ import TFLiteModel
 /// The filter's scales must be one per output channel along dimension 3 (or a single one
 /// for a single output channel): LiteRT indexes one scale per output channel.
 enum DepthwiseConv2DHybrid {
-    static func make(_ context: inout PrepareContext, geometry g: Conv2DGeometry, input: TensorState,
-                     filter: TensorState, bias: TensorState?, output: TensorState,
-                     range: FloatActivationRange) throws(KernelError) -> any PreparedKernel {
+    static func make(
+        _ context: inout PrepareContext, geometry g: Conv2DGeometry, input: TensorState,
+        filter: TensorState, bias: TensorState?, output: TensorState,
+        range: FloatActivationRange
+    ) throws(KernelError) -> any PreparedKernel {
         try HybridCheck.floats(context, input: input, bias: bias, output: output)
         let w = try HybridWeights(filter, channels: g.outC, channelAxis: 3, op: "DEPTHWISE_CONV_2D")
         guard filter.quantization?.scales.count == g.outC else {
@@ -19,7 +21,8 @@ enum DepthwiseConv2DHybrid {
         }
         let accBytes = try ConvCheck.product([g.outC, 4], "DEPTHWISE_CONV_2D")
         let workerBytes = try ConvCheck.cacheLines([accBytes], "DEPTHWISE_CONV_2D")
-        let work = context.requestScratch(bytes: try ConvCheck.product([workerBytes, context.threadCount], "DEPTHWISE_CONV_2D"))
+        let work = context.requestScratch(
+            bytes: try ConvCheck.product([workerBytes, context.threadCount], "DEPTHWISE_CONV_2D"))
         let codes = context.requestScratch(bytes: input.elementCount)
         let imageParams = context.requestScratch(bytes: try ConvCheck.product([g.batch, 8], "DEPTHWISE_CONV_2D"))
         return DepthwiseConv2DHybridDirect(
@@ -48,13 +51,14 @@ struct DepthwiseConv2DHybridDirect: PreparedKernel {
         let y = context.pointer(output, as: Float.self)
         let b = context.optionalFloats(bias)
         let q = context.scratch(codes, as: Int8.self)
-        let params = context.scratch(imageParams, as: Float.self)   // [scale, offset bits] per image
+        let params = context.scratch(imageParams, as: Float.self) // [scale, offset bits] per image
         let image = g.inH * g.inW * g.inC
         context.parallel.forEachChunk(g.batch) { images in
             for i in images {
-                let (scale, offset) = HybridInput.asymmetric(x + i * image, count: image, stride: 1, into: q + i * image)
+                let (scale, offset) = HybridInput.asymmetric(
+                    x + i * image, count: image, stride: 1, into: q + i * image)
                 params[2 * i] = scale
-                params[2 * i + 1] = Float(offset)   // |offset| ≤ 128: exact
+                params[2 * i + 1] = Float(offset) // |offset| ≤ 128: exact
             }
         }
         let memory = UnsafeMutableRawPointer(context.scratch(work, as: UInt8.self))
@@ -68,8 +72,9 @@ struct DepthwiseConv2DHybridDirect: PreparedKernel {
                         let image = row / g.outH
                         let scale = params[2 * image], offset = Int32(params[2 * image + 1])
                         for ox in 0 ..< g.outW {
-                            g.depthwiseAccumulate(row: row, ox: ox, multiplier: multiplier, x: codes, zeroPoint: offset,
-                                                  w: w, acc: acc)
+                            g.depthwiseAccumulate(
+                                row: row, ox: ox, multiplier: multiplier, x: codes, zeroPoint: offset,
+                                w: w, acc: acc)
                             let out = y + (row * g.outW + ox) * g.outC
                             for c in 0 ..< g.outC {
                                 let v = Float(acc[c]) * (ws[c] * scale)

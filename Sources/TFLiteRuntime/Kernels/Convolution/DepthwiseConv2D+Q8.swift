@@ -10,23 +10,29 @@ import TFLiteModel
 /// ``DepthwiseConv2D3x3Q8`` (exact sums in Float) when it covers the geometry, else
 /// ``DepthwiseConv2DQ8Direct``; filters known only at run time take the reference loops.
 enum DepthwiseConv2DQ8 {
-    static func make(_ context: inout PrepareContext, geometry g: Conv2DGeometry, input: TensorState,
-                     filter: TensorState, bias: TensorState?, output: TensorState,
-                     activation: FusedActivation) throws(KernelError) -> any PreparedKernel {
-        let params = try QuantizedConvParams.make(context, input: input, weights: filter, bias: bias, output: output,
-                                                  activation: activation, channels: g.outC, channelAxis: 3, kind: .fixedPoint)
+    static func make(
+        _ context: inout PrepareContext, geometry g: Conv2DGeometry, input: TensorState,
+        filter: TensorState, bias: TensorState?, output: TensorState,
+        activation: FusedActivation
+    ) throws(KernelError) -> any PreparedKernel {
+        let params = try QuantizedConvParams.make(
+            context, input: input, weights: filter, bias: bias, output: output,
+            activation: activation, channels: g.outC, channelAxis: 3, kind: .fixedPoint)
         if input.type == .uint8 {
             return try build(UInt8.self, &context, g, input.index, filter, bias?.index, output.index, params)
         }
         return try build(Int8.self, &context, g, input.index, filter, bias?.index, output.index, params)
     }
 
-    private static func build<T: Quantized8>(_: T.Type, _ context: inout PrepareContext, _ g: Conv2DGeometry,
-                                             _ input: Int, _ filter: TensorState, _ bias: Int?, _ output: Int,
-                                             _ params: QuantizedConvParams) throws(KernelError) -> any PreparedKernel {
+    private static func build<T: Quantized8>(
+        _: T.Type, _ context: inout PrepareContext, _ g: Conv2DGeometry,
+        _ input: Int, _ filter: TensorState, _ bias: Int?, _ output: Int,
+        _ params: QuantizedConvParams
+    ) throws(KernelError) -> any PreparedKernel {
         guard let constant = filter.constant else {
-            return DepthwiseConv2DQ8Reference(signed: T.isSigned, input: input, filter: filter.index, bias: bias, output: output,
-                                                       geometry: g, params: params)
+            return DepthwiseConv2DQ8Reference(
+                signed: T.isSigned, input: input, filter: filter.index, bias: bias, output: output,
+                geometry: g, params: params)
         }
         let weights = constant.typed(T.self)
         if DepthwiseConv2D3x3Q8.covers(g) {
@@ -35,9 +41,10 @@ enum DepthwiseConv2DQ8 {
             if DepthwiseConv2D3x3Q8.sumsAreExact(g, maxAbsInput: maxX, maxAbsWeight: maxW) {
                 let centered = AlignedBuffer(uninitializedCount: weights.count * MemoryLayout<Float>.stride)
                 centerWeights(weights, zeroPoint: params.weightZeroPoint, into: centered.typed(Float.self))
-                return try DepthwiseConv2D3x3Q8(&context, signed: T.isSigned, input: input, bias: bias, output: output,
-                                                       geometry: g, weights: centered, inputZeroPoint: params.inputZeroPoint,
-                                                       requantizer: params.requantizer)
+                return try DepthwiseConv2D3x3Q8(
+                    &context, signed: T.isSigned, input: input, bias: bias, output: output,
+                    geometry: g, weights: centered, inputZeroPoint: params.inputZeroPoint,
+                    requantizer: params.requantizer)
             }
         }
         // |w - zw| ≤ 255: centered weights fit Int16.
@@ -46,12 +53,14 @@ enum DepthwiseConv2DQ8 {
         let tapBytes = try ConvCheck.product([g.kh, g.kw, 2 * MemoryLayout<Int>.stride], "DEPTHWISE_CONV_2D")
         let accLines = try ConvCheck.cacheLines([accBytes], "DEPTHWISE_CONV_2D")
         let workerBytes = try ConvCheck.cacheLines([accLines, tapBytes], "DEPTHWISE_CONV_2D")
-        let scratch = context.requestScratch(bytes: try ConvCheck.product([workerBytes, context.threadCount], "DEPTHWISE_CONV_2D"))
-        return DepthwiseConv2DQ8Direct(signed: T.isSigned, input: input, bias: bias, output: output, geometry: g,
-                                                 multiplier: g.outC / g.inC, weights: packed,
-                                                 inputZeroPoint: params.inputZeroPoint,
-                                                 requantizer: params.requantizer, scratch: scratch, workerBytes: workerBytes,
-                                                 accBytes: accLines)
+        let scratch = context.requestScratch(
+            bytes: try ConvCheck.product([workerBytes, context.threadCount], "DEPTHWISE_CONV_2D"))
+        return DepthwiseConv2DQ8Direct(
+            signed: T.isSigned, input: input, bias: bias, output: output, geometry: g,
+            multiplier: g.outC / g.inC, weights: packed,
+            inputZeroPoint: params.inputZeroPoint,
+            requantizer: params.requantizer, scratch: scratch, workerBytes: workerBytes,
+            accBytes: accLines)
     }
 }
 
@@ -88,7 +97,8 @@ struct DepthwiseConv2DQ8Direct: Quantized8Kernel {
                 for row in rows {
                     for ox in 0 ..< g.outW {
                         pixel(row: row, ox: ox, x: x, w: w, taps: taps, acc: acc)
-                        requantizer.store(acc, count: g.outC, firstChannel: 0, bias: b, into: y + (row * g.outW + ox) * g.outC)
+                        requantizer.store(
+                            acc, count: g.outC, firstChannel: 0, bias: b, into: y + (row * g.outW + ox) * g.outC)
                     }
                 }
             }
@@ -99,8 +109,10 @@ struct DepthwiseConv2DQ8Direct: Quantized8Kernel {
     /// `acc[ic·M + m] = Σ (x[ic] - zx)·w[tap, ic·M + m]` over the in-image taps.
     /// `taps` receives pairs (input offset, weight offset), at most `kh·kw` of them.
     @inline(__always)
-    func pixel<T: Quantized8>(row: Int, ox: Int, x: UnsafePointer<T>, w: UnsafePointer<Int16>,
-                              taps: UnsafeMutablePointer<Int>, acc: UnsafeMutablePointer<Int32>) {
+    func pixel<T: Quantized8>(
+        row: Int, ox: Int, x: UnsafePointer<T>, w: UnsafePointer<Int16>,
+        taps: UnsafeMutablePointer<Int>, acc: UnsafeMutablePointer<Int32>
+    ) {
         let g = geometry
         let b = row / g.outH, oy = row % g.outH
         var count = 0
@@ -158,8 +170,10 @@ extension Conv2DGeometry {
     /// `acc[ic·M + m] = Σ (x[ic] - zeroPoint)·w[tap, ic·M + m]` over the in-image taps, with
     /// `w` the centered filter `[kh·kw, outC]` as `Int32` (wrapping arithmetic).
     @inline(__always)
-    func depthwiseAccumulate<T: Quantized8>(row: Int, ox: Int, multiplier: Int, x: UnsafePointer<T>, zeroPoint zx: Int32,
-                                            w: UnsafePointer<Int32>, acc: UnsafeMutablePointer<Int32>) {
+    func depthwiseAccumulate<T: Quantized8>(
+        row: Int, ox: Int, multiplier: Int, x: UnsafePointer<T>, zeroPoint zx: Int32,
+        w: UnsafePointer<Int32>, acc: UnsafeMutablePointer<Int32>
+    ) {
         let g = self
         let b = row / g.outH, oy = row % g.outH
         acc.update(repeating: 0, count: g.outC)
@@ -232,7 +246,8 @@ struct DepthwiseConv2DQ8Reference: Quantized8Kernel {
                                 }
                             }
                             if let bias { acc = acc &+ bias[oc] }
-                            y[(row * g.outW + ox) * g.outC + oc] = T(truncatingIfNeeded: params.requantizer.apply(acc, channel: oc))
+                            y[(row * g.outW + ox) * g.outC + oc] = T(
+                                truncatingIfNeeded: params.requantizer.apply(acc, channel: oc))
                         }
                     }
                 }

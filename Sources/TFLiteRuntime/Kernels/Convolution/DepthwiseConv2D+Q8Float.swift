@@ -81,8 +81,10 @@ struct DepthwiseConv2D3x3Q8: PreparedKernel {
         return bound < 1 << 22
     }
 
-    init(_ context: inout PrepareContext, signed: Bool, input: Int, bias: Int?, output: Int, geometry g: Conv2DGeometry,
-         weights: AlignedBuffer, inputZeroPoint zx: Int32, requantizer: Requantizer) throws(KernelError) {
+    init(
+        _ context: inout PrepareContext, signed: Bool, input: Int, bias: Int?, output: Int, geometry g: Conv2DGeometry,
+        weights: AlignedBuffer, inputZeroPoint zx: Int32, requantizer: Requantizer
+    ) throws(KernelError) {
         self.input = input
         self.bias = bias
         self.output = output
@@ -93,7 +95,8 @@ struct DepthwiseConv2D3x3Q8: PreparedKernel {
         self.requantizer = requantizer
         layout = try Layout(g)
         level = context.kernelLevel
-        let bytes = try ConvCheck.product([layout.workerFloats, MemoryLayout<Float>.stride, context.threadCount], "DEPTHWISE_CONV_2D")
+        let bytes = try ConvCheck.product(
+            [layout.workerFloats, MemoryLayout<Float>.stride, context.threadCount], "DEPTHWISE_CONV_2D")
         scratch = context.requestScratch(bytes: bytes)
     }
 
@@ -144,12 +147,15 @@ struct DepthwiseConv2D3x3Q8: PreparedKernel {
 
     /// The sums of output row `oy` (as Float, before bias), with the level's row kernel.
     @inline(__always)
-    private func rowSums(_ oy: Int, _ r: (UnsafePointer<Float>?, UnsafePointer<Float>?, UnsafePointer<Float>?),
-                         w: UnsafePointer<Float>, zero: UnsafePointer<Float>, out: UnsafeMutablePointer<Float>) {
+    private func rowSums(
+        _ oy: Int, _ r: (UnsafePointer<Float>?, UnsafePointer<Float>?, UnsafePointer<Float>?),
+        w: UnsafePointer<Float>, zero: UnsafePointer<Float>, out: UnsafeMutablePointer<Float>
+    ) {
         #if arch(x86_64)
         if level >= .avx2 {
-            depthwiseConv3x3F32AVX2(walk.shape, rowRuns: walk.rowRuns, r.0, r.1, r.2, zero: zero, weights: w, start: Self.start,
-                                    bias: nil, lower: -.infinity, upper: .infinity, out: out)
+            depthwiseConv3x3F32AVX2(
+                walk.shape, rowRuns: walk.rowRuns, r.0, r.1, r.2, zero: zero, weights: w, start: Self.start,
+                bias: nil, lower: -.infinity, upper: .infinity, out: out)
             return
         }
         #endif
@@ -161,8 +167,9 @@ struct DepthwiseConv2D3x3Q8: PreparedKernel {
     @inline(never)
     func requantize(_ acc: UnsafePointer<Int32>, bias: UnsafePointer<Int32>, into out: UnsafeMutablePointer<UInt8>) {
         let g = walk.geometry
-        requantizer.storeRows(acc, rows: g.outW, count: g.outC, accStride: g.outC, firstChannel: 0, bias: bias,
-                              into: out, outStride: g.outC)
+        requantizer.storeRows(
+            acc, rows: g.outW, count: g.outC, accStride: g.outC, firstChannel: 0, bias: bias,
+            into: out, outStride: g.outC)
     }
 
     /// `out[i] = Float((src[i] ^ flip) - offset)`, exactly (integers below 2^24). A plain

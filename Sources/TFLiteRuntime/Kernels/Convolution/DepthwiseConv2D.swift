@@ -11,8 +11,8 @@ import TFLiteModel
 /// int8 weights (``DepthwiseConv2DHybrid``).
 enum DepthwiseConv2D {
     static let prepare: KernelPrepare = { (context: inout PrepareContext) throws(KernelError) -> any PreparedKernel in
-        try context.expectCounts(inputs: 2...3, outputs: 1...1)
-        guard case let .depthwiseConv2D(options) = context.op.options else {
+        try context.expectCounts(inputs: 2 ... 3, outputs: 1 ... 1)
+        guard case .depthwiseConv2D(let options) = context.op.options else {
             throw .invalid("DepthwiseConv2DOptions are missing")
         }
         let input = try context.input(0)
@@ -23,7 +23,8 @@ enum DepthwiseConv2D {
         let (one, kh, kw, outC) = try ConvCheck.rank4(filter, "filter")
         guard one == 1 else { throw .invalid("filter shape \(filter.shape) must start with 1") }
         guard inC > 0, outC % inC == 0, outC >= inC else {
-            throw .invalid("filter has \(outC) output channels, which is not a positive multiple of the input's \(inC) channels")
+            throw .invalid(
+                "filter has \(outC) output channels, which is not a positive multiple of the input's \(inC) channels")
         }
         try ConvCheck.bias(bias, channels: outC)
         let range = try ConvCheck.activation(options.activation)
@@ -35,16 +36,19 @@ enum DepthwiseConv2D {
         context.declareWork([geometry.outputPixels, outC, kh, kw])
 
         if input.type == .uint8 || input.type == .int8 {
-            return try DepthwiseConv2DQ8.make(&context, geometry: geometry, input: input, filter: filter,
-                                                     bias: bias, output: output, activation: options.activation)
+            return try DepthwiseConv2DQ8.make(
+                &context, geometry: geometry, input: input, filter: filter,
+                bias: bias, output: output, activation: options.activation)
         }
         if input.type == .float32, filter.type == .int8 {
-            return try DepthwiseConv2DHybrid.make(&context, geometry: geometry, input: input, filter: filter,
-                                                  bias: bias, output: output, range: range)
+            return try DepthwiseConv2DHybrid.make(
+                &context, geometry: geometry, input: input, filter: filter,
+                bias: bias, output: output, range: range)
         }
         let floats = [input.type, filter.type, output.type] + (bias.map { [$0.type] } ?? [])
         guard floats.allSatisfy({ $0 == .float32 }) else { throw context.unsupportedTypes() }
-        return DepthwiseConv2DF32.make(geometry: geometry, input: input.index, filter: filter.index,
-                                       bias: bias?.index, output: output.index, range: range, level: context.kernelLevel)
+        return DepthwiseConv2DF32.make(
+            geometry: geometry, input: input.index, filter: filter.index,
+            bias: bias?.index, output: output.index, range: range, level: context.kernelLevel)
     }
 }

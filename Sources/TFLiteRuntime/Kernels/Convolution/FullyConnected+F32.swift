@@ -15,8 +15,11 @@ struct FullyConnectedF32: PreparedKernel {
     /// across rows, which a matrix-vector product cannot.
     static let maxRowByRow = 4
 
-    init(_ context: PrepareContext, input: Int, weights: Int, bias: Int?, output: Int, batch: Int, units: Int, depth: Int,
-         epilogue: FloatBiasActivation) {
+    init(
+        _ context: PrepareContext, input: Int, weights: Int, bias: Int?, output: Int, batch: Int, units: Int,
+        depth: Int,
+        epilogue: FloatBiasActivation
+    ) {
         (self.input, self.weights, self.bias, self.output) = (input, weights, bias, output)
         (self.batch, self.units, self.depth, self.epilogue) = (batch, units, depth, epilogue)
         rowByRow = context.kernelLevel >= .avx2 && batch <= Self.maxRowByRow
@@ -32,11 +35,13 @@ struct FullyConnectedF32: PreparedKernel {
             let (units, depth, lower, upper) = (self.units, self.depth, epilogue.range.lower, epilogue.range.upper)
             // Blocks of 64 outputs; a block is worth a thread only with enough depth.
             let blocks = (units + 63) / 64
-            context.parallel.forEachChunk(blocks, minimumChunk: Swift.max(1, 32768 / Swift.max(64 * depth, 1))) { range in
+            context.parallel.forEachChunk(blocks, minimumChunk: Swift.max(1, 32768 / Swift.max(64 * depth, 1))) {
+                range in
                 let o0 = range.lowerBound * 64, o1 = Swift.min(units, range.upperBound * 64)
                 for r in 0 ..< batch {
-                    gemvF32AVX2(n: o1 - o0, k: depth, x: x + r * depth, w: w + o0 * depth, ldw: depth,
-                                bias: b.map { $0 + o0 }, lower: lower, upper: upper, y: y + r * units + o0)
+                    gemvF32AVX2(
+                        n: o1 - o0, k: depth, x: x + r * depth, w: w + o0 * depth, ldw: depth,
+                        bias: b.map { $0 + o0 }, lower: lower, upper: upper, y: y + r * units + o0)
                 }
             }
             return
@@ -47,10 +52,14 @@ struct FullyConnectedF32: PreparedKernel {
         let y = context.pointer(output, as: Float.self)
         let b = context.optionalFloats(bias)
         let epilogue = self.epilogue, units = self.units
-        let finish = epilogue.isIdentity(hasBias: b != nil) ? nil : { (rows: Range<Int>) in
-            epilogue.apply(rows: rows, output: y, rowStride: units, bias: b)
-        }
-        TiledGEMM.run(context.parallel, m: batch, n: units, k: depth, a: x, lda: depth,
-                      b: w, ldb: depth, transposeB: true, c: y, ldc: units, finishRows: finish)
+        let finish =
+            epilogue.isIdentity(hasBias: b != nil)
+            ? nil
+            : { (rows: Range<Int>) in
+                epilogue.apply(rows: rows, output: y, rowStride: units, bias: b)
+            }
+        TiledGEMM.run(
+            context.parallel, m: batch, n: units, k: depth, a: x, lda: depth,
+            b: w, ldb: depth, transposeB: true, c: y, ldc: units, finishRows: finish)
     }
 }

@@ -9,9 +9,11 @@ import TFLiteModel
 /// (LiteRT subtracts `offset · Σ_i w[o, i]` after the plain dot product; in wrapping
 /// `Int32` arithmetic that is the same number.)
 enum FullyConnectedHybrid {
-    static func make(_ context: inout PrepareContext, input: TensorState, weights: TensorState, bias: TensorState?,
-                     output: TensorState, options: FullyConnectedOptions, range: FloatActivationRange,
-                     batch: Int, units: Int, depth: Int) throws(KernelError) -> any PreparedKernel {
+    static func make(
+        _ context: inout PrepareContext, input: TensorState, weights: TensorState, bias: TensorState?,
+        output: TensorState, options: FullyConnectedOptions, range: FloatActivationRange,
+        batch: Int, units: Int, depth: Int
+    ) throws(KernelError) -> any PreparedKernel {
         try HybridCheck.floats(context, input: input, bias: bias, output: output)
         let w = try HybridWeights(weights, channels: units, channelAxis: 0, op: "FULLY_CONNECTED")
         let rows = Swift.max(1, Swift.min(FullyConnectedQ8.tileRows, batch))
@@ -19,8 +21,10 @@ enum FullyConnectedHybrid {
         try ConvCheck.blasSizes([batch, units, depth, rows, columns], "FULLY_CONNECTED")
         let codes = context.requestScratch(bytes: try ConvCheck.product([batch, depth, 4], "FULLY_CONNECTED"))
         let rowScales = context.requestScratch(bytes: try ConvCheck.product([batch, 4], "FULLY_CONNECTED"))
-        let workerBytes = try ConvCheck.cacheLines([try ConvCheck.product([2, rows, columns, 4], "FULLY_CONNECTED")], "FULLY_CONNECTED")
-        let work = context.requestScratch(bytes: try ConvCheck.product([workerBytes, context.threadCount], "FULLY_CONNECTED"))
+        let workerBytes = try ConvCheck.cacheLines(
+            [try ConvCheck.product([2, rows, columns, 4], "FULLY_CONNECTED")], "FULLY_CONNECTED")
+        let work = context.requestScratch(
+            bytes: try ConvCheck.product([workerBytes, context.threadCount], "FULLY_CONNECTED"))
         return FullyConnectedHybridGemm(
             input: input.index, bias: bias?.index, output: output.index, batch: batch, units: units, depth: depth,
             asymmetric: options.asymmetricQuantizeInputs, rows: rows, columns: columns,
@@ -55,7 +59,8 @@ struct FullyConnectedHybridGemm: PreparedKernel {
         context.parallel.forEachChunk(batch) { range in
             for r in range {
                 let row = q + r * depth
-                let (scale, offset) = HybridInput.quantize(x + r * depth, count: depth, stride: 1, asymmetric: asymmetric, into: row)
+                let (scale, offset) = HybridInput.quantize(
+                    x + r * depth, count: depth, stride: 1, asymmetric: asymmetric, into: row)
                 if offset != 0 {
                     let o = Float(offset)
                     for i in 0 ..< depth { row[i] -= o }
@@ -73,8 +78,9 @@ struct FullyConnectedHybridGemm: PreparedKernel {
                 for t in tiles {
                     let r0 = (t / columnTiles) * rows, m = Swift.min(rows, batch - r0)
                     let c0 = (t % columnTiles) * columns, n = Swift.min(columns, units - c0)
-                    gemm.run(m: m, n: n, k: depth, a: q + r0 * depth, lda: depth, b: w + c0 * depth, ldb: depth,
-                             temp: temp, acc: acc, ldacc: n)
+                    gemm.run(
+                        m: m, n: n, k: depth, a: q + r0 * depth, lda: depth, b: w + c0 * depth, ldb: depth,
+                        temp: temp, acc: acc, ldacc: n)
                     for i in 0 ..< m {
                         let s = scales[r0 + i], out = y + (r0 + i) * units + c0, a = acc + i * n
                         for j in 0 ..< n {

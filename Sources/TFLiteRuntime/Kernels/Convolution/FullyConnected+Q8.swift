@@ -12,26 +12,36 @@ enum FullyConnectedQ8 {
     /// Per-worker budget for a tile's converted input rows.
     static let rowBudgetBytes = 1 << 20
 
-    static func make(_ context: inout PrepareContext, input: TensorState, weights: TensorState, bias: TensorState?,
-                     output: TensorState, activation: FusedActivation,
-                     batch: Int, units: Int, depth: Int) throws(KernelError) -> any PreparedKernel {
-        let params = try QuantizedConvParams.make(context, input: input, weights: weights, bias: bias, output: output,
-                                                  activation: activation, channels: units, channelAxis: 0, kind: .fullyConnected)
+    static func make(
+        _ context: inout PrepareContext, input: TensorState, weights: TensorState, bias: TensorState?,
+        output: TensorState, activation: FusedActivation,
+        batch: Int, units: Int, depth: Int
+    ) throws(KernelError) -> any PreparedKernel {
+        let params = try QuantizedConvParams.make(
+            context, input: input, weights: weights, bias: bias, output: output,
+            activation: activation, channels: units, channelAxis: 0, kind: .fullyConnected)
         if input.type == .uint8 {
-            return try build(UInt8.self, &context, input.index, weights, bias?.index, output.index, params, batch, units, depth)
+            return try build(
+                UInt8.self, &context, input.index, weights, bias?.index, output.index, params, batch, units, depth)
         }
-        return try build(Int8.self, &context, input.index, weights, bias?.index, output.index, params, batch, units, depth)
+        return try build(
+            Int8.self, &context, input.index, weights, bias?.index, output.index, params, batch, units, depth)
     }
 
-    private static func build<T: Quantized8>(_: T.Type, _ context: inout PrepareContext, _ input: Int, _ weights: TensorState,
-                                             _ bias: Int?, _ output: Int, _ params: QuantizedConvParams,
-                                             _ batch: Int, _ units: Int, _ depth: Int) throws(KernelError) -> any PreparedKernel {
+    private static func build<T: Quantized8>(
+        _: T.Type, _ context: inout PrepareContext, _ input: Int, _ weights: TensorState,
+        _ bias: Int?, _ output: Int, _ params: QuantizedConvParams,
+        _ batch: Int, _ units: Int, _ depth: Int
+    ) throws(KernelError) -> any PreparedKernel {
         guard let constant = weights.constant else {
-            return FullyConnectedQ8Reference(signed: T.isSigned, input: input, weights: weights.index, bias: bias, output: output,
-                                                       batch: batch, units: units, depth: depth, params: params)
+            return FullyConnectedQ8Reference(
+                signed: T.isSigned, input: input, weights: weights.index, bias: bias, output: output,
+                batch: batch, units: units, depth: depth, params: params)
         }
-        if let single = try GemvQ8.make(&context, signed: T.isSigned, input: input, weights: weights, bias: bias, output: output,
-                                               rows: batch, units: units, depth: depth, row: .dense, params: params) {
+        if let single = try GemvQ8.make(
+            &context, signed: T.isSigned, input: input, weights: weights, bias: bias, output: output,
+            rows: batch, units: units, depth: depth, row: .dense, params: params)
+        {
             return single
         }
         let rowBytes = try ConvCheck.product([depth, MemoryLayout<Float>.stride], "FULLY_CONNECTED")
@@ -41,7 +51,8 @@ enum FullyConnectedQ8 {
         let inputBytes = try ConvCheck.product([rows, rowBytes], "FULLY_CONNECTED")
         let resultBytes = try ConvCheck.product([rows, columns, 4], "FULLY_CONNECTED")
         let workerBytes = try ConvCheck.cacheLines([inputBytes, resultBytes, resultBytes], "FULLY_CONNECTED")
-        let scratch = context.requestScratch(bytes: try ConvCheck.product([workerBytes, context.threadCount], "FULLY_CONNECTED"))
+        let scratch = context.requestScratch(
+            bytes: try ConvCheck.product([workerBytes, context.threadCount], "FULLY_CONNECTED"))
         let packed = try context.packCenteredWeights(constant, as: T.self, zeroPoint: params.weightZeroPoint)
         return FullyConnectedQ8Gemm(
             signed: T.isSigned, input: input, bias: bias, output: output, batch: batch, units: units, depth: depth,
@@ -93,8 +104,9 @@ struct FullyConnectedQ8Gemm: Quantized8Kernel {
                     centerCodes(src, count: m * depth, zeroPoint: inputZeroPoint, into: a)
                     loaded = rt
                 }
-                gemm.run(m: m, n: n, k: depth, a: a, lda: depth, b: w + c0 * depth, ldb: depth,
-                         temp: temp, acc: acc, ldacc: n)
+                gemm.run(
+                    m: m, n: n, k: depth, a: a, lda: depth, b: w + c0 * depth, ldb: depth,
+                    temp: temp, acc: acc, ldacc: n)
                 for i in 0 ..< m {
                     requantizer.store(acc + i * n, count: n, firstChannel: c0, bias: b, into: y + (r0 + i) * units + c0)
                 }

@@ -11,10 +11,10 @@ import TFLiteModel
 /// int8 weights (``FullyConnectedHybrid``).
 enum FullyConnected {
     static let prepare: KernelPrepare = { (context: inout PrepareContext) throws(KernelError) -> any PreparedKernel in
-        try context.expectCounts(inputs: 2...3, outputs: 1...1)
+        try context.expectCounts(inputs: 2 ... 3, outputs: 1 ... 1)
         let options: FullyConnectedOptions
         switch context.op.options {
-        case let .fullyConnected(o): options = o
+        case .fullyConnected(let o): options = o
         case .none: options = FullyConnectedOptions(activation: .none)
         default: throw .invalid("expected FullyConnectedOptions, found \(context.op.options)")
         }
@@ -38,7 +38,8 @@ enum FullyConnected {
         let range = try ConvCheck.activation(options.activation)
         if options.keepNumDims {
             guard input.shape[input.rank - 1] == depth else {
-                throw .invalid("with keep_num_dims the input's last dimension (\(input.shape)) must equal the weights' \(depth)")
+                throw .invalid(
+                    "with keep_num_dims the input's last dimension (\(input.shape)) must equal the weights' \(depth)")
             }
             try context.setOutputShape(0, Array(input.shape.dropLast()) + [units])
         } else {
@@ -47,18 +48,21 @@ enum FullyConnected {
         context.declareWork([batch, units, depth])
 
         if input.type == .uint8 || input.type == .int8 {
-            return try FullyConnectedQ8.make(&context, input: input, weights: weights, bias: bias, output: output,
-                                                    activation: options.activation, batch: batch, units: units, depth: depth)
+            return try FullyConnectedQ8.make(
+                &context, input: input, weights: weights, bias: bias, output: output,
+                activation: options.activation, batch: batch, units: units, depth: depth)
         }
         if input.type == .float32, weights.type == .int8 {
-            return try FullyConnectedHybrid.make(&context, input: input, weights: weights, bias: bias, output: output,
-                                                 options: options, range: range, batch: batch, units: units, depth: depth)
+            return try FullyConnectedHybrid.make(
+                &context, input: input, weights: weights, bias: bias, output: output,
+                options: options, range: range, batch: batch, units: units, depth: depth)
         }
         let floats = [input.type, weights.type, output.type] + (bias.map { [$0.type] } ?? [])
         guard floats.allSatisfy({ $0 == .float32 }) else { throw context.unsupportedTypes() }
         try ConvCheck.blasSizes([batch, units, depth], "FULLY_CONNECTED")
-        return FullyConnectedF32(context, input: input.index, weights: weights.index, bias: bias?.index, output: output.index,
-                                 batch: batch, units: units, depth: depth,
-                                 epilogue: FloatBiasActivation(channels: units, range: range))
+        return FullyConnectedF32(
+            context, input: input.index, weights: weights.index, bias: bias?.index, output: output.index,
+            batch: batch, units: units, depth: depth,
+            epilogue: FloatBiasActivation(channels: units, range: range))
     }
 }

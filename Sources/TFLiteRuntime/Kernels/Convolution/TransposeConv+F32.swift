@@ -18,26 +18,30 @@ struct TransposeConvF32: PreparedKernel {
     let geometry: Conv2DGeometry
     let epilogue: FloatBiasActivation
 
-    static func make(_ context: inout PrepareContext, geometry g: Conv2DGeometry, weights: TensorState,
-                     input: Int, bias: Int?, output: Int, range: FloatActivationRange) throws(KernelError) -> TransposeConvF32 {
+    static func make(
+        _ context: inout PrepareContext, geometry g: Conv2DGeometry, weights: TensorState,
+        input: Int, bias: Int?, output: Int, range: FloatActivationRange
+    ) throws(KernelError) -> TransposeConvF32 {
         let taps = try ConvCheck.product([g.kh, g.kw, g.outC], "TRANSPOSE_CONV")
         let pixels = try ConvCheck.product([g.inH, g.inW], "TRANSPOSE_CONV")
         try ConvCheck.blasSizes([pixels, taps, g.inC], "TRANSPOSE_CONV")
         let columnBytes = try ConvCheck.product([pixels, taps, MemoryLayout<Float>.stride], "TRANSPOSE_CONV columns")
         let columns = context.requestScratch(bytes: columnBytes)
         let epilogue = FloatBiasActivation(channels: g.outC, range: range)
-        let weightCount = taps * g.inC   // = weights' element count, validated at load
+        let weightCount = taps * g.inC // = weights' element count, validated at load
         if let constant = weights.constant {
             let buffer = AlignedBuffer(zeroedCount: weightCount * MemoryLayout<Float>.stride)
             if let base = constant.typed(Float.self).baseAddress {
                 pack(base, into: buffer.typed(Float.self), geometry: g)
             }
-            return TransposeConvF32(input: input, bias: bias, output: output, weights: nil, packed: buffer, packedScratch: nil,
-                                    columnsScratch: columns, geometry: g, epilogue: epilogue)
+            return TransposeConvF32(
+                input: input, bias: bias, output: output, weights: nil, packed: buffer, packedScratch: nil,
+                columnsScratch: columns, geometry: g, epilogue: epilogue)
         }
         let slot = context.requestScratch(bytes: weightCount * MemoryLayout<Float>.stride)
-        return TransposeConvF32(input: input, bias: bias, output: output, weights: weights.index, packed: nil, packedScratch: slot,
-                                columnsScratch: columns, geometry: g, epilogue: epilogue)
+        return TransposeConvF32(
+            input: input, bias: bias, output: output, weights: weights.index, packed: nil, packedScratch: slot,
+            columnsScratch: columns, geometry: g, epilogue: epilogue)
     }
 
     /// OHWI `[outC, kh, kw, inC]` → `[kh, kw, outC, inC]`.
@@ -63,14 +67,15 @@ struct TransposeConvF32: PreparedKernel {
             Self.pack(context.pointer(weights, as: Float.self), into: buffer, geometry: g)
             p = UnsafePointer(buffer)
         } else {
-            return   // unreachable: make() sets one of the two
+            return // unreachable: make() sets one of the two
         }
         let pixels = g.inH * g.inW
         let taps = g.kh * g.kw * g.outC
         for n in 0 ..< g.batch {
-            TiledGEMM.run(context.parallel, m: pixels, n: taps, k: g.inC,
-                          a: x + n * pixels * g.inC, lda: g.inC,
-                          b: p, ldb: g.inC, transposeB: true, c: col, ldc: taps)
+            TiledGEMM.run(
+                context.parallel, m: pixels, n: taps, k: g.inC,
+                a: x + n * pixels * g.inC, lda: g.inC,
+                b: p, ldb: g.inC, transposeB: true, c: col, ldc: taps)
             let image = y + n * g.outH * g.outW * g.outC
             context.parallel.forEachChunk(g.outH) { rows in
                 for oy in rows { gatherRow(oy, columns: UnsafePointer(col), image: image, bias: b) }
@@ -80,7 +85,9 @@ struct TransposeConvF32: PreparedKernel {
 
     /// Output row `oy` of one image from the column matrix.
     @inline(__always)
-    func gatherRow(_ oy: Int, columns: UnsafePointer<Float>, image: UnsafeMutablePointer<Float>, bias: UnsafePointer<Float>?) {
+    func gatherRow(
+        _ oy: Int, columns: UnsafePointer<Float>, image: UnsafeMutablePointer<Float>, bias: UnsafePointer<Float>?
+    ) {
         let g = geometry
         let taps = g.kh * g.kw * g.outC
         for ox in 0 ..< g.outW {
@@ -99,7 +106,8 @@ struct TransposeConvF32: PreparedKernel {
                     let src = columns + (iy * g.inW + ix) * taps + (fy * g.kw + fx) * g.outC
                     var c = 0
                     while c + 8 <= g.outC {
-                        UnsafeMutableRawPointer(out + c).storeBytes(of: load8(out + c) + load8(src + c), as: SIMD8<Float>.self)
+                        UnsafeMutableRawPointer(out + c).storeBytes(
+                            of: load8(out + c) + load8(src + c), as: SIMD8<Float>.self)
                         c += 8
                     }
                     while c < g.outC {

@@ -10,8 +10,10 @@ import TFLiteModel
 /// Here each output pixel gathers its contributions in that same order, so sums are
 /// bit-identical and each output is computed whole by one worker.
 enum TransposeConvHybrid {
-    static func make(_ context: inout PrepareContext, geometry g: Conv2DGeometry, weights: TensorState, input: TensorState,
-                     bias: TensorState?, output: TensorState, range: FloatActivationRange) throws(KernelError) -> any PreparedKernel {
+    static func make(
+        _ context: inout PrepareContext, geometry g: Conv2DGeometry, weights: TensorState, input: TensorState,
+        bias: TensorState?, output: TensorState, range: FloatActivationRange
+    ) throws(KernelError) -> any PreparedKernel {
         try HybridCheck.floats(context, input: input, bias: bias, output: output)
         let w = try HybridWeights(weights, channels: g.outC, channelAxis: 0, op: "TRANSPOSE_CONV")
         guard weights.quantization?.scales.count == g.outC else {
@@ -29,9 +31,10 @@ enum TransposeConvHybrid {
         }
         let codes = context.requestScratch(bytes: try ConvCheck.product([input.elementCount, 4], "TRANSPOSE_CONV"))
         let imageScales = context.requestScratch(bytes: try ConvCheck.product([g.batch, 4], "TRANSPOSE_CONV"))
-        return TransposeConvHybridGather(input: input.index, bias: bias?.index, output: output.index, geometry: g,
-                                         weights: packed, weightScales: w.scales, range: range,
-                                         codes: codes, imageScales: imageScales)
+        return TransposeConvHybridGather(
+            input: input.index, bias: bias?.index, output: output.index, geometry: g,
+            weights: packed, weightScales: w.scales, range: range,
+            codes: codes, imageScales: imageScales)
     }
 }
 

@@ -10,23 +10,30 @@ enum TransposeConvQ8 {
     /// Most input pixels per GEMM tile.
     static let maxTilePixels = 64
 
-    static func make(_ context: inout PrepareContext, geometry g: Conv2DGeometry, weights: TensorState, input: TensorState,
-                     bias: TensorState?, output: TensorState, activation: FusedActivation) throws(KernelError) -> any PreparedKernel {
-        let params = try QuantizedConvParams.make(context, input: input, weights: weights, bias: bias, output: output,
-                                                  activation: activation, channels: g.outC, channelAxis: 0, kind: .fixedPoint)
+    static func make(
+        _ context: inout PrepareContext, geometry g: Conv2DGeometry, weights: TensorState, input: TensorState,
+        bias: TensorState?, output: TensorState, activation: FusedActivation
+    ) throws(KernelError) -> any PreparedKernel {
+        let params = try QuantizedConvParams.make(
+            context, input: input, weights: weights, bias: bias, output: output,
+            activation: activation, channels: g.outC, channelAxis: 0, kind: .fixedPoint)
         if input.type == .uint8 {
             return try build(UInt8.self, &context, g, weights, input.index, bias?.index, output.index, params)
         }
         return try build(Int8.self, &context, g, weights, input.index, bias?.index, output.index, params)
     }
 
-    private static func build<T: Quantized8>(_: T.Type, _ context: inout PrepareContext, _ g: Conv2DGeometry,
-                                             _ weights: TensorState, _ input: Int, _ bias: Int?, _ output: Int,
-                                             _ params: QuantizedConvParams) throws(KernelError) -> any PreparedKernel {
+    private static func build<T: Quantized8>(
+        _: T.Type, _ context: inout PrepareContext, _ g: Conv2DGeometry,
+        _ weights: TensorState, _ input: Int, _ bias: Int?, _ output: Int,
+        _ params: QuantizedConvParams
+    ) throws(KernelError) -> any PreparedKernel {
         guard let constant = weights.constant else {
-            let bytes = try ConvCheck.product([g.batch, g.outH, g.outW, g.outC, MemoryLayout<Int32>.stride], "TRANSPOSE_CONV")
-            return TransposeConvQ8Reference(signed: T.isSigned, input: input, weights: weights.index, bias: bias, output: output,
-                                                      geometry: g, params: params, scratch: context.requestScratch(bytes: bytes))
+            let bytes = try ConvCheck.product(
+                [g.batch, g.outH, g.outW, g.outC, MemoryLayout<Int32>.stride], "TRANSPOSE_CONV")
+            return TransposeConvQ8Reference(
+                signed: T.isSigned, input: input, weights: weights.index, bias: bias, output: output,
+                geometry: g, params: params, scratch: context.requestScratch(bytes: bytes))
         }
         let taps = try ConvCheck.product([g.kh, g.kw, g.outC], "TRANSPOSE_CONV")
         let pixels = try ConvCheck.product([g.inH, g.inW], "TRANSPOSE_CONV")
@@ -36,9 +43,11 @@ enum TransposeConvQ8 {
         let columns = context.requestScratch(bytes: try ConvCheck.product([pixels, taps, 4], "TRANSPOSE_CONV columns"))
         let inputBytes = try ConvCheck.product([tileRows, g.inC, 4], "TRANSPOSE_CONV")
         let tempBytes = try ConvCheck.product([tileRows, taps, 4], "TRANSPOSE_CONV")
-        let workerBytes = try ConvCheck.cacheLines([inputBytes, tempBytes, try ConvCheck.product([g.outC, 4], "TRANSPOSE_CONV")],
-                                                   "TRANSPOSE_CONV")
-        let scratch = context.requestScratch(bytes: try ConvCheck.product([workerBytes, context.threadCount], "TRANSPOSE_CONV"))
+        let workerBytes = try ConvCheck.cacheLines(
+            [inputBytes, tempBytes, try ConvCheck.product([g.outC, 4], "TRANSPOSE_CONV")],
+            "TRANSPOSE_CONV")
+        let scratch = context.requestScratch(
+            bytes: try ConvCheck.product([workerBytes, context.threadCount], "TRANSPOSE_CONV"))
         // P[(tap·outC + oc)·inC + i] = w[oc, tap, i] - zw: the GEMM's transposed operand.
         let source = constant.typed(T.self)
         let packed = AlignedBuffer(zeroedCount: taps * g.inC * MemoryLayout<Float>.stride)
@@ -55,9 +64,11 @@ enum TransposeConvQ8 {
         }
         return TransposeConvQ8Gemm(
             signed: T.isSigned, input: input, bias: bias, output: output, geometry: g, packed: packed, columns: columns,
-            scratch: scratch, workerBytes: workerBytes, inputBytes: inputBytes, tempBytes: tempBytes, tileRows: tileRows,
+            scratch: scratch, workerBytes: workerBytes, inputBytes: inputBytes, tempBytes: tempBytes,
+            tileRows: tileRows,
             inputZeroPoint: params.inputZeroPoint,
-            gemm: ExactGEMM(maxAbsA: QuantizedConvParams.maxCentered(T.self, zeroPoint: params.inputZeroPoint), maxAbsB: Int(maxW)),
+            gemm: ExactGEMM(
+                maxAbsA: QuantizedConvParams.maxCentered(T.self, zeroPoint: params.inputZeroPoint), maxAbsB: Int(maxW)),
             requantizer: params.requantizer)
     }
 }
@@ -100,8 +111,9 @@ struct TransposeConvQ8Gemm: Quantized8Kernel {
                     let p0 = t * tileRows, rows = Swift.min(tileRows, pixels - p0)
                     let src = image + p0 * g.inC
                     centerCodes(src, count: rows * g.inC, zeroPoint: inputZeroPoint, into: a)
-                    gemm.run(m: rows, n: taps, k: g.inC, a: a, lda: g.inC, b: p, ldb: g.inC,
-                             temp: temp, acc: col + p0 * taps, ldacc: taps)
+                    gemm.run(
+                        m: rows, n: taps, k: g.inC, a: a, lda: g.inC, b: p, ldb: g.inC,
+                        temp: temp, acc: col + p0 * taps, ldacc: taps)
                 }
             }
             let out = y + n * g.outH * g.outW * g.outC
@@ -110,7 +122,8 @@ struct TransposeConvQ8Gemm: Quantized8Kernel {
                 for oy in rows {
                     for ox in 0 ..< g.outW {
                         gather(oy: oy, ox: ox, columns: UnsafePointer(col), acc: acc)
-                        requantizer.store(acc, count: g.outC, firstChannel: 0, bias: b, into: out + (oy * g.outW + ox) * g.outC)
+                        requantizer.store(
+                            acc, count: g.outC, firstChannel: 0, bias: b, into: out + (oy * g.outW + ox) * g.outC)
                     }
                 }
             }

@@ -13,8 +13,8 @@ import TFLiteModel
 /// int8 weights (``TransposeConvHybrid``).
 enum TransposeConv {
     static let prepare: KernelPrepare = { (context: inout PrepareContext) throws(KernelError) -> any PreparedKernel in
-        try context.expectCounts(inputs: 3...4, outputs: 1...1)
-        guard case let .transposeConv(options) = context.op.options else {
+        try context.expectCounts(inputs: 3 ... 4, outputs: 1 ... 1)
+        guard case .transposeConv(let options) = context.op.options else {
             throw .invalid("TransposeConvOptions are missing")
         }
         let shapeTensor = try context.input(0)
@@ -23,7 +23,9 @@ enum TransposeConv {
         let bias = context.optionalInput(3)
         let output = try context.output(0)
         guard shapeTensor.type == .int32, shapeTensor.rank == 1, shapeTensor.elementCount == 4 else {
-            throw .invalid("output shape (input 0) must be an int32 vector of 4 values, found \(shapeTensor.type) \(shapeTensor.shape)")
+            throw .invalid(
+                "output shape (input 0) must be an int32 vector of 4 values, found \(shapeTensor.type) \(shapeTensor.shape)"
+            )
         }
         guard let shapeValues = shapeTensor.constant?.array(Int32.self), shapeValues.count == 4 else {
             throw .invalid("output shape (input 0) must be constant (or computed from constants)")
@@ -43,26 +45,32 @@ enum TransposeConv {
         }
         try ConvCheck.bias(bias, channels: outC)
         let range = try ConvCheck.activation(options.activation)
-        let padTop = try transposePadding(output: outShape[1], filter: kh, stride: options.strideHeight, padding: options.padding)
-        let padLeft = try transposePadding(output: outShape[2], filter: kw, stride: options.strideWidth, padding: options.padding)
+        let padTop = try transposePadding(
+            output: outShape[1], filter: kh, stride: options.strideHeight, padding: options.padding)
+        let padLeft = try transposePadding(
+            output: outShape[2], filter: kw, stride: options.strideWidth, padding: options.padding)
         try context.setOutputShape(0, outShape)
         context.declareWork([batch, inH, inW, inC, outC, kh, kw])
-        let geometry = Conv2DGeometry(batch: batch, inH: inH, inW: inW, inC: inC, outH: outShape[1], outW: outShape[2], outC: outC,
-                                      kh: kh, kw: kw, strideH: options.strideHeight, strideW: options.strideWidth,
-                                      dilationH: 1, dilationW: 1, padTop: padTop, padLeft: padLeft)
+        let geometry = Conv2DGeometry(
+            batch: batch, inH: inH, inW: inW, inC: inC, outH: outShape[1], outW: outShape[2], outC: outC,
+            kh: kh, kw: kw, strideH: options.strideHeight, strideW: options.strideWidth,
+            dilationH: 1, dilationW: 1, padTop: padTop, padLeft: padLeft)
 
         if input.type == .uint8 || input.type == .int8 {
-            return try TransposeConvQ8.make(&context, geometry: geometry, weights: weights, input: input,
-                                                   bias: bias, output: output, activation: options.activation)
+            return try TransposeConvQ8.make(
+                &context, geometry: geometry, weights: weights, input: input,
+                bias: bias, output: output, activation: options.activation)
         }
         if input.type == .float32, weights.type == .int8 {
-            return try TransposeConvHybrid.make(&context, geometry: geometry, weights: weights, input: input,
-                                                bias: bias, output: output, range: range)
+            return try TransposeConvHybrid.make(
+                &context, geometry: geometry, weights: weights, input: input,
+                bias: bias, output: output, range: range)
         }
         let floats = [input.type, weights.type, output.type] + (bias.map { [$0.type] } ?? [])
         guard floats.allSatisfy({ $0 == .float32 }) else { throw context.unsupportedTypes() }
-        return try TransposeConvF32.make(&context, geometry: geometry, weights: weights, input: input.index,
-                                         bias: bias?.index, output: output.index, range: range)
+        return try TransposeConvF32.make(
+            &context, geometry: geometry, weights: weights, input: input.index,
+            bias: bias?.index, output: output.index, range: range)
     }
 
     /// Leading padding of one axis, as TFLite computes it for TRANSPOSE_CONV: the
@@ -74,7 +82,7 @@ enum TransposeConv {
         switch padding {
         case .same: n = (output + stride - 1) / stride
         case .valid: n = (output + stride - filter) / stride
-        case let .unknown(v): throw .invalid("unknown padding value \(v)")
+        case .unknown(let v): throw .invalid("unknown padding value \(v)")
         }
         return Swift.max(0, (n - 1) * stride + filter - output) / 2
     }

@@ -13,7 +13,9 @@ enum DetectionElements: Sendable, Equatable {
         case .float32:
             return .float32
         case .uint8, .int8:
-            guard let q = tensor.quantization, q.scales.count == 1, let zeroPoint = tensor.zeroPoint, let scale = tensor.scale else {
+            guard let q = tensor.quantization, q.scales.count == 1, let zeroPoint = tensor.zeroPoint,
+                let scale = tensor.scale
+            else {
                 throw .invalid("quantized \(name) need one scale and zero point")
             }
             let zp = Float(zeroPoint)
@@ -29,9 +31,9 @@ enum DetectionElements: Sendable, Equatable {
         switch self {
         case .float32:
             return base.load(fromByteOffset: i &* 4, as: Float.self)
-        case let .uint8(scale, zeroPoint):
+        case .uint8(let scale, let zeroPoint):
             return (Float(base.load(fromByteOffset: i, as: UInt8.self)) - zeroPoint) * scale
-        case let .int8(scale, zeroPoint):
+        case .int8(let scale, let zeroPoint):
             return (Float(base.load(fromByteOffset: i, as: Int8.self)) - zeroPoint) * scale
         }
     }

@@ -59,7 +59,9 @@ enum DetectionPostProcess {
             throw .invalid("class predictions must have shape [1, \(n), classes], found \(scores.shape)")
         }
         guard columns == options.numClasses || columns == options.numClasses + 1 else {
-            throw .invalid("class predictions have \(columns) columns; num_classes \(options.numClasses) needs \(options.numClasses) or \(options.numClasses + 1) (with background)")
+            throw .invalid(
+                "class predictions have \(columns) columns; num_classes \(options.numClasses) needs \(options.numClasses) or \(options.numClasses + 1) (with background)"
+            )
         }
         guard anchors.shape == [n, 4] else {
             throw .invalid("anchors must have shape [\(n), 4], found \(anchors.shape)")
@@ -77,8 +79,9 @@ enum DetectionPostProcess {
         try context.setOutputShape(2, [1, m])
         try context.setOutputShape(3, [1])
 
-        let geometry = DetectionGeometry(anchors: n, boxStride: boxes.shape[2], columns: columns,
-                                         labelOffset: columns - options.numClasses, options: options)
+        let geometry = DetectionGeometry(
+            anchors: n, boxStride: boxes.shape[2], columns: columns,
+            labelOffset: columns - options.numClasses, options: options)
         // NMS compares each kept box with the later candidates of up to `limit` picks, after
         // a merge sort; fast NMS first selects each anchor's top classes by linear scans.
         let sortPasses = Int.bitWidth - n.leadingZeroBitCount
@@ -92,7 +95,10 @@ enum DetectionPostProcess {
         let scratch = try DetectionScratch(&context, geometry, scoresNeedDequantizing: scoreElements != .float32)
         return DetectionPostProcessF32(
             boxEncodings: boxes.index, classPredictions: scores.index, anchors: anchors.index,
-            outputs: (try context.outputIndex(0), try context.outputIndex(1), try context.outputIndex(2), try context.outputIndex(3)),
+            outputs: (
+                try context.outputIndex(0), try context.outputIndex(1), try context.outputIndex(2),
+                try context.outputIndex(3)
+            ),
             boxElements: boxElements, scoreElements: scoreElements, anchorElements: anchorElements,
             geometry: geometry, scratch: scratch, outputSlots: m)
     }
@@ -118,18 +124,18 @@ struct DetectionGeometry: Sendable {
 
 /// Scratch slots, requested at prepare with overflow-checked sizes.
 struct DetectionScratch: Sendable {
-    var decodedBoxes: Int      // N × 4 Float
+    var decodedBoxes: Int // N × 4 Float
     var dequantizedScores: Int // N × C' Float (quantized class predictions only)
-    var candidateScores: Int   // N Float
-    var kept: Int              // N Int32
-    var sortTemporary: Int     // N Int32
-    var active: Int            // N UInt8
-    var selected: Int          // N Int32
-    var topClasses: Int        // N × K Int32 (fast NMS)
-    var classTaken: Int        // num_classes UInt8 (fast NMS)
-    var mergedAnchor: Int      // 2 × mergedCapacity Int32 (regular NMS; second half for merging)
-    var mergedClass: Int       // 2 × mergedCapacity Int32
-    var mergedScore: Int       // 2 × mergedCapacity Float
+    var candidateScores: Int // N Float
+    var kept: Int // N Int32
+    var sortTemporary: Int // N Int32
+    var active: Int // N UInt8
+    var selected: Int // N Int32
+    var topClasses: Int // N × K Int32 (fast NMS)
+    var classTaken: Int // num_classes UInt8 (fast NMS)
+    var mergedAnchor: Int // 2 × mergedCapacity Int32 (regular NMS; second half for merging)
+    var mergedClass: Int // 2 × mergedCapacity Int32
+    var mergedScore: Int // 2 × mergedCapacity Float
 
     init(_ context: inout PrepareContext, _ g: DetectionGeometry, scoresNeedDequantizing: Bool) throws(KernelError) {
         func request(_ dims: [Int], _ size: Int) throws(KernelError) -> Int {
@@ -140,7 +146,8 @@ struct DetectionScratch: Sendable {
         }
         let n = g.anchors
         let regular = g.options.useRegularNMS
-        let (capacity, overflow) = g.options.maxDetections.addingReportingOverflow(Swift.min(g.options.detectionsPerClass, n))
+        let (capacity, overflow) = g.options.maxDetections.addingReportingOverflow(
+            Swift.min(g.options.detectionsPerClass, n))
         guard !overflow else { throw .invalid("max_detections overflows") }
         decodedBoxes = try request([n, 4], 4)
         dequantizedScores = try request(scoresNeedDequantizing ? [n, g.columns] : [0], 4)
@@ -212,13 +219,15 @@ struct DetectionPostProcessF32: PreparedKernel {
                 classIndex: context.scratch(scratch.mergedClass, as: Int32.self),
                 score: context.scratch(scratch.mergedScore, as: Float.self),
                 capacity: g.mergedCapacity)
-            NonMaxSuppression.regular(nms, g, scores: scores, candidates: candidates, merged: merged,
-                                      decoded: UnsafePointer(decoded), out: out)
+            NonMaxSuppression.regular(
+                nms, g, scores: scores, candidates: candidates, merged: merged,
+                decoded: UnsafePointer(decoded), out: out)
         } else {
-            NonMaxSuppression.fast(nms, g, scores: scores, candidates: candidates,
-                                   topClasses: context.scratch(scratch.topClasses, as: Int32.self),
-                                   classTaken: context.scratch(scratch.classTaken, as: UInt8.self),
-                                   decoded: UnsafePointer(decoded), out: out)
+            NonMaxSuppression.fast(
+                nms, g, scores: scores, candidates: candidates,
+                topClasses: context.scratch(scratch.topClasses, as: Int32.self),
+                classTaken: context.scratch(scratch.classTaken, as: UInt8.self),
+                decoded: UnsafePointer(decoded), out: out)
         }
     }
 

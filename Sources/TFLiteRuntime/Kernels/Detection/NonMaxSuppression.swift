@@ -60,7 +60,10 @@ struct NonMaxSuppression {
     }
 
     /// Bottom-up merge sort of `indices[0 ..< n]`: higher score first, then lower index.
-    static func sortByScore(_ indices: UnsafeMutablePointer<Int32>, _ n: Int, scores: UnsafePointer<Float>, temporary: UnsafeMutablePointer<Int32>) {
+    static func sortByScore(
+        _ indices: UnsafeMutablePointer<Int32>, _ n: Int, scores: UnsafePointer<Float>,
+        temporary: UnsafeMutablePointer<Int32>
+    ) {
         @inline(__always) func before(_ a: Int32, _ b: Int32) -> Bool {
             let sa = scores[Int(a)], sb = scores[Int(b)]
             return sa > sb || (sa == sb && a < b)
@@ -73,7 +76,11 @@ struct NonMaxSuppression {
                 let middle = Swift.min(start + width, n), end = Swift.min(start + 2 * width, n)
                 var l = start, r = middle, o = start
                 while l < middle && r < end {
-                    if before(source[r], source[l]) { target[o] = source[r]; r += 1 } else { target[o] = source[l]; l += 1 }
+                    if before(source[r], source[l]) {
+                        target[o] = source[r]; r += 1
+                    } else {
+                        target[o] = source[l]; l += 1
+                    }
                     o += 1
                 }
                 while l < middle { target[o] = source[l]; l += 1; o += 1 }
@@ -90,9 +97,11 @@ struct NonMaxSuppression {
 
     /// Fast NMS: rank anchors by their best class, one suppression pass, then each chosen
     /// anchor reports its top `K` classes at slots `max_classes_per_detection · i + k`.
-    static func fast(_ nms: NonMaxSuppression, _ g: DetectionGeometry, scores: UnsafePointer<Float>,
-                     candidates: UnsafeMutablePointer<Float>, topClasses: UnsafeMutablePointer<Int32>,
-                     classTaken: UnsafeMutablePointer<UInt8>, decoded: UnsafePointer<Float>, out: DetectionOutputs) {
+    static func fast(
+        _ nms: NonMaxSuppression, _ g: DetectionGeometry, scores: UnsafePointer<Float>,
+        candidates: UnsafeMutablePointer<Float>, topClasses: UnsafeMutablePointer<Int32>,
+        classTaken: UnsafeMutablePointer<UInt8>, decoded: UnsafePointer<Float>, out: DetectionOutputs
+    ) {
         let k = g.classesPerAnchor, classes = g.options.numClasses
         classTaken.update(repeating: 0, count: classes)
         for a in 0 ..< g.anchors {
@@ -117,7 +126,9 @@ struct NonMaxSuppression {
             let row = scores + a * g.columns + g.labelOffset
             for p in 0 ..< k {
                 let c = topClasses[a * k + p]
-                out.write(slot: g.options.maxClassesPerDetection * i + p, box: decoded + 4 * a, classIndex: c, score: row[Int(c)])
+                out.write(
+                    slot: g.options.maxClassesPerDetection * i + p, box: decoded + 4 * a, classIndex: c,
+                    score: row[Int(c)])
             }
         }
         out.count[0] = Float(picked)
@@ -126,9 +137,11 @@ struct NonMaxSuppression {
     /// Regular NMS: a suppression pass per class (up to `detections_per_class` each), merged
     /// into a running list of the best `max_detections`, ties kept in list order (lower
     /// class, then lower anchor).
-    static func regular(_ nms: NonMaxSuppression, _ g: DetectionGeometry, scores: UnsafePointer<Float>,
-                        candidates: UnsafeMutablePointer<Float>, merged: MergedDetections,
-                        decoded: UnsafePointer<Float>, out: DetectionOutputs) {
+    static func regular(
+        _ nms: NonMaxSuppression, _ g: DetectionGeometry, scores: UnsafePointer<Float>,
+        candidates: UnsafeMutablePointer<Float>, merged: MergedDetections,
+        decoded: UnsafePointer<Float>, out: DetectionOutputs
+    ) {
         var listCount = 0
         for c in 0 ..< g.options.numClasses {
             let column = scores + g.labelOffset + c
@@ -144,7 +157,9 @@ struct NonMaxSuppression {
             listCount = merged.mergeRuns(listCount, picked, keep: g.options.maxDetections)
         }
         for i in 0 ..< listCount {
-            out.write(slot: i, box: decoded + 4 * Int(merged.anchor[i]), classIndex: merged.classIndex[i], score: merged.score[i])
+            out.write(
+                slot: i, box: decoded + 4 * Int(merged.anchor[i]), classIndex: merged.classIndex[i],
+                score: merged.score[i])
         }
         out.count[0] = Float(listCount)
     }

@@ -3,7 +3,7 @@ import TFLiteModel
 extension KernelRegistry {
     static var detectionKernels: [(String, KernelPrepare)] {
         [
-            (DetectionPostProcess.customName, DetectionPostProcess.prepare),
+            (DetectionPostProcess.customName, DetectionPostProcess.prepare)
         ]
     }
 }

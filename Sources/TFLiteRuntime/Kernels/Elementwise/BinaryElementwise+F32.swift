@@ -2,12 +2,15 @@ import TFLiteModel
 
 extension BinaryElementwise {
     /// The float32 kernel of `kind`; the fused activation becomes a clamp (none for NONE).
-    static func float32(_ kind: Kind, _ operands: Operands, activation: FusedActivation) throws(KernelError) -> any PreparedKernel {
+    static func float32(_ kind: Kind, _ operands: Operands, activation: FusedActivation) throws(KernelError)
+        -> any PreparedKernel
+    {
         let range = try FloatActivationRange.of(activation)
         let clamp = activation == .none ? nil : OutputClamp(lower: range.lower, upper: range.upper)
         func make<Op: BinaryElementOp>(_: Op.Type) -> any PreparedKernel where Op.Scalar == Float {
-            BroadcastBinaryKernel<Op>(a: operands.a, b: operands.b, output: operands.output,
-                                      broadcast: operands.broadcast, clamp: clamp)
+            BroadcastBinaryKernel<Op>(
+                a: operands.a, b: operands.b, output: operands.output,
+                broadcast: operands.broadcast, clamp: clamp)
         }
         switch kind {
         case .add: return make(AddF32.self)

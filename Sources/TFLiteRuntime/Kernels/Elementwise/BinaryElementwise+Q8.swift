@@ -13,12 +13,15 @@ extension BinaryElementwise {
     /// - MUL: `y = MBQM((a − z_a)(b − z_b), s_a·s_b/s_y) + z_y`, the ratio formed in Float.
     /// - MAXIMUM/MINIMUM compare the codes and copy one (no requantization).
     /// Every result is clamped to the fused activation's range.
-    static func quantized<T: QuantizedByte>(_: T.Type, _ kind: Kind, _ operands: Operands, activation: FusedActivation,
-                                            a: TensorState, b: TensorState, output: TensorState,
-                                            level: KernelLevel = .portable) throws(KernelError) -> (any PreparedKernel)? {
+    static func quantized<T: QuantizedByte>(
+        _: T.Type, _ kind: Kind, _ operands: Operands, activation: FusedActivation,
+        a: TensorState, b: TensorState, output: TensorState,
+        level: KernelLevel = .portable
+    ) throws(KernelError) -> (any PreparedKernel)? {
         func make<Op: QuantizedBinaryOp>(_ op: Op) -> any PreparedKernel {
-            BinaryQ8Kernel<Op>(signed: T.lowest < 0, a: operands.a, b: operands.b, output: operands.output,
-                                      broadcast: operands.broadcast, op: op)
+            BinaryQ8Kernel<Op>(
+                signed: T.lowest < 0, a: operands.a, b: operands.b, output: operands.output,
+                broadcast: operands.broadcast, op: op)
         }
         switch kind {
         case .maximum: return make(MaximumQ8())
@@ -32,24 +35,30 @@ extension BinaryElementwise {
         let range = try activation.quantizedRange(T.self, output: qy)
         if kind == .mul {
             let real = Double(qa.scale * qb.scale / qy.scale)
-            return make(MulQ8(zeroA: qa.zeroPoint, zeroB: qb.zeroPoint, zeroY: qy.zeroPoint,
-                              multiplier: QuantizedMultiplier(real), lower: range.lower, upper: range.upper))
+            return make(
+                MulQ8(
+                    zeroA: qa.zeroPoint, zeroB: qb.zeroPoint, zeroY: qy.zeroPoint,
+                    multiplier: QuantizedMultiplier(real), lower: range.lower, upper: range.upper))
         }
         let twiceMax = Double(2 * Swift.max(qa.scale, qb.scale))
         let realY = twiceMax / Double(Float(1 << AddSubQ8.leftShift) * qy.scale)
         // TFLite's QuantizeMultiplierSmallerThanOneExp aborts otherwise.
         guard realY < 1 else {
-            throw .invalid("output scale \(qy.scale) is too small for input scales \(qa.scale) and \(qb.scale) (rescale factor \(realY) ≥ 1)")
+            throw .invalid(
+                "output scale \(qy.scale) is too small for input scales \(qa.scale) and \(qb.scale) (rescale factor \(realY) ≥ 1)"
+            )
         }
         let multiplierY = QuantizedMultiplier(realY)
         // realY > 0 (scales are positive), so the mantissa is too; the branch-free form
         // below requires it.
         guard multiplierY.mantissa >= 0 else { throw .invalid("rescale factor \(realY) is negative") }
-        return make(AddSubQ8(subtract: kind == .sub, lowest: T.lowest, highest: T.highest,
-                             zeroA: qa.zeroPoint, zeroB: qb.zeroPoint, zeroY: qy.zeroPoint,
-                             multiplierA: QuantizedMultiplier(Double(qa.scale) / twiceMax),
-                             multiplierB: QuantizedMultiplier(Double(qb.scale) / twiceMax),
-                             multiplierY: multiplierY, lower: range.lower, upper: range.upper, level: level))
+        return make(
+            AddSubQ8(
+                subtract: kind == .sub, lowest: T.lowest, highest: T.highest,
+                zeroA: qa.zeroPoint, zeroB: qb.zeroPoint, zeroY: qy.zeroPoint,
+                multiplierA: QuantizedMultiplier(Double(qa.scale) / twiceMax),
+                multiplierB: QuantizedMultiplier(Double(qb.scale) / twiceMax),
+                multiplierY: multiplierY, lower: range.lower, upper: range.upper, level: level))
     }
 }
 
@@ -61,26 +70,34 @@ protocol QuantizedBinaryOp: Sendable {
     /// specialized for it: the generic kernel reaches them through the witness table, and
     /// an unspecialized loop calls `apply` and the integer conversions through witnesses
     /// per element.
-    func run(_ a: UnsafePointer<UInt8>, _ sa: Int, _ b: UnsafePointer<UInt8>, _ sb: Int,
-             _ y: UnsafeMutablePointer<UInt8>, _ n: Int)
-    func run(_ a: UnsafePointer<Int8>, _ sa: Int, _ b: UnsafePointer<Int8>, _ sb: Int,
-             _ y: UnsafeMutablePointer<Int8>, _ n: Int)
+    func run(
+        _ a: UnsafePointer<UInt8>, _ sa: Int, _ b: UnsafePointer<UInt8>, _ sb: Int,
+        _ y: UnsafeMutablePointer<UInt8>, _ n: Int)
+    func run(
+        _ a: UnsafePointer<Int8>, _ sa: Int, _ b: UnsafePointer<Int8>, _ sb: Int,
+        _ y: UnsafeMutablePointer<Int8>, _ n: Int)
 }
 
 extension QuantizedBinaryOp {
-    func run(_ a: UnsafePointer<UInt8>, _ sa: Int, _ b: UnsafePointer<UInt8>, _ sb: Int,
-             _ y: UnsafeMutablePointer<UInt8>, _ n: Int) {
+    func run(
+        _ a: UnsafePointer<UInt8>, _ sa: Int, _ b: UnsafePointer<UInt8>, _ sb: Int,
+        _ y: UnsafeMutablePointer<UInt8>, _ n: Int
+    ) {
         loop(a, sa, b, sb, y, n)
     }
 
-    func run(_ a: UnsafePointer<Int8>, _ sa: Int, _ b: UnsafePointer<Int8>, _ sb: Int,
-             _ y: UnsafeMutablePointer<Int8>, _ n: Int) {
+    func run(
+        _ a: UnsafePointer<Int8>, _ sa: Int, _ b: UnsafePointer<Int8>, _ sb: Int,
+        _ y: UnsafeMutablePointer<Int8>, _ n: Int
+    ) {
         loop(a, sa, b, sb, y, n)
     }
 
     @inline(__always)
-    private func loop<T: QuantizedByte>(_ a: UnsafePointer<T>, _ sa: Int, _ b: UnsafePointer<T>, _ sb: Int,
-                                        _ y: UnsafeMutablePointer<T>, _ n: Int) {
+    private func loop<T: QuantizedByte>(
+        _ a: UnsafePointer<T>, _ sa: Int, _ b: UnsafePointer<T>, _ sb: Int,
+        _ y: UnsafeMutablePointer<T>, _ n: Int
+    ) {
         for k in 0 ..< n {
             y[k] = T(truncatingIfNeeded: apply(Int32(a[k * sa]), Int32(b[k * sb])))
         }
@@ -104,16 +121,20 @@ struct AddSubQ8: QuantizedBinaryOp, @unchecked Sendable {
     /// else nil.
     private let blockConstants: AlignedBuffer?
 
-    init(subtract: Bool, lowest: Int32, highest: Int32, zeroA: Int32, zeroB: Int32, zeroY: Int32,
-         multiplierA: QuantizedMultiplier, multiplierB: QuantizedMultiplier, multiplierY: QuantizedMultiplier,
-         lower: Int32, upper: Int32, level: KernelLevel = .portable) {
+    init(
+        subtract: Bool, lowest: Int32, highest: Int32, zeroA: Int32, zeroB: Int32, zeroY: Int32,
+        multiplierA: QuantizedMultiplier, multiplierB: QuantizedMultiplier, multiplierY: QuantizedMultiplier,
+        lower: Int32, upper: Int32, level: KernelLevel = .portable
+    ) {
         self.subtract = subtract
         self.zeroY = zeroY
         self.lower = lower
         self.upper = upper
         output = Requantizer.FixedChannel(mantissa: multiplierY.mantissa, exponent: multiplierY.exponent)
         outputLanes = FixedChannelLanes(mantissas: [multiplierY.mantissa], exponents: [multiplierY.exponent])
-            .flatMap { $0.shiftsLeft ? nil : (mantissa: $0.constants[0], divider: $0.constants[1], half: $0.constants[2]) }
+            .flatMap {
+                $0.shiftsLeft ? nil : (mantissa: $0.constants[0], divider: $0.constants[1], half: $0.constants[2])
+            }
         let codes = Int(highest - lowest) + 1
         storage = AlignedBuffer(uninitializedCount: 2 * codes * MemoryLayout<Int32>.stride)
         let table = storage.typed(Int32.self)
@@ -149,20 +170,26 @@ struct AddSubQ8: QuantizedBinaryOp, @unchecked Sendable {
         return Int32(truncatingIfNeeded: Swift.min(Swift.max(y, Int64(lower)), Int64(upper)))
     }
 
-    func run(_ a: UnsafePointer<UInt8>, _ sa: Int, _ b: UnsafePointer<UInt8>, _ sb: Int,
-             _ y: UnsafeMutablePointer<UInt8>, _ n: Int) {
+    func run(
+        _ a: UnsafePointer<UInt8>, _ sa: Int, _ b: UnsafePointer<UInt8>, _ sb: Int,
+        _ y: UnsafeMutablePointer<UInt8>, _ n: Int
+    ) {
         blocks(a, sa, b, sb, UnsafeMutableRawPointer(y), n)
     }
 
-    func run(_ a: UnsafePointer<Int8>, _ sa: Int, _ b: UnsafePointer<Int8>, _ sb: Int,
-             _ y: UnsafeMutablePointer<Int8>, _ n: Int) {
+    func run(
+        _ a: UnsafePointer<Int8>, _ sa: Int, _ b: UnsafePointer<Int8>, _ sb: Int,
+        _ y: UnsafeMutablePointer<Int8>, _ n: Int
+    ) {
         blocks(a, sa, b, sb, UnsafeMutableRawPointer(y), n)
     }
 
     /// `tmp[i] = scaledA[a[i·sa]] ± scaledB[b[i·sb]]`: a block's rescaled operands summed.
     @inline(__always)
-    private func sums<T: QuantizedByte>(_ pa: UnsafePointer<T>, _ sa: Int, _ pb: UnsafePointer<T>, _ sb: Int, _ count: Int,
-                                        into tmp: UnsafeMutablePointer<Int32>) {
+    private func sums<T: QuantizedByte>(
+        _ pa: UnsafePointer<T>, _ sa: Int, _ pb: UnsafePointer<T>, _ sb: Int, _ count: Int,
+        into tmp: UnsafeMutablePointer<Int32>
+    ) {
         if subtract {
             for i in 0 ..< count { tmp[i] = scaledA[Int(pa[i * sa])] &- scaledB[Int(pb[i * sb])] }
         } else {
@@ -174,8 +201,10 @@ struct AddSubQ8: QuantizedBinaryOp, @unchecked Sendable {
     /// time (``FixedChannelLanes``, the same bits as ``Requantizer/FixedChannel``: the
     /// output multiplier is below 1, so there is no left shift), then clamp and narrow.
     @inline(__always)
-    private func blocks<T: QuantizedByte>(_ a: UnsafePointer<T>, _ sa: Int, _ b: UnsafePointer<T>, _ sb: Int,
-                                          _ y: UnsafeMutableRawPointer, _ n: Int) {
+    private func blocks<T: QuantizedByte>(
+        _ a: UnsafePointer<T>, _ sa: Int, _ b: UnsafePointer<T>, _ sb: Int,
+        _ y: UnsafeMutableRawPointer, _ n: Int
+    ) {
         #if arch(x86_64)
         if let blockConstants {
             let c = UnsafePointer(blockConstants.typed(Int32.self))
@@ -186,10 +215,11 @@ struct AddSubQ8: QuantizedBinaryOp, @unchecked Sendable {
                     let count = Swift.min(Self.block, n - k0)
                     let pa = a + k0 * sa, pb = b + k0 * sb
                     sums(pa, sa, pb, sb, count, into: tmp)
-                    requantizeQ31AVX2(tmp, rows: 1, count: count, accStride: count, bias: nil, mantissa: c,
-                                      left: c + Self.block, shiftsLeft: c[Self.block] != 0, right: c + 2 * Self.block,
-                                      outputZeroPoint: zeroY,
-                                      lower: lower, upper: upper, into: y + k0, outStride: count)
+                    requantizeQ31AVX2(
+                        tmp, rows: 1, count: count, accStride: count, bias: nil, mantissa: c,
+                        left: c + Self.block, shiftsLeft: c[Self.block] != 0, right: c + 2 * Self.block,
+                        outputZeroPoint: zeroY,
+                        lower: lower, upper: upper, into: y + k0, outStride: count)
                     k0 += count
                 }
             }
@@ -197,7 +227,11 @@ struct AddSubQ8: QuantizedBinaryOp, @unchecked Sendable {
         }
         #endif
         guard let lanes = outputLanes else {
-            for k in 0 ..< n { y.storeBytes(of: UInt8(truncatingIfNeeded: apply(Int32(a[k * sa]), Int32(b[k * sb]))), toByteOffset: k, as: UInt8.self) }
+            for k in 0 ..< n {
+                y.storeBytes(
+                    of: UInt8(truncatingIfNeeded: apply(Int32(a[k * sa]), Int32(b[k * sb]))), toByteOffset: k,
+                    as: UInt8.self)
+            }
             return
         }
         let m = SIMD4<UInt32>(repeating: lanes.mantissa), d = SIMD4<UInt32>(repeating: lanes.divider)
@@ -210,9 +244,11 @@ struct AddSubQ8: QuantizedBinaryOp, @unchecked Sendable {
                 let pa = a + k0 * sa, pb = b + k0 * sb
                 sums(pa, sa, pb, sb, count, into: tmp)
                 let raw = UnsafeMutableRawPointer(tmp)
-                for i in stride(from: 0, to: count, by: 4) {   // tmp has room for 64: a partial tail is harmless
+                for i in stride(from: 0, to: count, by: 4) { // tmp has room for 64: a partial tail is harmless
                     let s = raw.loadUnaligned(fromByteOffset: 4 * i, as: SIMD4<Int32>.self)
-                    raw.storeBytes(of: FixedChannelLanes.apply(s, mantissa: m, divider: d, half: h), toByteOffset: 4 * i, as: SIMD4<Int32>.self)
+                    raw.storeBytes(
+                        of: FixedChannelLanes.apply(s, mantissa: m, divider: d, half: h), toByteOffset: 4 * i,
+                        as: SIMD4<Int32>.self)
                 }
                 let out = y + k0
                 for i in 0 ..< count {
@@ -263,13 +299,15 @@ struct BinaryQ8Kernel<Op: QuantizedBinaryOp>: PreparedKernel {
         let broadcast = self.broadcast
         let op = self.op
         if signed {
-            let pa = UnsafePointer(context.pointer(a, as: Int8.self)), pb = UnsafePointer(context.pointer(b, as: Int8.self))
+            let pa = UnsafePointer(context.pointer(a, as: Int8.self)),
+                pb = UnsafePointer(context.pointer(b, as: Int8.self))
             let py = context.pointer(output, as: Int8.self)
             context.parallel.forEachChunk(broadcast.elementCount, minimumChunk: 1 << 14) { range in
                 broadcast.forEachRun(in: range) { o, ia, ib, n in op.run(pa + ia, sa, pb + ib, sb, py + o, n) }
             }
         } else {
-            let pa = UnsafePointer(context.pointer(a, as: UInt8.self)), pb = UnsafePointer(context.pointer(b, as: UInt8.self))
+            let pa = UnsafePointer(context.pointer(a, as: UInt8.self)),
+                pb = UnsafePointer(context.pointer(b, as: UInt8.self))
             let py = context.pointer(output, as: UInt8.self)
             context.parallel.forEachChunk(broadcast.elementCount, minimumChunk: 1 << 14) { range in
                 broadcast.forEachRun(in: range) { o, ia, ib, n in op.run(pa + ia, sa, pb + ib, sb, py + o, n) }

@@ -4,11 +4,14 @@ extension BinaryElementwise {
     /// The int32 kernel of `kind`, or nil if int32 is not supported for it (DIV).
     /// Arithmetic wraps on overflow (two's complement, what TFLite's C++ does in
     /// practice) instead of trapping.
-    static func int32(_ kind: Kind, _ operands: Operands, activation: FusedActivation) throws(KernelError) -> (any PreparedKernel)? {
+    static func int32(_ kind: Kind, _ operands: Operands, activation: FusedActivation) throws(KernelError) -> (
+        any PreparedKernel
+    )? {
         let clamp = try int32Clamp(activation)
         func make<Op: BinaryElementOp>(_: Op.Type) -> any PreparedKernel where Op.Scalar == Int32 {
-            BroadcastBinaryKernel<Op>(a: operands.a, b: operands.b, output: operands.output,
-                                      broadcast: operands.broadcast, clamp: clamp)
+            BroadcastBinaryKernel<Op>(
+                a: operands.a, b: operands.b, output: operands.output,
+                broadcast: operands.broadcast, clamp: clamp)
         }
         switch kind {
         case .add: return make(AddS32.self)

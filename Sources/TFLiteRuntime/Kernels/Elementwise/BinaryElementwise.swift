@@ -32,17 +32,25 @@ enum BinaryElementwise {
             case .float32:
                 return try float32(kind, operands, activation: activation)
             case .int32:
-                guard let kernel = try int32(kind, operands, activation: activation) else { throw context.unsupportedTypes() }
+                guard let kernel = try int32(kind, operands, activation: activation) else {
+                    throw context.unsupportedTypes()
+                }
                 return kernel
             case .uint8:
-                guard let kernel = try quantized(UInt8.self, kind, operands, activation: activation, a: a, b: b, output: output,
-                                                     level: context.kernelLevel) else {
+                guard
+                    let kernel = try quantized(
+                        UInt8.self, kind, operands, activation: activation, a: a, b: b, output: output,
+                        level: context.kernelLevel)
+                else {
                     throw context.unsupportedTypes()
                 }
                 return kernel
             case .int8:
-                guard let kernel = try quantized(Int8.self, kind, operands, activation: activation, a: a, b: b, output: output,
-                                                     level: context.kernelLevel) else {
+                guard
+                    let kernel = try quantized(
+                        Int8.self, kind, operands, activation: activation, a: a, b: b, output: output,
+                        level: context.kernelLevel)
+                else {
                     throw context.unsupportedTypes()
                 }
                 return kernel
@@ -65,8 +73,8 @@ enum BinaryElementwise {
     static func fusedActivation(_ kind: Kind, _ options: BuiltinOptions) throws(KernelError) -> FusedActivation {
         switch (kind, options) {
         case (_, .none): return .none
-        case let (.add, .add(activation, _)), let (.sub, .sub(activation, _)),
-             let (.mul, .mul(activation)), let (.div, .div(activation)):
+        case (.add, .add(let activation, _)), (.sub, .sub(let activation, _)),
+            (.mul, .mul(let activation)), (.div, .div(let activation)):
             return activation
         case (.squaredDifference, .empty), (.maximum, .empty), (.minimum, .empty):
             return .none

@@ -11,8 +11,9 @@ protocol BinaryElementOp {
     /// A requirement (with the default below) so that each op's conformance carries a
     /// loop specialized for it: the kernel reaches it through the witness table, and
     /// an unspecialized generic loop would be orders of magnitude slower.
-    static func run(_ a: UnsafePointer<Scalar>, _ sa: Int, _ b: UnsafePointer<Scalar>, _ sb: Int,
-                    _ y: UnsafeMutablePointer<Scalar>, _ n: Int, _ clamp: OutputClamp<Scalar>?)
+    static func run(
+        _ a: UnsafePointer<Scalar>, _ sa: Int, _ b: UnsafePointer<Scalar>, _ sb: Int,
+        _ y: UnsafeMutablePointer<Scalar>, _ n: Int, _ clamp: OutputClamp<Scalar>?)
 }
 
 /// Optional clamp of results to `[lower, upper]` (a fused activation), applied as
@@ -65,8 +66,10 @@ struct BroadcastBinaryKernel<Op: BinaryElementOp>: PreparedKernel {
 }
 
 extension BinaryElementOp {
-    static func run(_ a: UnsafePointer<Scalar>, _ sa: Int, _ b: UnsafePointer<Scalar>, _ sb: Int,
-                    _ y: UnsafeMutablePointer<Scalar>, _ n: Int, _ clamp: OutputClamp<Scalar>?) {
+    static func run(
+        _ a: UnsafePointer<Scalar>, _ sa: Int, _ b: UnsafePointer<Scalar>, _ sb: Int,
+        _ y: UnsafeMutablePointer<Scalar>, _ n: Int, _ clamp: OutputClamp<Scalar>?
+    ) {
         switch (sa, sb) {
         case (1, 1): for i in 0 ..< n { y[i] = apply(a[i], b[i]) }
         case (1, _): let vb = b[0]; for i in 0 ..< n { y[i] = apply(a[i], vb) }

@@ -11,10 +11,13 @@ enum BroadcastArgsKernel {
         guard a.type == b.type, a.type == output.type, a.type == .int32 || a.type == .int64 else {
             throw context.unsupportedTypes()
         }
-        guard a.rank == 1, b.rank == 1 else { throw .invalid("the shapes must be 1-D, found \(a.shape) and \(b.shape)") }
+        guard a.rank == 1, b.rank == 1 else {
+            throw .invalid("the shapes must be 1-D, found \(a.shape) and \(b.shape)")
+        }
         try context.setOutputShape(0, [Swift.max(a.shape[0], b.shape[0])])
-        return BroadcastArgs(wide: a.type == .int64, a: a.index, b: b.index, output: output.index,
-                             countA: a.shape[0], countB: b.shape[0])
+        return BroadcastArgs(
+            wide: a.type == .int64, a: a.index, b: b.index, output: output.index,
+            countA: a.shape[0], countB: b.shape[0])
     }
 }
 

@@ -18,9 +18,13 @@ enum RangeKernel {
         }
         for (t, role) in [(start, "start"), (limit, "limit"), (delta, "delta")] {
             guard t.isConstant else {
-                throw .invalid("the \(role) input (tensor \(t.index)) must be constant: the output length depends on it, and outputs whose shape depends on run-time values are not supported")
+                throw .invalid(
+                    "the \(role) input (tensor \(t.index)) must be constant: the output length depends on it, and outputs whose shape depends on run-time values are not supported"
+                )
             }
-            guard t.elementCount == 1 else { throw .invalid("the \(role) input must be a scalar, found shape \(t.shape)") }
+            guard t.elementCount == 1 else {
+                throw .invalid("the \(role) input must be a scalar, found shape \(t.shape)")
+            }
         }
         let count: Int
         switch output.type {
@@ -40,10 +44,13 @@ enum RangeKernel {
             count = Int(n)
         case .float32:
             guard let s = start.constant?.typed(Float.self).first, let l = limit.constant?.typed(Float.self).first,
-                  let d = delta.constant?.typed(Float.self).first else {
+                let d = delta.constant?.typed(Float.self).first
+            else {
                 throw .invalid("the range inputs hold no value")
             }
-            guard d != 0, d.isFinite, s.isFinite, l.isFinite else { throw .invalid("start \(s), limit \(l) and delta \(d) must be finite and delta nonzero") }
+            guard d != 0, d.isFinite, s.isFinite, l.isFinite else {
+                throw .invalid("start \(s), limit \(l) and delta \(d) must be finite and delta nonzero")
+            }
             guard (l >= s && d > 0) || (l <= s && d < 0) else {
                 throw .invalid("delta \(d) does not lead from start \(s) to limit \(l)")
             }

@@ -16,7 +16,9 @@ enum ArgMinMaxKernel {
             let input = try context.input(0)
             let output = try context.output(0)
             let axisValues = try ShapeSupport.constantIntegers(try context.input(1), role: "axis")
-            guard axisValues.count == 1 else { throw .invalid("the axis tensor must hold one value, found \(axisValues.count)") }
+            guard axisValues.count == 1 else {
+                throw .invalid("the axis tensor must hold one value, found \(axisValues.count)")
+            }
             let axis = try ShapeSupport.normalizedAxis(axisValues[0], rank: input.rank)
             guard output.type == .int32 || output.type == .int64 else { throw context.unsupportedTypes() }
             let element: FoldElement
@@ -35,13 +37,16 @@ enum ArgMinMaxKernel {
             let inner = try ShapeSupport.product(input.shape[(axis + 1)...], role: "the dimensions after the axis")
             let axisSize = input.shape[axis]
             guard axisSize > 0 || outer * inner == 0 else {
-                throw .invalid("the axis \(axis) of input shape \(input.shape) is empty: there is no \(max ? "largest" : "smallest") element to index")
+                throw .invalid(
+                    "the axis \(axis) of input shape \(input.shape) is empty: there is no \(max ? "largest" : "smallest") element to index"
+                )
             }
             guard output.type == .int64 || axisSize <= Int(Int32.max) else {
                 throw .invalid("the axis has \(axisSize) elements, too many for INT32 indices")
             }
-            return ArgMinMax(max: max, element: element, wideOutput: output.type == .int64, input: input.index,
-                             output: output.index, outer: outer, axisSize: axisSize, inner: inner)
+            return ArgMinMax(
+                max: max, element: element, wideOutput: output.type == .int64, input: input.index,
+                output: output.index, outer: outer, axisSize: axisSize, inner: inner)
         }
     }
 }

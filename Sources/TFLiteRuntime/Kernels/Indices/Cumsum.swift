@@ -21,19 +21,22 @@ enum CumsumKernel {
         default: throw context.unsupportedTypes()
         }
         let axisValues = try ShapeSupport.constantIntegers(try context.input(1), role: "axis")
-        guard axisValues.count == 1 else { throw .invalid("the axis tensor must hold one value, found \(axisValues.count)") }
+        guard axisValues.count == 1 else {
+            throw .invalid("the axis tensor must hold one value, found \(axisValues.count)")
+        }
         let axis = try ShapeSupport.normalizedAxis(axisValues[0], rank: input.rank)
         var exclusive = false, reverse = false
         switch context.op.options {
-        case let .cumsum(e, r): exclusive = e; reverse = r
+        case .cumsum(let e, let r): exclusive = e; reverse = r
         case .none: break
         default: throw .invalid("unexpected options \(context.op.options)")
         }
         try context.setOutputShape(0, input.shape)
-        return Cumsum(element: element, exclusive: exclusive, reverse: reverse, input: input.index, output: output.index,
-                      outer: try ShapeSupport.product(input.shape[..<axis], role: "the dimensions before the axis"),
-                      axisSize: input.shape[axis],
-                      inner: try ShapeSupport.product(input.shape[(axis + 1)...], role: "the dimensions after the axis"))
+        return Cumsum(
+            element: element, exclusive: exclusive, reverse: reverse, input: input.index, output: output.index,
+            outer: try ShapeSupport.product(input.shape[..<axis], role: "the dimensions before the axis"),
+            axisSize: input.shape[axis],
+            inner: try ShapeSupport.product(input.shape[(axis + 1)...], role: "the dimensions after the axis"))
     }
 }
 

@@ -16,8 +16,9 @@ enum GatherNDKernel {
         let shape = Array(indices.shape.dropLast()) + Array(params.shape[tuples.length...])
         try ShapeSupport.requireRank(shape, role: "the output")
         try context.setOutputShape(0, shape)
-        return GatherND(params: params.index, output: output.index, tuples: tuples,
-                        sliceBytes: try ShapeSupport.product(params.shape[tuples.length...] + [size], role: "the slices"))
+        return GatherND(
+            params: params.index, output: output.index, tuples: tuples,
+            sliceBytes: try ShapeSupport.product(params.shape[tuples.length...] + [size], role: "the slices"))
     }
 }
 

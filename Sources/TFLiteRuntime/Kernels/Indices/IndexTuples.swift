@@ -43,8 +43,10 @@ struct IndexTuples: Sendable {
         var slice = 0
         for d in 0 ..< length {
             let at = t * length + d
-            let i = wide ? Int(raw.load(fromByteOffset: 8 * at, as: Int64.self))
-                         : Int(raw.load(fromByteOffset: 4 * at, as: Int32.self))
+            let i =
+                wide
+                ? Int(raw.load(fromByteOffset: 8 * at, as: Int64.self))
+                : Int(raw.load(fromByteOffset: 4 * at, as: Int32.self))
             guard i >= 0, i < dims[d] else {
                 throw .invalid("index \(i) (component \(d) of index tuple \(t)) is out of range 0..<\(dims[d])")
             }

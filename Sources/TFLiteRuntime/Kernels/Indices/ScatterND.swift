@@ -30,11 +30,13 @@ enum ScatterNDKernel {
         let tuples = try IndexTuples(indices, indexing: shape, role: "output")
         let expected = Array(indices.shape.dropLast()) + Array(shape[tuples.length...])
         guard updates.shape == expected else {
-            throw .invalid("updates have shape \(updates.shape); indices \(indices.shape) into shape \(shape) need \(expected)")
+            throw .invalid(
+                "updates have shape \(updates.shape); indices \(indices.shape) into shape \(shape) need \(expected)")
         }
-        return ScatterND(element: element, updates: updates.index, output: output.index, tuples: tuples,
-                         sliceCount: try ShapeSupport.product(shape[tuples.length...], role: "the slices"),
-                         outputCount: shape.reduce(1, *))
+        return ScatterND(
+            element: element, updates: updates.index, output: output.index, tuples: tuples,
+            sliceCount: try ShapeSupport.product(shape[tuples.length...], role: "the slices"),
+            outputCount: shape.reduce(1, *))
     }
 }
 

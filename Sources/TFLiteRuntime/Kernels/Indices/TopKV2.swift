@@ -21,7 +21,9 @@ enum TopKV2Kernel {
         guard input.type == values.type, indices.type == .int32 || indices.type == .int64 else {
             throw context.unsupportedTypes()
         }
-        guard indices.type == .int64 || n <= Int(Int32.max) else { throw .invalid("rows of \(n) elements are too long for INT32 indices") }
+        guard indices.type == .int64 || n <= Int(Int32.max) else {
+            throw .invalid("rows of \(n) elements are too long for INT32 indices")
+        }
         let element: FoldElement
         switch input.type {
         case .float32: element = .float32
@@ -44,9 +46,10 @@ enum TopKV2Kernel {
         context.declareWork([rows, n, Swift.max(1, Int.bitWidth - n.leadingZeroBitCount)])
         let (bytes, overflow) = n.multipliedReportingOverflow(by: MemoryLayout<Int>.stride)
         guard !overflow else { throw .invalid("rows of \(n) elements are too long") }
-        return TopKV2(element: element, wideIndices: indices.type == .int64, input: input.index,
-                      values: values.index, indices: indices.index, rows: n == 0 ? 0 : rows, n: n, k: k,
-                      order: context.requestScratch(bytes: bytes))
+        return TopKV2(
+            element: element, wideIndices: indices.type == .int64, input: input.index,
+            values: values.index, indices: indices.index, rows: n == 0 ? 0 : rows, n: n, k: k,
+            order: context.requestScratch(bytes: bytes))
     }
 }
 
@@ -92,7 +95,8 @@ struct TopKV2: PreparedKernel {
                 if wideIndices {
                     out.storeBytes(of: Int64(perm[j]), toByteOffset: 8 * (r * k + j), as: Int64.self)
                 } else {
-                    out.storeBytes(of: Int32(truncatingIfNeeded: perm[j]), toByteOffset: 4 * (r * k + j), as: Int32.self)
+                    out.storeBytes(
+                        of: Int32(truncatingIfNeeded: perm[j]), toByteOffset: 4 * (r * k + j), as: Int32.self)
                 }
             }
         }

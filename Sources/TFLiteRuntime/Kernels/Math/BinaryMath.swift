@@ -16,7 +16,8 @@ enum BinaryMath {
         return { (context: inout PrepareContext) throws(KernelError) -> any PreparedKernel in
             let (a, b, output, broadcast) = try context.optionlessBroadcastOperands()
             guard a.type == output.type else { throw context.unsupportedTypes() }
-            let operands = BinaryElementwise.Operands(a: a.index, b: b.index, output: output.index, broadcast: broadcast)
+            let operands = BinaryElementwise.Operands(
+                a: a.index, b: b.index, output: output.index, broadcast: broadcast)
             let kernel: (any PreparedKernel)?
             switch a.type {
             case .float32: kernel = float32(kind, operands)
@@ -30,9 +31,12 @@ enum BinaryMath {
         }
     }
 
-    static func make<Op: BinaryElementOp>(_: Op.Type, _ operands: BinaryElementwise.Operands) -> BroadcastBinaryKernel<Op> {
-        BroadcastBinaryKernel<Op>(a: operands.a, b: operands.b, output: operands.output,
-                                  broadcast: operands.broadcast, clamp: nil)
+    static func make<Op: BinaryElementOp>(_: Op.Type, _ operands: BinaryElementwise.Operands) -> BroadcastBinaryKernel<
+        Op
+    > {
+        BroadcastBinaryKernel<Op>(
+            a: operands.a, b: operands.b, output: operands.output,
+            broadcast: operands.broadcast, clamp: nil)
     }
 
     static func float32(_ kind: Kind, _ operands: BinaryElementwise.Operands) -> (any PreparedKernel)? {
@@ -44,22 +48,28 @@ enum BinaryMath {
         }
     }
 
-    static func int32(_ kind: Kind, _ operands: BinaryElementwise.Operands, divisorCount: Int) -> (any PreparedKernel)? {
+    static func int32(_ kind: Kind, _ operands: BinaryElementwise.Operands, divisorCount: Int) -> (any PreparedKernel)?
+    {
         switch kind {
         case .pow:
-            return CheckedOperandKernel(inner: make(PowI32.self, operands), operand: operands.b, count: divisorCount, rule: .nonNegative)
+            return CheckedOperandKernel(
+                inner: make(PowI32.self, operands), operand: operands.b, count: divisorCount, rule: .nonNegative)
         case .floorDiv:
-            return CheckedOperandKernel(inner: make(FloorDivI32.self, operands), operand: operands.b, count: divisorCount, rule: .nonZero)
+            return CheckedOperandKernel(
+                inner: make(FloorDivI32.self, operands), operand: operands.b, count: divisorCount, rule: .nonZero)
         case .floorMod:
-            return CheckedOperandKernel(inner: make(FloorModI32.self, operands), operand: operands.b, count: divisorCount, rule: .nonZero)
+            return CheckedOperandKernel(
+                inner: make(FloorModI32.self, operands), operand: operands.b, count: divisorCount, rule: .nonZero)
         case .logicalAnd, .logicalOr:
             return nil
         }
     }
 
-    static func int64(_ kind: Kind, _ operands: BinaryElementwise.Operands, divisorCount: Int) -> (any PreparedKernel)? {
+    static func int64(_ kind: Kind, _ operands: BinaryElementwise.Operands, divisorCount: Int) -> (any PreparedKernel)?
+    {
         guard kind == .floorMod else { return nil }
-        return CheckedOperandKernel(inner: make(FloorModI64.self, operands), operand: operands.b, count: divisorCount, rule: .nonZero)
+        return CheckedOperandKernel(
+            inner: make(FloorModI64.self, operands), operand: operands.b, count: divisorCount, rule: .nonZero)
     }
 
     static func bool(_ kind: Kind, _ operands: BinaryElementwise.Operands) -> (any PreparedKernel)? {
@@ -75,7 +85,8 @@ extension PrepareContext {
     /// The operands and output of a binary operator without options whose operands have
     /// one type and broadcast together; sets the output shape.
     mutating func optionlessBroadcastOperands() throws(KernelError)
-        -> (a: TensorState, b: TensorState, output: TensorState, broadcast: Broadcast) {
+        -> (a: TensorState, b: TensorState, output: TensorState, broadcast: Broadcast)
+    {
         try expectCounts(inputs: 2, outputs: 1)
         let a = try input(0)
         let b = try input(1)

@@ -15,8 +15,10 @@ extension UnaryMath {
     ///   `z_y`, clamped to the type.
     /// - LOG, ELU, GELU: TFLite's float table (``UnaryActivation/lookupTable``) of the
     ///   function; LOG maps inputs ≤ 0 to the lowest representable output.
-    static func quantized<T: QuantizedByte>(_: T.Type, _ kind: Kind, _ operands: Operands, approximateGelu: Bool,
-                                            input: TensorState, output: TensorState) throws(KernelError) -> (any PreparedKernel)? {
+    static func quantized<T: QuantizedByte>(
+        _: T.Type, _ kind: Kind, _ operands: Operands, approximateGelu: Bool,
+        input: TensorState, output: TensorState
+    ) throws(KernelError) -> (any PreparedKernel)? {
         let signed = T.lowest < 0
         switch kind {
         case .abs, .log, .elu: guard signed else { return nil }

@@ -29,12 +29,17 @@ enum UnaryMath {
             case .int64:
                 kernel = int64(kind, operands)
             case .int8:
-                kernel = try quantized(Int8.self, kind, operands, approximateGelu: approximate, input: input, output: output)
+                kernel = try quantized(
+                    Int8.self, kind, operands, approximateGelu: approximate, input: input, output: output)
             case .uint8:
-                kernel = try quantized(UInt8.self, kind, operands, approximateGelu: approximate, input: input, output: output)
+                kernel = try quantized(
+                    UInt8.self, kind, operands, approximateGelu: approximate, input: input, output: output)
             case .bool:
-                kernel = kind == .logicalNot ? LookupTableKernel(input: operands.input, output: operands.output,
-                                                                 count: operands.count, table: logicalNotTable) : nil
+                kernel =
+                    kind == .logicalNot
+                    ? LookupTableKernel(
+                        input: operands.input, output: operands.output,
+                        count: operands.count, table: logicalNotTable) : nil
             default:
                 kernel = nil
             }
@@ -49,7 +54,7 @@ enum UnaryMath {
     /// the other kinds take no options or an empty table.
     static func geluApproximate(_ kind: Kind, _ options: BuiltinOptions) throws(KernelError) -> Bool {
         switch (kind, options) {
-        case let (.gelu, .gelu(approximate)): return approximate
+        case (.gelu, .gelu(let approximate)): return approximate
         case (_, .none), (_, .empty): return false
         default: throw .invalid("unexpected options \(options)")
         }

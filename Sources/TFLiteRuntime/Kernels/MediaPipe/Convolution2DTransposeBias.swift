@@ -45,20 +45,26 @@ enum Convolution2DTransposeBias {
         }
         try context.setOutputShape(0, [batch, y.output, x.output, outC])
         context.declareWork([batch, inH, inW, inC, outC, kh, kw])
-        let geometry = Conv2DGeometry(batch: batch, inH: inH, inW: inW, inC: inC, outH: y.output, outW: x.output, outC: outC,
-                                      kh: kh, kw: kw, strideH: strideH, strideW: strideW,
-                                      dilationH: 1, dilationW: 1, padTop: y.padBefore, padLeft: x.padBefore)
-        return try TransposeConvF32.make(&context, geometry: geometry, weights: weights, input: input.index,
-                                         bias: bias.index, output: output.index,
-                                         range: FloatActivationRange(lower: -.infinity, upper: .infinity))
+        let geometry = Conv2DGeometry(
+            batch: batch, inH: inH, inW: inW, inC: inC, outH: y.output, outW: x.output, outC: outC,
+            kh: kh, kw: kw, strideH: strideH, strideW: strideW,
+            dilationH: 1, dilationW: 1, padTop: y.padBefore, padLeft: x.padBefore)
+        return try TransposeConvF32.make(
+            &context, geometry: geometry, weights: weights, input: input.index,
+            bias: bias.index, output: output.index,
+            range: FloatActivationRange(lower: -.infinity, upper: .infinity))
     }
 
     /// Output size and leading padding of one axis (MediaPipe's rule, see the type's doc).
-    static func axis(input: Int, filter: Int, stride: Int, same: Bool) throws(KernelError) -> (output: Int, padBefore: Int) {
+    static func axis(input: Int, filter: Int, stride: Int, same: Bool) throws(KernelError) -> (
+        output: Int, padBefore: Int
+    ) {
         let total = same ? Swift.max(0, filter - (input - 1) % stride - 1) : 0
         let (scaled, o1) = stride.multipliedReportingOverflow(by: input - 1)
         let (sum, o2) = scaled.addingReportingOverflow(filter - total)
-        guard !o1, !o2 else { throw .invalid("output size overflows (input \(input), filter \(filter), stride \(stride))") }
+        guard !o1, !o2 else {
+            throw .invalid("output size overflows (input \(input), filter \(filter), stride \(stride))")
+        }
         return (sum, total / 2)
     }
 }

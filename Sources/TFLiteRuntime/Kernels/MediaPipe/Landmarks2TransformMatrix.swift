@@ -47,12 +47,17 @@ struct Landmarks2TransformMatrix: PreparedKernel {
         let scaleY = try MediaPipeOptions.float(options, "scale_y")
         let target = try MediaPipeOptions.float(options, "target_rotation_radians")
         try checkIndices(left: left, right: right, subset: subset, subsetKey: "subset_idxs", count: count)
-        guard outH > 0, outW > 0 else { throw .invalid("output_height (\(outH)) and output_width (\(outW)) must be positive") }
-        guard scaleX > 0, scaleY > 0 else { throw .invalid("scale_x (\(scaleX)) and scale_y (\(scaleY)) must be positive") }
+        guard outH > 0, outW > 0 else {
+            throw .invalid("output_height (\(outH)) and output_width (\(outW)) must be positive")
+        }
+        guard scaleX > 0, scaleY > 0 else {
+            throw .invalid("scale_x (\(scaleX)) and scale_y (\(scaleY)) must be positive")
+        }
         try context.setOutputShape(0, [1, 4, 4])
-        return Landmarks2TransformMatrix(input: input.index, output: output.index, left: left, right: right,
-                                         targetRotation: target, subset: subset, outH: outH, outW: outW,
-                                         scaleX: scaleX, scaleY: scaleY)
+        return Landmarks2TransformMatrix(
+            input: input.index, output: output.index, left: left, right: right,
+            targetRotation: target, subset: subset, outH: outH, outW: outW,
+            scaleX: scaleX, scaleY: scaleY)
     }
 
     func eval(_ context: EvalContext) throws(KernelError) {
@@ -99,7 +104,8 @@ struct Landmarks2TransformMatrix: PreparedKernel {
     /// Refuses rotation and subset indices that are not landmarks of the input (MediaPipe
     /// reads whatever memory they point at), and an empty subset.
     static func checkIndices(left: Int, right: Int, subset: [Int], subsetKey: String, count: Int) throws(KernelError) {
-        for (name, index) in [("left_rotation_idx", left), ("right_rotation_idx", right)] where !(0 ..< count).contains(index) {
+        for (name, index) in [("left_rotation_idx", left), ("right_rotation_idx", right)]
+        where !(0 ..< count).contains(index) {
             throw .invalid("\(name) \(index) is not a landmark index (0..<\(count))")
         }
         guard !subset.isEmpty else { throw .invalid("\(subsetKey) is empty") }

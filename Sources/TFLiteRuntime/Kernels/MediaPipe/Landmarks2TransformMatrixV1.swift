@@ -50,12 +50,14 @@ struct Landmarks2TransformMatrixV1: PreparedKernel {
         let right = try MediaPipeOptions.int(options, "right_rotation_idx")
         var subset = try MediaPipeOptions.ints(options, "subset")
         if subset.count % 2 == 1, let last = subset.last { subset.append(last) }
-        try Landmarks2TransformMatrix.checkIndices(left: left, right: right, subset: subset, subsetKey: "subset",
-                                                   count: input.shape[3] / 3)
+        try Landmarks2TransformMatrix.checkIndices(
+            left: left, right: right, subset: subset, subsetKey: "subset",
+            count: input.shape[3] / 3)
         try context.setOutputShape(0, [1, 4, 4])
-        return Landmarks2TransformMatrixV1(input: input.index, output: output.index, left: left, right: right, subset: subset,
-                                           inH: inputHW[0], inW: inputHW[1], outH: outputHW[0], outW: outputHW[1],
-                                           range: range, multiplier: multiplier)
+        return Landmarks2TransformMatrixV1(
+            input: input.index, output: output.index, left: left, right: right, subset: subset,
+            inH: inputHW[0], inW: inputHW[1], outH: outputHW[0], outW: outputHW[1],
+            range: range, multiplier: multiplier)
     }
 
     func eval(_ context: EvalContext) throws(KernelError) {
@@ -79,8 +81,10 @@ struct Landmarks2TransformMatrixV1: PreparedKernel {
         let rotX = midX * cb - midY * sb, rotY = midX * sb + midY * cb
         // MediaPipe's Mat3 constructor takes floats; `x * 2.0 - 1.0` and the ratios are doubles rounded once.
         let scale = Matrix3(boxW / r, 0, 0, 0, boxH / r, 0, 0, 0, 1)
-        let rotation = Matrix3(cb, -sb, Float(Double(rotX / r) * 2.0 - 1.0), sb, cb, Float(Double(rotY / r) * 2.0 - 1.0), 0, 0, 1)
-        let toRelative = Matrix3(Float(2.0 / (Double(outW) - 1.0)), 0, -1, 0, Float(2.0 / (Double(outH) - 1.0)), -1, 0, 0, 1)
+        let rotation = Matrix3(
+            cb, -sb, Float(Double(rotX / r) * 2.0 - 1.0), sb, cb, Float(Double(rotY / r) * 2.0 - 1.0), 0, 0, 1)
+        let toRelative = Matrix3(
+            Float(2.0 / (Double(outW) - 1.0)), 0, -1, 0, Float(2.0 / (Double(outH) - 1.0)), -1, 0, 0, 1)
         let halfW = Float((Double(inW) - 1.0) / 2.0), halfH = Float((Double(inH) - 1.0) / 2.0)
         let toAbsolute = Matrix3(halfW, 0, halfW, 0, halfH, halfH, 0, 0, 1)
         let m = toAbsolute.times(rotation).times(scale).times(toRelative)

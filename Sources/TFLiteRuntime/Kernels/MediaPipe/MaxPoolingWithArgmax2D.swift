@@ -21,7 +21,9 @@ struct MaxPoolingWithArgmax2D: PreparedKernel {
         let input = try context.input(0)
         let output = try context.output(0)
         let indices = try context.output(1)
-        guard [input.type, output.type, indices.type].allSatisfy({ $0 == .float32 }) else { throw context.unsupportedTypes() }
+        guard [input.type, output.type, indices.type].allSatisfy({ $0 == .float32 }) else {
+            throw context.unsupportedTypes()
+        }
         let (batch, inH, inW, channels) = try ConvCheck.rank4(input, "input")
         let options = try MediaPipePoolOptions.parse(context.op)
         guard options.padding != .unknown else { throw .invalid("padding 0 (unknown) gives an empty output") }
@@ -29,16 +31,19 @@ struct MaxPoolingWithArgmax2D: PreparedKernel {
         let y = size(input: inH, filter: options.filterH, stride: options.strideH, same: same)
         let x = size(input: inW, filter: options.filterW, stride: options.strideW, same: same)
         guard y.output > 0, x.output > 0 else {
-            throw .invalid("the output would be empty: input \(inH)x\(inW), filter \(options.filterH)x\(options.filterW)")
+            throw .invalid(
+                "the output would be empty: input \(inH)x\(inW), filter \(options.filterH)x\(options.filterW)")
         }
         let shape = [batch, y.output, x.output, channels]
         try context.setOutputShape(0, shape)
         try context.setOutputShape(1, shape)
         context.declareWork([batch, y.output, x.output, channels, options.filterH, options.filterW])
-        let geometry = MediaPipePoolGeometry(batch: batch, inH: inH, inW: inW, channels: channels, outH: y.output, outW: x.output,
-                                             padTop: y.padBefore, padLeft: x.padBefore)
-        return MaxPoolingWithArgmax2D(input: input.index, output: output.index, indices: indices.index,
-                                      geometry: geometry, options: options)
+        let geometry = MediaPipePoolGeometry(
+            batch: batch, inH: inH, inW: inW, channels: channels, outH: y.output, outW: x.output,
+            padTop: y.padBefore, padLeft: x.padBefore)
+        return MaxPoolingWithArgmax2D(
+            input: input.index, output: output.index, indices: indices.index,
+            geometry: geometry, options: options)
     }
 
     /// TFLite's pooling size rule: SAME `ceil(in / s)`, VALID `(in − k + s) / s`, padding

@@ -23,7 +23,9 @@ struct MaxUnpooling2D: PreparedKernel {
         let input = try context.input(0)
         let indices = try context.input(1)
         let output = try context.output(0)
-        guard [input.type, indices.type, output.type].allSatisfy({ $0 == .float32 }) else { throw context.unsupportedTypes() }
+        guard [input.type, indices.type, output.type].allSatisfy({ $0 == .float32 }) else {
+            throw context.unsupportedTypes()
+        }
         let (batch, inH, inW, channels) = try ConvCheck.rank4(input, "input")
         guard indices.shape == input.shape else {
             throw .invalid("indices have shape \(indices.shape), the values \(input.shape)")
@@ -37,7 +39,8 @@ struct MaxUnpooling2D: PreparedKernel {
             batch: batch, inH: inH, inW: inW, channels: channels, outH: outH, outW: outW,
             padTop: padding(input: outH, filter: options.filterH, stride: options.strideH, output: inH),
             padLeft: padding(input: outW, filter: options.filterW, stride: options.strideW, output: inW))
-        return MaxUnpooling2D(input: input.index, indices: indices.index, output: output.index, geometry: geometry, options: options)
+        return MaxUnpooling2D(
+            input: input.index, indices: indices.index, output: output.index, geometry: geometry, options: options)
     }
 
     /// TFLite's `ComputePadding`: `max(0, ((output − 1)·stride + filter − input) / 2)`,
@@ -65,12 +68,16 @@ struct MaxUnpooling2D: PreparedKernel {
                         let index = k[at + c]
                         // C's float-to-int conversion truncates toward zero: (−1, window) is what fits.
                         guard index > -1, index < window else {
-                            throw .invalid("index \(index) at input (\(b), \(iy), \(ix), \(c)) is outside the \(o.filterH)x\(o.filterW) window")
+                            throw .invalid(
+                                "index \(index) at input (\(b), \(iy), \(ix), \(c)) is outside the \(o.filterH)x\(o.filterW) window"
+                            )
                         }
                         let (dy, dx) = Int(index).quotientAndRemainder(dividingBy: o.filterW)
                         let oy = iy * o.strideH - g.padTop + dy, ox = ix * o.strideW - g.padLeft + dx
                         guard oy >= 0, oy < g.outH, ox >= 0, ox < g.outW else {
-                            throw .invalid("index \(index) at input (\(b), \(iy), \(ix), \(c)) points outside the output, to (\(oy), \(ox))")
+                            throw .invalid(
+                                "index \(index) at input (\(b), \(iy), \(ix), \(c)) points outside the output, to (\(oy), \(ox))"
+                            )
                         }
                         y[((b * g.outH + oy) * g.outW + ox) * g.channels + c] = x[at + c]
                     }

@@ -110,9 +110,12 @@ struct MediaPipePoolOptions: Hashable, Sendable {
         guard f[1] > 0, f[2] > 0 else { throw .invalid("strides (\(f[2]), \(f[1])) must be positive") }
         guard f[3] > 0, f[4] > 0 else { throw .invalid("filter size (\(f[4]), \(f[3])) must be positive") }
         // TfLiteFusedActivation: 0 none, 1 relu, 2 relu_n1_to_1, 3 relu6 (the clamping ones).
-        guard (0 ... 3).contains(f[5]) else { throw .invalid("activation \(f[5]) is not none, relu, relu_n1_to_1 or relu6") }
+        guard (0 ... 3).contains(f[5]) else {
+            throw .invalid("activation \(f[5]) is not none, relu, relu_n1_to_1 or relu6")
+        }
         let range = try FloatActivationRange.of(FusedActivation(rawValue: Int8(f[5])))
-        return MediaPipePoolOptions(padding: padding, strideW: f[1], strideH: f[2], filterW: f[3], filterH: f[4], range: range)
+        return MediaPipePoolOptions(
+            padding: padding, strideW: f[1], strideH: f[2], filterW: f[3], filterH: f[4], range: range)
     }
 }
 
@@ -128,7 +131,9 @@ extension MediaPipeOptions {
     /// other versions are refused.
     static func version(_ op: Operator, supported: ClosedRange<Int>) throws(KernelError) -> Int {
         guard supported.contains(op.code.version) else {
-            throw .invalid("version \(op.code.version) is not supported (versions \(supported.lowerBound)...\(supported.upperBound) are)")
+            throw .invalid(
+                "version \(op.code.version) is not supported (versions \(supported.lowerBound)...\(supported.upperBound) are)"
+            )
         }
         return op.code.version
     }

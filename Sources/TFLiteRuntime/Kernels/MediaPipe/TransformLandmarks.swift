@@ -22,8 +22,12 @@ struct TransformLandmarks: PreparedKernel {
         let landmarks = try context.input(0)
         let matrix = try context.input(1)
         let output = try context.output(0)
-        guard [landmarks.type, matrix.type, output.type].allSatisfy({ $0 == .float32 }) else { throw context.unsupportedTypes() }
-        guard matrix.elementCount == 16 else { throw .invalid("the matrix must hold 16 values (4x4), found shape \(matrix.shape)") }
+        guard [landmarks.type, matrix.type, output.type].allSatisfy({ $0 == .float32 }) else {
+            throw context.unsupportedTypes()
+        }
+        guard matrix.elementCount == 16 else {
+            throw .invalid("the matrix must hold 16 values (4x4), found shape \(matrix.shape)")
+        }
         let shape = landmarks.shape
         let dimensions: Int, scale: Float
         if version == 2 {
@@ -42,8 +46,9 @@ struct TransformLandmarks: PreparedKernel {
             }
         }
         try context.setOutputShape(0, shape)
-        return TransformLandmarks(landmarks: landmarks.index, matrix: matrix.index, output: output.index,
-                                  count: landmarks.elementCount / dimensions, dimensions: dimensions, scale: scale)
+        return TransformLandmarks(
+            landmarks: landmarks.index, matrix: matrix.index, output: output.index,
+            count: landmarks.elementCount / dimensions, dimensions: dimensions, scale: scale)
     }
 
     func eval(_ context: EvalContext) throws(KernelError) {

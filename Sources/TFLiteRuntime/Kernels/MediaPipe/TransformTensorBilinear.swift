@@ -33,9 +33,15 @@ struct TransformTensorBilinear: PreparedKernel {
             let data = try context.input(0)
             let matrix = try context.input(1)
             let output = try context.output(0)
-            guard [data.type, matrix.type, output.type].allSatisfy({ $0 == .float32 }) else { throw context.unsupportedTypes() }
-            guard data.rank == 4, data.shape[0] == 1 else { throw .invalid("data must be [1, H, W, C], found \(data.shape)") }
-            guard matrix.elementCount == 16 else { throw .invalid("the matrix must hold 16 values (4x4), found shape \(matrix.shape)") }
+            guard [data.type, matrix.type, output.type].allSatisfy({ $0 == .float32 }) else {
+                throw context.unsupportedTypes()
+            }
+            guard data.rank == 4, data.shape[0] == 1 else {
+                throw .invalid("data must be [1, H, W, C], found \(data.shape)")
+            }
+            guard matrix.elementCount == 16 else {
+                throw .invalid("the matrix must hold 16 values (4x4), found shape \(matrix.shape)")
+            }
             let options = try MediaPipeOptions.flexMap(context.op)
             let outH: Int, outW: Int
             if version == 2 {
@@ -43,16 +49,19 @@ struct TransformTensorBilinear: PreparedKernel {
                 outW = try MediaPipeOptions.int(options, "output_width")
             } else {
                 let mode = try MediaPipeOptions.string(options, "mode")
-                guard mode == nil || mode == "bilinear" else { throw .invalid("mode \"\(mode ?? "")\" is not \"bilinear\"") }
+                guard mode == nil || mode == "bilinear" else {
+                    throw .invalid("mode \"\(mode ?? "")\" is not \"bilinear\"")
+                }
                 let size = try MediaPipeOptions.ints(options, "output_size")
                 guard size.count == 2 else { throw .invalid("output_size must be [height, width], found \(size)") }
                 (outH, outW) = (size[0], size[1])
             }
             guard outH > 0, outW > 0 else { throw .invalid("the output size (\(outH), \(outW)) must be positive") }
             try context.setOutputShape(0, [1, outH, outW, data.shape[3]])
-            return TransformTensorBilinear(data: data.index, matrix: matrix.index, output: output.index,
-                                           inH: data.shape[1], inW: data.shape[2], channels: data.shape[3],
-                                           outH: outH, outW: outW, alignCorners: version == 2)
+            return TransformTensorBilinear(
+                data: data.index, matrix: matrix.index, output: output.index,
+                inH: data.shape[1], inW: data.shape[2], channels: data.shape[3],
+                outH: outH, outW: outW, alignCorners: version == 2)
         }
     }
 

@@ -25,8 +25,9 @@ enum BroadcastToKernel {
         }
         try context.setOutputShape(0, shape)
         guard !shape.contains(0) else { return CopyPlansKernel(steps: []) }
-        let plan = StridedCopyPlan(counts: shape, srcStrides: src, dstStrides: ShapeSupport.strides(shape).map { $0 * size },
-                                   srcOffset: 0, dstOffset: 0, elementSize: size)
+        let plan = StridedCopyPlan(
+            counts: shape, srcStrides: src, dstStrides: ShapeSupport.strides(shape).map { $0 * size },
+            srcOffset: 0, dstOffset: 0, elementSize: size)
         return CopyPlansKernel(steps: [.init(source: input.index, destination: output.index, plan: plan)])
     }
 }

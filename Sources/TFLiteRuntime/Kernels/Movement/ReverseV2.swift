@@ -23,9 +23,10 @@ enum ReverseV2Kernel {
             offset += (input.shape[a] - 1) * src[a]
             src[a] = -src[a]
         }
-        let plan = StridedCopyPlan(counts: input.shape, srcStrides: src,
-                                   dstStrides: ShapeSupport.strides(input.shape).map { $0 * size },
-                                   srcOffset: offset, dstOffset: 0, elementSize: size)
+        let plan = StridedCopyPlan(
+            counts: input.shape, srcStrides: src,
+            dstStrides: ShapeSupport.strides(input.shape).map { $0 * size },
+            srcOffset: offset, dstOffset: 0, elementSize: size)
         return CopyPlansKernel(steps: [.init(source: input.index, destination: output.index, plan: plan)])
     }
 }

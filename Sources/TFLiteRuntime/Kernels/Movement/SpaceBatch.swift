@@ -17,11 +17,13 @@ import TFLiteModel
 /// Both walk the output positions in eval and copy `rest` contiguous elements at a time,
 /// so prepare builds nothing sized by the (file-controlled) block shape.
 enum SpaceBatchKernels {
-    static let spaceToBatch: KernelPrepare = { (context: inout PrepareContext) throws(KernelError) -> any PreparedKernel in
+    static let spaceToBatch: KernelPrepare = {
+        (context: inout PrepareContext) throws(KernelError) -> any PreparedKernel in
         try SpaceBatchPlan(&context, toBatch: true)
     }
 
-    static let batchToSpace: KernelPrepare = { (context: inout PrepareContext) throws(KernelError) -> any PreparedKernel in
+    static let batchToSpace: KernelPrepare = {
+        (context: inout PrepareContext) throws(KernelError) -> any PreparedKernel in
         try SpaceBatchPlan(&context, toBatch: false)
     }
 }
@@ -50,17 +52,24 @@ struct SpaceBatchPlan: PreparedKernel {
         let input = try context.input(0)
         let output = try context.output(0)
         let size = try ShapeSupport.sameType(input, output, context)
-        guard [.float32, .int8, .uint8, .int16, .int32, .int64].contains(input.type) else { throw context.unsupportedTypes() }
+        guard [.float32, .int8, .uint8, .int16, .int32, .int64].contains(input.type) else {
+            throw context.unsupportedTypes()
+        }
         try ShapeSupport.requireSameQuantization([input], output: output)
         let block = try ShapeSupport.constantIntegers(try context.input(1), role: "block_shape")
         let m = block.count
         let margins = try ShapeSupport.constantIntegers(try context.input(2), role: toBatch ? "paddings" : "crops")
         guard m >= 1, input.rank >= m + 1, input.rank <= ShapeSupport.maxRank else {
-            throw .invalid("block_shape has \(m) values; the input (shape \(input.shape)) needs a batch dimension and \(m) spatial ones")
+            throw .invalid(
+                "block_shape has \(m) values; the input (shape \(input.shape)) needs a batch dimension and \(m) spatial ones"
+            )
         }
-        guard margins.count == 2 * m else { throw .invalid("\(toBatch ? "paddings" : "crops") must have shape [\(m), 2], found \(margins.count) values") }
+        guard margins.count == 2 * m else {
+            throw .invalid("\(toBatch ? "paddings" : "crops") must have shape [\(m), 2], found \(margins.count) values")
+        }
         guard block.allSatisfy({ $0 >= 1 }), margins.allSatisfy({ $0 >= 0 }) else {
-            throw .invalid("block_shape \(block) must be positive and \(toBatch ? "paddings" : "crops") \(margins) non-negative")
+            throw .invalid(
+                "block_shape \(block) must be positive and \(toBatch ? "paddings" : "crops") \(margins) non-negative")
         }
         guard let blocks = Shape.elementCount(block) else { throw .invalid("block_shape \(block) is too large") }
         let rest = Array(input.shape[(m + 1)...])
@@ -75,19 +84,24 @@ struct SpaceBatchPlan: PreparedKernel {
                 let (a, o1) = input.shape[k + 1].addingReportingOverflow(margins[2 * k])
                 let (padded, o2) = a.addingReportingOverflow(margins[2 * k + 1])
                 guard !o1, !o2, padded % block[k] == 0 else {
-                    throw .invalid("padded spatial dimension \(k) (\(input.shape[k + 1]) + \(margins[2 * k]) + \(margins[2 * k + 1])) is not a multiple of block size \(block[k])")
+                    throw .invalid(
+                        "padded spatial dimension \(k) (\(input.shape[k + 1]) + \(margins[2 * k]) + \(margins[2 * k + 1])) is not a multiple of block size \(block[k])"
+                    )
                 }
                 outShape.append(padded / block[k])
                 blockedSpace.append(padded / block[k])
                 space.append(input.shape[k + 1])
             }
         } else {
-            guard n % blocks == 0 else { throw .invalid("input batch \(n) is not a multiple of the block count \(blocks)") }
+            guard n % blocks == 0 else {
+                throw .invalid("input batch \(n) is not a multiple of the block count \(blocks)")
+            }
             outShape = [n / blocks]
             for k in 0 ..< m {
                 let (full, o) = input.shape[k + 1].multipliedReportingOverflow(by: block[k])
                 guard !o, margins[2 * k] + margins[2 * k + 1] <= full else {
-                    throw .invalid("crops \(margins[2 * k]), \(margins[2 * k + 1]) exceed spatial dimension \(k) of size \(full)")
+                    throw .invalid(
+                        "crops \(margins[2 * k]), \(margins[2 * k + 1]) exceed spatial dimension \(k) of size \(full)")
                 }
                 outShape.append(full - margins[2 * k] - margins[2 * k + 1])
                 blockedSpace.append(input.shape[k + 1])
@@ -139,12 +153,18 @@ struct SpaceBatchPlan: PreparedKernel {
                     let blockedAt = dst + (toBatch ? flat * runBytes : 0)
                     if toBatch {
                         if inside {
-                            blockedAt.copyMemory(from: src + (b * spaceCount + spaceIndex) * runBytes, byteCount: runBytes)
+                            blockedAt.copyMemory(
+                                from: src + (b * spaceCount + spaceIndex) * runBytes, byteCount: runBytes)
                         } else {
-                            pad.withUnsafeBytes { fillElements(blockedAt, count: runBytes / elementSize, size: elementSize, value: $0.baseAddress.unsafelyUnwrapped) }
+                            pad.withUnsafeBytes {
+                                fillElements(
+                                    blockedAt, count: runBytes / elementSize, size: elementSize,
+                                    value: $0.baseAddress.unsafelyUnwrapped)
+                            }
                         }
                     } else if inside {
-                        (dst + (b * spaceCount + spaceIndex) * runBytes).copyMemory(from: src + flat * runBytes, byteCount: runBytes)
+                        (dst + (b * spaceCount + spaceIndex) * runBytes).copyMemory(
+                            from: src + flat * runBytes, byteCount: runBytes)
                     }
                     flat += 1
                     var k = m - 1

@@ -18,7 +18,9 @@ enum TileKernel {
         var shape: [Int] = []
         for (d, m) in multiples.enumerated() {
             let (n, overflow) = input.shape[d].multipliedReportingOverflow(by: m)
-            guard m >= 0, !overflow else { throw .invalid("multiples \(multiples) are invalid or too large for input \(input.shape)") }
+            guard m >= 0, !overflow else {
+                throw .invalid("multiples \(multiples) are invalid or too large for input \(input.shape)")
+            }
             shape.append(n)
         }
         try context.setOutputShape(0, shape)
@@ -31,7 +33,8 @@ enum TileKernel {
             src += [0, inStrides[d] * size]
             dst += [input.shape[d] * outStrides[d] * size, outStrides[d] * size]
         }
-        let plan = StridedCopyPlan(counts: counts, srcStrides: src, dstStrides: dst, srcOffset: 0, dstOffset: 0, elementSize: size)
+        let plan = StridedCopyPlan(
+            counts: counts, srcStrides: src, dstStrides: dst, srcOffset: 0, dstOffset: 0, elementSize: size)
         return CopyPlansKernel(steps: [.init(source: input.index, destination: output.index, plan: plan)])
     }
 }

@@ -6,15 +6,20 @@ extension L2NormalizationKernel {
     /// `S = Σ (q − z)²` (wrapping Int32), `(M, s) = inverseSqrtMultiplier(S)`, then
     /// - int8: `y = clamp(MBQM(q − z, M, s + 7))`;
     /// - uint8: `y = clamp(128 + RDBPOT(SRDHM(128·(q − z), M), −s))`.
-    static func quantized(input: TensorState, output: TensorState, rows: Int, depth: Int) throws(KernelError) -> any PreparedKernel {
+    static func quantized(input: TensorState, output: TensorState, rows: Int, depth: Int) throws(KernelError)
+        -> any PreparedKernel
+    {
         let qx = try QuantizedOperand(input, role: "input")
         let qy = try QuantizedOperand(output, role: "output")
         let signed = input.type == .int8
         guard qy.scale == 1.0 / 128, qy.zeroPoint == (signed ? 0 : 128) else {
-            throw .invalid("the output must have scale 1/128 and zero point \(signed ? 0 : 128), found \(qy.scale) and \(qy.zeroPoint)")
+            throw .invalid(
+                "the output must have scale 1/128 and zero point \(signed ? 0 : 128), found \(qy.scale) and \(qy.zeroPoint)"
+            )
         }
-        return L2NormalizationQuantized(signed: signed, input: input.index, output: output.index, rows: rows, depth: depth,
-                                        zeroPoint: qx.zeroPoint)
+        return L2NormalizationQuantized(
+            signed: signed, input: input.index, output: output.index, rows: rows, depth: depth,
+            zeroPoint: qx.zeroPoint)
     }
 }
 
@@ -43,7 +48,10 @@ struct L2NormalizationQuantized: PreparedKernel {
                     let v = FixedPoint.multiplyByQuantizedMultiplier(d, mantissa, shift + 7)
                     y.storeBytes(of: Int8(Swift.min(Swift.max(v, -128), 127)), toByteOffset: base + c, as: Int8.self)
                 } else {
-                    let v = 128 + FixedPoint.roundingDivideByPOT(FixedPoint.saturatingRoundingDoublingHighMul(128 * d, mantissa), -shift)
+                    let v =
+                        128
+                        + FixedPoint.roundingDivideByPOT(
+                            FixedPoint.saturatingRoundingDoublingHighMul(128 * d, mantissa), -shift)
                     y.storeBytes(of: UInt8(Swift.min(Swift.max(v, 0), 255)), toByteOffset: base + c, as: UInt8.self)
                 }
             }

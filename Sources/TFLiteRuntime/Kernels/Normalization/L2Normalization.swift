@@ -11,16 +11,20 @@ enum L2NormalizationKernel {
         try context.expectCounts(inputs: 1, outputs: 1)
         let input = try context.input(0)
         let output = try context.output(0)
-        guard input.type == output.type, [.float32, .int8, .uint8].contains(input.type) else { throw context.unsupportedTypes() }
-        if case let .l2Norm(activation) = context.op.options, activation != .none {
+        guard input.type == output.type, [.float32, .int8, .uint8].contains(input.type) else {
+            throw context.unsupportedTypes()
+        }
+        if case .l2Norm(let activation) = context.op.options, activation != .none {
             throw .invalid("fused activation \(activation.name) is not supported (TFLite accepts only NONE)")
         }
         guard let depth = input.shape.last else { throw .invalid("the input must have rank 1 or more") }
         try context.setOutputShape(0, input.shape)
         if input.type != .float32 {
-            return try quantized(input: input, output: output, rows: depth == 0 ? 0 : input.elementCount / depth, depth: depth)
+            return try quantized(
+                input: input, output: output, rows: depth == 0 ? 0 : input.elementCount / depth, depth: depth)
         }
-        return L2NormalizationF32(input: input.index, output: output.index, rows: depth == 0 ? 0 : input.elementCount / depth, depth: depth)
+        return L2NormalizationF32(
+            input: input.index, output: output.index, rows: depth == 0 ? 0 : input.elementCount / depth, depth: depth)
     }
 }
 

@@ -17,7 +17,7 @@ enum LocalResponseNormalizationKernel {
         let output = try context.output(0)
         guard input.type == .float32, output.type == .float32 else { throw context.unsupportedTypes() }
         guard input.rank == 4 else { throw .invalid("the input must be 4-D, found shape \(input.shape)") }
-        guard case let .localResponseNormalization(radius, bias, alpha, beta) = context.op.options else {
+        guard case .localResponseNormalization(let radius, let bias, let alpha, let beta) = context.op.options else {
             throw .invalid("LocalResponseNormalizationOptions are missing")
         }
         guard radius >= 0 else { throw .invalid("radius \(radius) must not be negative") }
@@ -26,9 +26,10 @@ enum LocalResponseNormalizationKernel {
         // The window holds up to 2·radius + 1 channels per output element.
         let window = Swift.min(radius, depth)
         context.declareWork([input.elementCount, 2 * window + 1])
-        return LocalResponseNormalizationF32(input: input.index, output: output.index,
-                                             rows: depth == 0 ? 0 : input.elementCount / depth, depth: depth,
-                                             radius: window, bias: bias, alpha: alpha, beta: beta)
+        return LocalResponseNormalizationF32(
+            input: input.index, output: output.index,
+            rows: depth == 0 ? 0 : input.elementCount / depth, depth: depth,
+            radius: window, bias: bias, alpha: alpha, beta: beta)
     }
 }
 

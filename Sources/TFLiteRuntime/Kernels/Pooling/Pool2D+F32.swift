@@ -17,7 +17,8 @@ struct Pool2DF32: PreparedKernel {
                 let b = row / g.outH, oy = row % g.outH
                 let ys = Pool2D.Geometry.window(oy, stride: g.strideH, pad: g.padTop, filter: g.filterH, input: g.inH)
                 for ox in 0 ..< g.outW {
-                    let xs = Pool2D.Geometry.window(ox, stride: g.strideW, pad: g.padLeft, filter: g.filterW, input: g.inW)
+                    let xs = Pool2D.Geometry.window(
+                        ox, stride: g.strideW, pad: g.padLeft, filter: g.filterW, input: g.inW)
                     let out = y + (row * g.outW + ox) * g.channels
                     let image = x + b * g.inH * g.inW * g.channels
                     switch kind {
@@ -31,7 +32,8 @@ struct Pool2DF32: PreparedKernel {
 
     /// Mean over the in-image window: the sum divided by the number of pixels summed.
     @inline(__always)
-    func average(_ image: UnsafePointer<Float>, _ ys: Range<Int>, _ xs: Range<Int>, _ out: UnsafeMutablePointer<Float>) {
+    func average(_ image: UnsafePointer<Float>, _ ys: Range<Int>, _ xs: Range<Int>, _ out: UnsafeMutablePointer<Float>)
+    {
         let g = geometry, channels = g.channels
         let count = Float(ys.count * xs.count)
         let lower = range.lower, upper = range.upper
@@ -47,7 +49,8 @@ struct Pool2DF32: PreparedKernel {
 
     /// Largest in-image value (starting from the lowest finite float, as TFLite does).
     @inline(__always)
-    func maximum(_ image: UnsafePointer<Float>, _ ys: Range<Int>, _ xs: Range<Int>, _ out: UnsafeMutablePointer<Float>) {
+    func maximum(_ image: UnsafePointer<Float>, _ ys: Range<Int>, _ xs: Range<Int>, _ out: UnsafeMutablePointer<Float>)
+    {
         let g = geometry, channels = g.channels
         let lower = range.lower, upper = range.upper
         out.update(repeating: -.greatestFiniteMagnitude, count: channels)

@@ -9,31 +9,38 @@ import TFLiteModel
 /// (`(sum ± n/2) / n` with C's truncating division). Max: the largest code. Then the
 /// fused activation's clamp.
 enum Pool2DQ8 {
-    static func make(_ context: inout PrepareContext, kind: Pool2D.Kind, input: TensorState, output: TensorState,
-                     geometry: Pool2D.Geometry, activation: FusedActivation,
-                     separable: Bool) throws(KernelError) -> any PreparedKernel {
+    static func make(
+        _ context: inout PrepareContext, kind: Pool2D.Kind, input: TensorState, output: TensorState,
+        geometry: Pool2D.Geometry, activation: FusedActivation,
+        separable: Bool
+    ) throws(KernelError) -> any PreparedKernel {
         guard output.type == input.type else { throw context.unsupportedTypes() }
         let (qmin, qmax): (Int32, Int32) = input.type == .uint8 ? (0, 255) : (-128, 127)
         let (sIn, zIn) = try QuantizedConvParams.perTensor(input, "input", qmin: qmin, qmax: qmax)
         let (sOut, zOut) = try QuantizedConvParams.perTensor(output, "output", qmin: qmin, qmax: qmax)
         guard abs(sIn - sOut) <= 1e-6, zIn == zOut else {
-            throw .invalid("input and output must share scale and zero point, found (\(sIn), \(zIn)) and (\(sOut), \(zOut))")
+            throw .invalid(
+                "input and output must share scale and zero point, found (\(sIn), \(zIn)) and (\(sOut), \(zOut))")
         }
-        guard let range = FixedPoint.activationRange(activation, scale: sOut, zeroPoint: zOut, qmin: qmin, qmax: qmax) else {
+        guard let range = FixedPoint.activationRange(activation, scale: sOut, zeroPoint: zOut, qmin: qmin, qmax: qmax)
+        else {
             throw .invalid("fused activation \(activation.name) is not supported")
         }
         guard separable else {
-            return Pool2DQ8Kernel(signed: input.type == .int8, kind: kind, input: input.index, output: output.index,
-                                    geometry: geometry, lower: range.lower, upper: range.upper)
+            return Pool2DQ8Kernel(
+                signed: input.type == .int8, kind: kind, input: input.index, output: output.index,
+                geometry: geometry, lower: range.lower, upper: range.upper)
         }
         func make<R: PoolReduction>(_ reduction: R) throws(KernelError) -> Pool2DSeparable<R> {
-            try Pool2DSeparable.make(&context, reduction: reduction, input: input.index, output: output.index, geometry: geometry)
+            try Pool2DSeparable.make(
+                &context, reduction: reduction, input: input.index, output: output.index, geometry: geometry)
         }
         let (lower, upper) = range
         switch (kind, input.type == .int8) {
         case (.max, false): return SeparablePool.maxU8(try make(MaxPoolQ8<UInt8>(lower: lower, upper: upper)))
         case (.max, true): return SeparablePool.maxI8(try make(MaxPoolQ8<Int8>(lower: lower, upper: upper)))
-        case (.average, false): return SeparablePool.averageU8(try make(AveragePoolQ8<UInt8>(lower: lower, upper: upper)))
+        case (.average, false):
+            return SeparablePool.averageU8(try make(AveragePoolQ8<UInt8>(lower: lower, upper: upper)))
         case (.average, true): return SeparablePool.averageI8(try make(AveragePoolQ8<Int8>(lower: lower, upper: upper)))
         }
     }
@@ -59,9 +66,10 @@ struct Pool2DQ8Kernel: Quantized8Kernel {
                 let ys = Pool2D.Geometry.window(oy, stride: g.strideH, pad: g.padTop, filter: g.filterH, input: g.inH)
                 let image = x + b * g.inH * g.inW * g.channels
                 for ox in 0 ..< g.outW {
-                    let xs = Pool2D.Geometry.window(ox, stride: g.strideW, pad: g.padLeft, filter: g.filterW, input: g.inW)
+                    let xs = Pool2D.Geometry.window(
+                        ox, stride: g.strideW, pad: g.padLeft, filter: g.filterW, input: g.inW)
                     let out = y + (row * g.outW + ox) * g.channels
-                    let n = Int32(ys.count * xs.count)   // ≥ 1: prepare rejects empty windows
+                    let n = Int32(ys.count * xs.count) // ≥ 1: prepare rejects empty windows
                     for c in 0 ..< g.channels {
                         var v: Int32
                         switch kind {

@@ -39,14 +39,18 @@ struct Pool2DSeparable<Reduction: PoolReduction> {
     let rowsSlot: Int, blocksSlot: Int
 
     /// Requests the scratch the two passes need, with overflow-checked sizes.
-    static func make(_ context: inout PrepareContext, reduction: Reduction, input: Int, output: Int,
-                     geometry g: Pool2D.Geometry) throws(KernelError) -> Pool2DSeparable {
+    static func make(
+        _ context: inout PrepareContext, reduction: Reduction, input: Int, output: Int,
+        geometry g: Pool2D.Geometry
+    ) throws(KernelError) -> Pool2DSeparable {
         let size = MemoryLayout<Reduction.Accumulator>.stride
         let rows = try ConvCheck.product([g.batch, g.inH, g.outW, g.channels, size], "POOL_2D")
-        let blocks = try ConvCheck.product([context.threadCount, 2, Swift.max(g.inH, g.inW), g.channels, size], "POOL_2D")
-        return Pool2DSeparable(reduction: reduction, input: input, output: output, geometry: g,
-                               rowsSlot: context.requestScratch(bytes: rows),
-                               blocksSlot: context.requestScratch(bytes: blocks))
+        let blocks = try ConvCheck.product(
+            [context.threadCount, 2, Swift.max(g.inH, g.inW), g.channels, size], "POOL_2D")
+        return Pool2DSeparable(
+            reduction: reduction, input: input, output: output, geometry: g,
+            rowsSlot: context.requestScratch(bytes: rows),
+            blocksSlot: context.requestScratch(bytes: blocks))
     }
 
     func run(_ context: EvalContext) {
@@ -62,10 +66,11 @@ struct Pool2DSeparable<Reduction: PoolReduction> {
             let p = blocks + 2 * chunk * blockLength, s = p + blockLength
             for row in range {
                 let src = x + row * g.inW * g.channels, dst = rows + row * g.outW * g.channels
-                Self.pass(count: g.inW, stride: g.strideW, pad: g.padLeft, filter: g.filterW, outputs: g.outW,
-                          channels: g.channels, step: g.channels, prefix: p, suffix: s,
-                          load: { i, c in Reduction.lift(src[i + c]) },
-                          store: { o, c, v in dst[o * g.channels + c] = v })
+                Self.pass(
+                    count: g.inW, stride: g.strideW, pad: g.padLeft, filter: g.filterW, outputs: g.outW,
+                    channels: g.channels, step: g.channels, prefix: p, suffix: s,
+                    load: { i, c in Reduction.lift(src[i + c]) },
+                    store: { o, c, v in dst[o * g.channels + c] = v })
             }
         }
         // Columns: every (b, ox) column of the row results → outH outputs.
@@ -76,14 +81,18 @@ struct Pool2DSeparable<Reduction: PoolReduction> {
                 let src = rows + (b * g.inH * g.outW + ox) * g.channels
                 let dst = y + (b * g.outH * g.outW + ox) * g.channels
                 let step = g.outW * g.channels
-                let columnPixels = Pool2D.Geometry.window(ox, stride: g.strideW, pad: g.padLeft, filter: g.filterW, input: g.inW).count
-                Self.pass(count: g.inH, stride: g.strideH, pad: g.padTop, filter: g.filterH, outputs: g.outH,
-                          channels: g.channels, step: step, prefix: p, suffix: s,
-                          load: { i, c in src[i + c] },
-                          store: { oy, c, v in
-                              let ys = Pool2D.Geometry.window(oy, stride: g.strideH, pad: g.padTop, filter: g.filterH, input: g.inH)
-                              dst[oy * step + c] = reduction.finish(v, count: columnPixels * ys.count)
-                          })
+                let columnPixels = Pool2D.Geometry.window(
+                    ox, stride: g.strideW, pad: g.padLeft, filter: g.filterW, input: g.inW
+                ).count
+                Self.pass(
+                    count: g.inH, stride: g.strideH, pad: g.padTop, filter: g.filterH, outputs: g.outH,
+                    channels: g.channels, step: step, prefix: p, suffix: s,
+                    load: { i, c in src[i + c] },
+                    store: { oy, c, v in
+                        let ys = Pool2D.Geometry.window(
+                            oy, stride: g.strideH, pad: g.padTop, filter: g.filterH, input: g.inH)
+                        dst[oy * step + c] = reduction.finish(v, count: columnPixels * ys.count)
+                    })
             }
         }
     }
@@ -91,11 +100,13 @@ struct Pool2DSeparable<Reduction: PoolReduction> {
     /// One axis: positions `0 ..< count` (element offset `i · step`, then the channel), and
     /// `outputs` windows of `filter` positions starting at `o · stride - pad`, clipped.
     @inline(__always)
-    static func pass(count n: Int, stride: Int, pad: Int, filter f: Int, outputs: Int, channels: Int, step: Int,
-                     prefix p: UnsafeMutablePointer<Reduction.Accumulator>,
-                     suffix s: UnsafeMutablePointer<Reduction.Accumulator>,
-                     load: (Int, Int) -> Reduction.Accumulator,
-                     store: (Int, Int, Reduction.Accumulator) -> Void) {
+    static func pass(
+        count n: Int, stride: Int, pad: Int, filter f: Int, outputs: Int, channels: Int, step: Int,
+        prefix p: UnsafeMutablePointer<Reduction.Accumulator>,
+        suffix s: UnsafeMutablePointer<Reduction.Accumulator>,
+        load: (Int, Int) -> Reduction.Accumulator,
+        store: (Int, Int, Reduction.Accumulator) -> Void
+    ) {
         for i in 0 ..< n {
             let here = i * channels, previous = here - channels
             for c in 0 ..< channels {
@@ -141,12 +152,12 @@ enum SeparablePool: PreparedKernel {
 
     func eval(_ context: EvalContext) throws(KernelError) {
         switch self {
-        case let .maxF32(pool): pool.run(context)
-        case let .averageF32(pool): pool.run(context)
-        case let .maxU8(pool): pool.run(context)
-        case let .maxI8(pool): pool.run(context)
-        case let .averageU8(pool): pool.run(context)
-        case let .averageI8(pool): pool.run(context)
+        case .maxF32(let pool): pool.run(context)
+        case .averageF32(let pool): pool.run(context)
+        case .maxU8(let pool): pool.run(context)
+        case .maxI8(let pool): pool.run(context)
+        case .averageU8(let pool): pool.run(context)
+        case .averageI8(let pool): pool.run(context)
         }
     }
 }

@@ -35,44 +35,53 @@ enum Pool2D {
     static func prepare(_ kind: Kind) -> KernelPrepare {
         return { (context: inout PrepareContext) throws(KernelError) -> any PreparedKernel in
             try context.expectCounts(inputs: 1, outputs: 1)
-            guard case let .pool2D(options) = context.op.options else {
+            guard case .pool2D(let options) = context.op.options else {
                 throw .invalid("Pool2DOptions are missing")
             }
             let input = try context.input(0)
             let output = try context.output(0)
             guard input.rank == 4 else { throw .invalid("input must have rank 4, found shape \(input.shape)") }
             let (batch, inH, inW, channels) = (input.shape[0], input.shape[1], input.shape[2], input.shape[3])
-            let y = try AxisGeometry.compute(input: inH, filter: options.filterHeight, stride: options.strideHeight,
-                                             dilation: 1, padding: options.padding)
-            let x = try AxisGeometry.compute(input: inW, filter: options.filterWidth, stride: options.strideWidth,
-                                             dilation: 1, padding: options.padding)
+            let y = try AxisGeometry.compute(
+                input: inH, filter: options.filterHeight, stride: options.strideHeight,
+                dilation: 1, padding: options.padding)
+            let x = try AxisGeometry.compute(
+                input: inW, filter: options.filterWidth, stride: options.strideWidth,
+                dilation: 1, padding: options.padding)
             guard y.output > 0, x.output > 0 else {
-                throw .invalid("the output would be empty: input \(inH)x\(inW), window \(options.filterHeight)x\(options.filterWidth), padding \(options.padding)")
+                throw .invalid(
+                    "the output would be empty: input \(inH)x\(inW), window \(options.filterHeight)x\(options.filterWidth), padding \(options.padding)"
+                )
             }
-            let geometry = Geometry(batch: batch, inH: inH, inW: inW, channels: channels, outH: y.output, outW: x.output,
-                                    filterH: options.filterHeight, filterW: options.filterWidth,
-                                    strideH: options.strideHeight, strideW: options.strideWidth,
-                                    padTop: y.padBefore, padLeft: x.padBefore)
+            let geometry = Geometry(
+                batch: batch, inH: inH, inW: inW, channels: channels, outH: y.output, outW: x.output,
+                filterH: options.filterHeight, filterW: options.filterWidth,
+                strideH: options.strideHeight, strideW: options.strideWidth,
+                padTop: y.padBefore, padLeft: x.padBefore)
             // TFLite's padding never leaves a window entirely outside the image; the first
             // and last windows bound all others, so checking them proves every count ≥ 1.
-            for (o, s, p, f, n) in [(0, geometry.strideH, geometry.padTop, geometry.filterH, inH),
-                                    (y.output - 1, geometry.strideH, geometry.padTop, geometry.filterH, inH),
-                                    (0, geometry.strideW, geometry.padLeft, geometry.filterW, inW),
-                                    (x.output - 1, geometry.strideW, geometry.padLeft, geometry.filterW, inW)]
-                where Geometry.window(o, stride: s, pad: p, filter: f, input: n).isEmpty {
+            for (o, s, p, f, n) in [
+                (0, geometry.strideH, geometry.padTop, geometry.filterH, inH),
+                (y.output - 1, geometry.strideH, geometry.padTop, geometry.filterH, inH),
+                (0, geometry.strideW, geometry.padLeft, geometry.filterW, inW),
+                (x.output - 1, geometry.strideW, geometry.padLeft, geometry.filterW, inW),
+            ]
+            where Geometry.window(o, stride: s, pad: p, filter: f, input: n).isEmpty {
                 throw .invalid("a pooling window lies entirely in the padding")
             }
             let range = try FloatActivationRange.of(options.activation)
             // The pixel count divides an `Int32` sum in the quantized average.
-            let area = Swift.min(geometry.filterH, inH).multipliedReportingOverflow(by: Swift.min(geometry.filterW, inW))
+            let area = Swift.min(geometry.filterH, inH).multipliedReportingOverflow(
+                by: Swift.min(geometry.filterW, inW))
             guard !area.overflow, area.partialValue <= Int(Int32.max) else {
                 throw .invalid("the pooling window covers more than \(Int32.max) pixels")
             }
             let separable = area.partialValue > directWindowLimit
             try context.setOutputShape(0, [batch, y.output, x.output, channels])
             if input.type == .uint8 || input.type == .int8 {
-                return try Pool2DQ8.make(&context, kind: kind, input: input, output: output,
-                                                geometry: geometry, activation: options.activation, separable: separable)
+                return try Pool2DQ8.make(
+                    &context, kind: kind, input: input, output: output,
+                    geometry: geometry, activation: options.activation, separable: separable)
             }
             guard input.type == .float32, output.type == .float32 else { throw context.unsupportedTypes() }
             guard separable else {
@@ -80,11 +89,15 @@ enum Pool2D {
             }
             switch kind {
             case .max:
-                return SeparablePool.maxF32(try Pool2DSeparable.make(&context, reduction: MaxPoolF32(range: range),
-                                                                     input: input.index, output: output.index, geometry: geometry))
+                return SeparablePool.maxF32(
+                    try Pool2DSeparable.make(
+                        &context, reduction: MaxPoolF32(range: range),
+                        input: input.index, output: output.index, geometry: geometry))
             case .average:
-                return SeparablePool.averageF32(try Pool2DSeparable.make(&context, reduction: AveragePoolF32(range: range),
-                                                                         input: input.index, output: output.index, geometry: geometry))
+                return SeparablePool.averageF32(
+                    try Pool2DSeparable.make(
+                        &context, reduction: AveragePoolF32(range: range),
+                        input: input.index, output: output.index, geometry: geometry))
             }
         }
     }

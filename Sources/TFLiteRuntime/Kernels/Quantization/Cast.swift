@@ -17,8 +17,9 @@ enum Cast {
         guard let source = CastKernel.Element(input.type), let destination = CastKernel.Element(output.type) else {
             throw context.unsupportedTypes()
         }
-        return CastKernel(source: source, destination: destination, input: input.index, output: output.index,
-                          count: input.elementCount)
+        return CastKernel(
+            source: source, destination: destination, input: input.index, output: output.index,
+            count: input.elementCount)
     }
 }
 
@@ -77,7 +78,13 @@ extension SaturatingIntegerCast {
         // Through Int64 (exact: t is integral and in range): `Self(t)` here is the generic
         // FixedWidthInteger conversion, a bit-by-bit algorithm, where
         // Int64's own initializer is one instruction.
-        if t >= upper { self = Self.max } else if t < lower { self = Self.min } else { self = Self(truncatingIfNeeded: Int64(t)) }
+        if t >= upper {
+            self = Self.max
+        } else if t < lower {
+            self = Self.min
+        } else {
+            self = Self(truncatingIfNeeded: Int64(t))
+        }
     }
 }
 extension Int64: SaturatingIntegerCast {}

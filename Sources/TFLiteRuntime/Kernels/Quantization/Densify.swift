@@ -18,14 +18,17 @@ enum Densify {
         guard let constant = input.constant else { throw .invalid("input must be a constant tensor") }
         guard let sparsity = input.sparsity else { throw .invalid("input has no sparsity parameters") }
         guard constant.bytes.count % size == 0 else {
-            throw .invalid("sparse values take \(constant.bytes.count) bytes, not a multiple of the element size \(size)")
+            throw .invalid(
+                "sparse values take \(constant.bytes.count) bytes, not a multiple of the element size \(size)")
         }
         try context.setOutputShape(0, input.shape)
-        let destinations = try SparseScatterMap.build(shape: input.shape, sparsity: sparsity,
-                                                      valueCount: constant.bytes.count / size)
+        let destinations = try SparseScatterMap.build(
+            shape: input.shape, sparsity: sparsity,
+            valueCount: constant.bytes.count / size)
         let count = input.elementCount
-        return DensifyScatter(elementSize: size, input: input.index, output: output.index, count: count,
-                              destinations: destinations)
+        return DensifyScatter(
+            elementSize: size, input: input.index, output: output.index, count: count,
+            destinations: destinations)
     }
 }
 

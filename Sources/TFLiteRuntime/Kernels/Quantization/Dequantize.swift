@@ -23,11 +23,14 @@ enum Dequantize {
         case .float16:
             return DequantizeF16(input: input.index, output: output.index, count: count)
         case .int8:
-            return DequantizeAffine(storage: .int8, input: input.index, output: output.index, layout: try AffineLayout(input))
+            return DequantizeAffine(
+                storage: .int8, input: input.index, output: output.index, layout: try AffineLayout(input))
         case .uint8:
-            return DequantizeAffine(storage: .uint8, input: input.index, output: output.index, layout: try AffineLayout(input))
+            return DequantizeAffine(
+                storage: .uint8, input: input.index, output: output.index, layout: try AffineLayout(input))
         case .int16:
-            return DequantizeAffine(storage: .int16, input: input.index, output: output.index, layout: try AffineLayout(input))
+            return DequantizeAffine(
+                storage: .int16, input: input.index, output: output.index, layout: try AffineLayout(input))
         default:
             throw context.unsupportedTypes()
         }
@@ -106,18 +109,19 @@ struct DequantizeAffine: PreparedKernel {
         let y = context.pointer(output, as: Float.self)
         let l = layout
         l.scales.withUnsafeBufferPointer { scales in
-        l.zeroPoints.withUnsafeBufferPointer { zeroPoints in
-            var i = 0
-            for _ in 0 ..< l.outer {
-                for c in 0 ..< l.channels {
-                    let scale = Double(scales[c]), zeroPoint = zeroPoints[c]
-                    for _ in 0 ..< l.inner {
-                        y[i] = Float(scale * Double(x[i].quantizedValue - zeroPoint))
-                        i += 1
+            l.zeroPoints.withUnsafeBufferPointer { zeroPoints in
+                var i = 0
+                for _ in 0 ..< l.outer {
+                    for c in 0 ..< l.channels {
+                        let scale = Double(scales[c]), zeroPoint = zeroPoints[c]
+                        for _ in 0 ..< l.inner {
+                            y[i] = Float(scale * Double(x[i].quantizedValue - zeroPoint))
+                            i += 1
+                        }
                     }
                 }
             }
-        }}
+        }
     }
 }
 

@@ -29,7 +29,8 @@ enum HalfPrecision {
         let magnitude = b & 0x7FFF_FFFF
         if magnitude >= 0x7F80_0000 {
             // Infinity, or NaN made quiet so that it cannot turn into infinity.
-            return magnitude == 0x7F80_0000 ? sign | 0x7C00
+            return magnitude == 0x7F80_0000
+                ? sign | 0x7C00
                 : sign | 0x7E00 | UInt16(truncatingIfNeeded: (magnitude >> 13) & 0x3FF)
         }
         // 65520 and above round to infinity.

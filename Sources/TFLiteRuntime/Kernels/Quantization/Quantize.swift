@@ -16,8 +16,9 @@ enum Quantize {
             let qy = try QuantizedOperand(output, role: "output")
             switch input.type {
             case .float32:
-                return QuantizeF32(signed: Y.isSigned, input: input.index, output: output.index, count: input.elementCount,
-                                   quantization: qy)
+                return QuantizeF32(
+                    signed: Y.isSigned, input: input.index, output: output.index, count: input.elementCount,
+                    quantization: qy)
             case .uint8:
                 return try requantize(UInt8.self, Y.self, input: input, output: qy, outputIndex: output.index)
             case .int8:
@@ -33,16 +34,19 @@ enum Quantize {
         }
     }
 
-    static func requantize<X: QuantizedByte, Y: QuantizedByte>(_: X.Type, _: Y.Type, input: TensorState, output: QuantizedOperand,
-                                                               outputIndex: Int) throws(KernelError) -> any PreparedKernel {
+    static func requantize<X: QuantizedByte, Y: QuantizedByte>(
+        _: X.Type, _: Y.Type, input: TensorState, output: QuantizedOperand,
+        outputIndex: Int
+    ) throws(KernelError) -> any PreparedKernel {
         let qx = try QuantizedOperand(input, role: "input")
         let multiplier = QuantizedMultiplier(Double(qx.scale) / Double(output.scale))
         guard multiplier.exponent <= 22 else {
             // (x − z_x)·2^e would overflow Int32 (|x − z_x| ≤ 255).
             throw .invalid("input scale \(qx.scale) is too large for output scale \(output.scale)")
         }
-        return RequantizeQ8(signedInput: X.isSigned, signedOutput: Y.isSigned, input: input.index, output: outputIndex,
-                            count: input.elementCount, zeroX: qx.zeroPoint, zeroY: output.zeroPoint, multiplier: multiplier)
+        return RequantizeQ8(
+            signedInput: X.isSigned, signedOutput: Y.isSigned, input: input.index, output: outputIndex,
+            count: input.elementCount, zeroX: qx.zeroPoint, zeroY: output.zeroPoint, multiplier: multiplier)
     }
 }
 

@@ -31,16 +31,23 @@ enum SparseScatterMap {
         let rank = shape.count
         let blocks = s.blockMap.count
         let levels = rank + blocks
-        guard levels <= maxLevels else { throw .invalid("sparsity has \(levels) levels; at most \(maxLevels) are supported") }
+        guard levels <= maxLevels else {
+            throw .invalid("sparsity has \(levels) levels; at most \(maxLevels) are supported")
+        }
         guard s.traversalOrder.count == levels else {
-            throw .invalid("traversal_order has \(s.traversalOrder.count) entries, expected rank \(rank) + \(blocks) block dimensions")
+            throw .invalid(
+                "traversal_order has \(s.traversalOrder.count) entries, expected rank \(rank) + \(blocks) block dimensions"
+            )
         }
         guard s.dimensions.count == levels else {
             throw .invalid("dim_metadata has \(s.dimensions.count) entries, expected \(levels)")
         }
         guard s.traversalOrder[..<rank].sorted() == Array(0 ..< rank),
-              s.traversalOrder[rank...].sorted() == Array(rank ..< levels) else {
-            throw .invalid("traversal_order \(s.traversalOrder) must list the \(rank) tensor dimensions, then the \(blocks) block dimensions")
+            s.traversalOrder[rank...].sorted() == Array(rank ..< levels)
+        else {
+            throw .invalid(
+                "traversal_order \(s.traversalOrder) must list the \(rank) tensor dimensions, then the \(blocks) block dimensions"
+            )
         }
         for (j, d) in s.blockMap.enumerated() {
             guard d >= 0, d < rank, j == 0 || d > s.blockMap[j - 1] else {
@@ -71,7 +78,8 @@ enum SparseScatterMap {
             switch meta.format {
             case .dense:
                 guard meta.denseSize == size else {
-                    throw .invalid("level \(l) is DENSE with size \(meta.denseSize), but its dimension has size \(size)")
+                    throw .invalid(
+                        "level \(l) is DENSE with size \(meta.denseSize), but its dimension has size \(size)")
                 }
                 let (p, o) = positions.multipliedReportingOverflow(by: size)
                 guard !o, p <= Int(Int32.max) else { throw .invalid("sparse tensor has too many positions") }

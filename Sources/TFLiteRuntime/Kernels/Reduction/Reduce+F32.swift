@@ -24,7 +24,8 @@ protocol ReducerF32 {
     /// Reduction of `x[0 ..< n]`, left to right.
     static func reduceRow(_ x: UnsafePointer<Float>, _ n: Int) -> Float
     /// `y[c] = reduce over r of x[r * rowStride + c]` for `c < count`, r ascending.
-    static func reduceColumns(_ x: UnsafePointer<Float>, rows: Int, rowStride: Int, into y: UnsafeMutablePointer<Float>, count: Int)
+    static func reduceColumns(
+        _ x: UnsafePointer<Float>, rows: Int, rowStride: Int, into y: UnsafeMutablePointer<Float>, count: Int)
     /// Reduction of `x[offset + r * stride]` for `r < n`, continuing from `acc`.
     static func reduceStrided(_ acc: Float, _ x: UnsafePointer<Float>, _ n: Int, stride: Int) -> Float
 }
@@ -42,7 +43,9 @@ extension ReducerF32 {
         return acc
     }
 
-    static func reduceColumns(_ x: UnsafePointer<Float>, rows: Int, rowStride: Int, into y: UnsafeMutablePointer<Float>, count: Int) {
+    static func reduceColumns(
+        _ x: UnsafePointer<Float>, rows: Int, rowStride: Int, into y: UnsafeMutablePointer<Float>, count: Int
+    ) {
         y.update(repeating: initial, count: count)
         for r in 0 ..< rows {
             let row = x + r * rowStride
@@ -83,37 +86,39 @@ struct ReduceF32Kernel<R: ReducerF32>: PreparedKernel {
         let perOutput = Swift.max(geometry.reducedCount, 1)
         let minimumOutputs = Swift.max(1, Self.minimumWork / perOutput)
         switch geometry.layout {
-        case let .elementwise(count):
+        case .elementwise(let count):
             // One row of columns, `y = combine(initial, x)`: this `eval` is not specialized
             // for R, so an elementwise loop here would call `combine` through a witness
             // per element.
             parallel.forEachChunk(count, minimumChunk: Self.minimumWork) { range in
-                R.reduceColumns(x + range.lowerBound, rows: 1, rowStride: 0, into: y + range.lowerBound, count: range.count)
+                R.reduceColumns(
+                    x + range.lowerBound, rows: 1, rowStride: 0, into: y + range.lowerBound, count: range.count)
                 Self.divide(y + range.lowerBound, range.count, divisor)
             }
-        case let .empty(count):
+        case .empty(let count):
             y.update(repeating: R.initial, count: count)
-        case let .inner(outer, reduced):
+        case .inner(let outer, let reduced):
             parallel.forEachChunk(outer, minimumChunk: minimumOutputs) { range in
                 for o in range {
                     y[o] = R.reduceRow(x + o * reduced, reduced)
                 }
                 Self.divide(y + range.lowerBound, range.count, divisor)
             }
-        case let .middle(outer, reduced, inner):
+        case .middle(let outer, let reduced, let inner):
             parallel.forEachChunk(outer * inner, minimumChunk: minimumOutputs) { range in
                 var start = range.lowerBound
                 while start < range.upperBound {
                     // One segment of an outer row: output columns c0 ..< c1 of row o.
                     let o = start / inner, c0 = start % inner
                     let c1 = Swift.min(inner, c0 + (range.upperBound - start))
-                    R.reduceColumns(x + o * reduced * inner + c0, rows: reduced, rowStride: inner,
-                                       into: y + start, count: c1 - c0)
+                    R.reduceColumns(
+                        x + o * reduced * inner + c0, rows: reduced, rowStride: inner,
+                        into: y + start, count: c1 - c0)
                     start += c1 - c0
                 }
                 Self.divide(y + range.lowerBound, range.count, divisor)
             }
-        case let .general(kept, reduced):
+        case .general(let kept, let reduced):
             parallel.forEachChunk(geometry.outputCount, minimumChunk: minimumOutputs) { range in
                 for o in range { y[o] = Self.reduceGeneral(x, outputIndex: o, kept: kept, reduced: reduced) }
                 Self.divide(y + range.lowerBound, range.count, divisor)
@@ -123,7 +128,9 @@ struct ReduceF32Kernel<R: ReducerF32>: PreparedKernel {
 
     /// Output element `outputIndex` of the general layout: its kept-group index gives
     /// the base offset, then the reduced groups are walked in row-major order.
-    static func reduceGeneral(_ x: UnsafePointer<Float>, outputIndex: Int, kept: [ReductionGeometry.Group], reduced: [ReductionGeometry.Group]) -> Float {
+    static func reduceGeneral(
+        _ x: UnsafePointer<Float>, outputIndex: Int, kept: [ReductionGeometry.Group], reduced: [ReductionGeometry.Group]
+    ) -> Float {
         var base = 0
         var rest = outputIndex
         for g in kept.reversed() {

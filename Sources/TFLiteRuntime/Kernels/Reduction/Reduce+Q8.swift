@@ -13,8 +13,10 @@ extension Reduce {
     /// int8 SUM, BUILTIN_REF reads the int8 codes as uint8 (a defect of its reference
     /// dispatch, whose results are meaningless); we compute the int8 sum correctly, which
     /// equals BUILTIN_REF's uint8 result on the same model shifted by 128.
-    static func quantized<T: QuantizedByte>(_: T.Type, _ kind: Kind, input: TensorState, output: TensorState,
-                                            geometry: ReductionGeometry) throws(KernelError) -> any PreparedKernel {
+    static func quantized<T: QuantizedByte>(
+        _: T.Type, _ kind: Kind, input: TensorState, output: TensorState,
+        geometry: ReductionGeometry
+    ) throws(KernelError) -> any PreparedKernel {
         let qx = try QuantizedOperand(input, role: "input")
         let qy = try QuantizedOperand(output, role: "output")
         var (mantissa, exponent) = FixedPoint.quantizeMultiplier(Double(qx.scale) / Double(qy.scale))
@@ -30,8 +32,9 @@ extension Reduce {
         guard exponent <= 31 else {
             throw .invalid("input scale \(qx.scale) is too large for output scale \(qy.scale)")
         }
-        return ReduceQ8Kernel(signed: T.isSigned, input: input.index, output: output.index, geometry: geometry,
-                                     zeroX: qx.zeroPoint, zeroY: qy.zeroPoint, mantissa: mantissa, exponent: exponent)
+        return ReduceQ8Kernel(
+            signed: T.isSigned, input: input.index, output: output.index, geometry: geometry,
+            zeroX: qx.zeroPoint, zeroY: qy.zeroPoint, mantissa: mantissa, exponent: exponent)
     }
 }
 
@@ -59,13 +62,13 @@ struct ReduceQ8Kernel: Quantized8Kernel {
         let y = context.pointer(output, as: T.self)
         let minimumOutputs = Swift.max(1, (1 << 14) / Swift.max(geometry.reducedCount, 1))
         switch geometry.layout {
-        case let .empty(count):
+        case .empty(let count):
             for i in 0 ..< count { y[i] = 0 }
-        case let .elementwise(count):
+        case .elementwise(let count):
             context.parallel.forEachChunk(count, minimumChunk: 1 << 14) { range in
                 for i in range { y[i] = finish(x[i].code) }
             }
-        case let .inner(outer, reduced):
+        case .inner(let outer, let reduced):
             context.parallel.forEachChunk(outer, minimumChunk: minimumOutputs) { range in
                 for o in range {
                     var sum: Int32 = 0
@@ -73,7 +76,7 @@ struct ReduceQ8Kernel: Quantized8Kernel {
                     y[o] = finish(sum)
                 }
             }
-        case let .middle(outer, reduced, inner):
+        case .middle(let outer, let reduced, let inner):
             context.parallel.forEachChunk(outer * inner, minimumChunk: minimumOutputs) { range in
                 for i in range {
                     let base = (i / inner) * reduced * inner + i % inner
@@ -82,7 +85,7 @@ struct ReduceQ8Kernel: Quantized8Kernel {
                     y[i] = finish(sum)
                 }
             }
-        case let .general(kept, reduced):
+        case .general(let kept, let reduced):
             context.parallel.forEachChunk(geometry.outputCount, minimumChunk: minimumOutputs) { range in
                 for o in range { y[o] = finish(Self.sumGeneral(x, outputIndex: o, kept: kept, reduced: reduced)) }
             }
@@ -91,8 +94,10 @@ struct ReduceQ8Kernel: Quantized8Kernel {
 
     /// The sum for output `outputIndex` of the general layout, reduced groups walked in
     /// row-major order with an odometer (at most 8 groups, see ``ReductionGeometry``).
-    static func sumGeneral<T: QuantizedByte>(_ x: UnsafePointer<T>, outputIndex: Int, kept: [ReductionGeometry.Group],
-                                             reduced: [ReductionGeometry.Group]) -> Int32 {
+    static func sumGeneral<T: QuantizedByte>(
+        _ x: UnsafePointer<T>, outputIndex: Int, kept: [ReductionGeometry.Group],
+        reduced: [ReductionGeometry.Group]
+    ) -> Int32 {
         var base = 0
         var rest = outputIndex
         for g in kept.reversed() {

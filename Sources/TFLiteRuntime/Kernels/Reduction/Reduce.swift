@@ -26,7 +26,7 @@ enum Reduce {
             guard input.type == output.type, axesTensor.type == .int32 else { throw context.unsupportedTypes() }
             let keepDims: Bool
             switch context.op.options {
-            case let .reducer(k): keepDims = k
+            case .reducer(let k): keepDims = k
             case .none: keepDims = false
             default: throw .invalid("unexpected options \(context.op.options)")
             }

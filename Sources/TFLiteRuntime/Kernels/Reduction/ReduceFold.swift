@@ -22,7 +22,7 @@ enum ReduceFold {
             guard input.type == output.type else { throw context.unsupportedTypes() }
             let keepDims: Bool
             switch context.op.options {
-            case let .reducer(k): keepDims = k
+            case .reducer(let k): keepDims = k
             case .none: keepDims = false
             default: throw .invalid("unexpected options \(context.op.options)")
             }
@@ -44,8 +44,9 @@ enum ReduceFold {
             default: throw context.unsupportedTypes()
             }
             try context.setOutputShape(0, geometry.outputShape)
-            return ReduceFoldKernel(kind: kind, element: element, input: input.index, output: output.index,
-                                    walk: ReductionWalk(geometry))
+            return ReduceFoldKernel(
+                kind: kind, element: element, input: input.index, output: output.index,
+                walk: ReductionWalk(geometry))
         }
     }
 }
@@ -66,16 +67,16 @@ struct ReductionWalk: Sendable {
         typealias G = ReductionGeometry.Group
         outputCount = g.outputCount
         switch g.layout {
-        case let .elementwise(count):
+        case .elementwise(let count):
             kept = [G(size: count, stride: 1)]; reduced = []; isEmpty = false
         case .empty:
             kept = []; reduced = []; isEmpty = true
-        case let .inner(outer, r):
+        case .inner(let outer, let r):
             kept = [G(size: outer, stride: r)]; reduced = [G(size: r, stride: 1)]; isEmpty = false
-        case let .middle(outer, r, inner):
+        case .middle(let outer, let r, let inner):
             kept = [G(size: outer, stride: r * inner), G(size: inner, stride: 1)]
             reduced = [G(size: r, stride: inner)]; isEmpty = false
-        case let .general(k, r):
+        case .general(let k, let r):
             kept = k; reduced = r; isEmpty = false
         }
     }

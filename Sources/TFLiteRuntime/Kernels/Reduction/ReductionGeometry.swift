@@ -58,7 +58,7 @@ struct ReductionGeometry: Sendable {
         var groups: [(size: Int, reduced: Bool)] = []
         for d in 0 ..< rank where shape[d] != 1 {
             if let last = groups.indices.last, groups[last].reduced == isReduced[d] {
-                groups[last].size *= shape[d]  // divides inputCount: no overflow
+                groups[last].size *= shape[d] // divides inputCount: no overflow
             } else {
                 groups.append((shape[d], isReduced[d]))
             }
@@ -79,7 +79,11 @@ struct ReductionGeometry: Sendable {
             var kept: [Group] = [], reduced: [Group] = []
             var stride = 1
             for g in groups.reversed() {
-                if g.reduced { reduced.insert(Group(size: g.size, stride: stride), at: 0) } else { kept.insert(Group(size: g.size, stride: stride), at: 0) }
+                if g.reduced {
+                    reduced.insert(Group(size: g.size, stride: stride), at: 0)
+                } else {
+                    kept.insert(Group(size: g.size, stride: stride), at: 0)
+                }
                 stride *= g.size
             }
             guard kept.count <= Self.maxGroups, reduced.count <= Self.maxGroups else {

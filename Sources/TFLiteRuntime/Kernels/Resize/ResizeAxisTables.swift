@@ -15,8 +15,10 @@ struct ResizeAxisTables {
 
     /// Requests scratch for `rows + columns` entries of `entryBytes` each (64-byte aligned
     /// parts), with overflow-checked sizes.
-    static func request(_ context: inout PrepareContext, rows: Int, columns: Int,
-                        entryBytes: Int) throws(KernelError) -> ResizeAxisTables {
+    static func request(
+        _ context: inout PrepareContext, rows: Int, columns: Int,
+        entryBytes: Int
+    ) throws(KernelError) -> ResizeAxisTables {
         let rowBytes = try ConvCheck.product([rows, entryBytes], "RESIZE tables")
         let columnBytes = try ConvCheck.product([columns, entryBytes], "RESIZE tables")
         let (aligned, overflow) = rowBytes.addingReportingOverflow(63)
@@ -34,13 +36,17 @@ struct ResizeAxisTables {
     }
 
     /// The row and column tables of `geometry`'s output as arrays of `T`.
-    func views<T>(_ context: EvalContext, _ g: ResizeGeometry, as _: T.Type) -> (rows: UnsafeMutablePointer<T>, columns: UnsafeMutablePointer<T>) {
+    func views<T>(_ context: EvalContext, _ g: ResizeGeometry, as _: T.Type) -> (
+        rows: UnsafeMutablePointer<T>, columns: UnsafeMutablePointer<T>
+    ) {
         let (r, c) = bases(context)
         return (r.bindMemory(to: T.self, capacity: g.outputHeight), c.bindMemory(to: T.self, capacity: g.outputWidth))
     }
 
     /// The row and column neighbour tables of `geometry`'s output.
-    func axes<W>(_ context: EvalContext, _ g: ResizeGeometry, weight _: W.Type) -> (rows: AxisTable<W>, columns: AxisTable<W>) {
+    func axes<W>(_ context: EvalContext, _ g: ResizeGeometry, weight _: W.Type) -> (
+        rows: AxisTable<W>, columns: AxisTable<W>
+    ) {
         let (r, c) = bases(context)
         return (AxisTable<W>(r, count: g.outputHeight), AxisTable<W>(c, count: g.outputWidth))
     }

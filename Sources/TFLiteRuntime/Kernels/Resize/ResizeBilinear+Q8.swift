@@ -14,10 +14,13 @@ struct ResizeBilinearU8: PreparedKernel {
     func eval(_ context: EvalContext) throws(KernelError) {
         let (rows, columns) = BilinearAxis.tables(context, tables, geometry, options)
         let depth = geometry.depth
-        forEachBilinearPixel(context, x: context.pointer(input, as: UInt8.self), y: context.pointer(output, as: UInt8.self),
-                             geometry: geometry, rows: rows, columns: columns) { top, bottom, ty, uy, tx, ux, out in
+        forEachBilinearPixel(
+            context, x: context.pointer(input, as: UInt8.self), y: context.pointer(output, as: UInt8.self),
+            geometry: geometry, rows: rows, columns: columns
+        ) { top, bottom, ty, uy, tx, ux, out in
             for c in 0 ..< depth {
-                let v = Float(top.left[c]) * uy * ux + Float(bottom.left[c]) * ty * ux + Float(top.right[c]) * uy * tx
+                let v =
+                    Float(top.left[c]) * uy * ux + Float(bottom.left[c]) * ty * ux + Float(top.right[c]) * uy * tx
                     + Float(bottom.right[c]) * ty * tx + 0.5
                 out[c] = UInt8(Swift.min(Swift.max(v, 0), 255))
             }
@@ -82,7 +85,8 @@ struct ResizeBilinearS8: PreparedKernel {
                     let tx = colT[ox], ux = one - tx
                     let left = colLo[ox] * depth, right = colHi[ox] * depth
                     for c in 0 ..< depth {
-                        let sum = Int64(top[left + c]) * uy * ux + Int64(bottom[left + c]) * ty * ux
+                        let sum =
+                            Int64(top[left + c]) * uy * ux + Int64(bottom[left + c]) * ty * ux
                             + Int64(top[right + c]) * uy * tx + Int64(bottom[right + c]) * ty * tx
                         let rounded = (sum + (sum > 0 ? 1 << 19 : -(1 << 19))) / (1 << 20)
                         // As the C++ narrowing cast (weights outside [0, 1] only occur

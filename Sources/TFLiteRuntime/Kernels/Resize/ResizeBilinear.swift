@@ -12,7 +12,7 @@ import TFLiteModel
 /// `alignCorners` together with `halfPixelCenters` is rejected, as TFLite does.
 enum ResizeBilinear {
     static let prepare: KernelPrepare = { (context: inout PrepareContext) throws(KernelError) -> any PreparedKernel in
-        guard case let .resizeBilinear(options) = context.op.options else {
+        guard case .resizeBilinear(let options) = context.op.options else {
             throw .invalid("missing ResizeBilinearOptions")
         }
         guard !(options.alignCorners && options.halfPixelCenters) else {
@@ -22,15 +22,19 @@ enum ResizeBilinear {
         let input = try context.input(0)
         let output = try context.outputIndex(0)
         let entryBytes = input.type == .int8 ? AxisTable<Int64>.entryBytes : AxisTable<Float>.entryBytes
-        let tables = try ResizeAxisTables.request(&context, rows: geometry.outputHeight, columns: geometry.outputWidth,
-                                                  entryBytes: entryBytes)
+        let tables = try ResizeAxisTables.request(
+            &context, rows: geometry.outputHeight, columns: geometry.outputWidth,
+            entryBytes: entryBytes)
         switch input.type {
         case .float32:
-            return ResizeBilinearF32(input: input.index, output: output, geometry: geometry, options: options, tables: tables)
+            return ResizeBilinearF32(
+                input: input.index, output: output, geometry: geometry, options: options, tables: tables)
         case .uint8:
-            return ResizeBilinearU8(input: input.index, output: output, geometry: geometry, options: options, tables: tables)
+            return ResizeBilinearU8(
+                input: input.index, output: output, geometry: geometry, options: options, tables: tables)
         case .int8:
-            return ResizeBilinearS8(input: input.index, output: output, geometry: geometry, options: options, tables: tables)
+            return ResizeBilinearS8(
+                input: input.index, output: output, geometry: geometry, options: options, tables: tables)
         default:
             throw context.unsupportedTypes()
         }
@@ -54,8 +58,10 @@ enum BilinearAxis {
     }
 
     /// Both axes' tables of `geometry`, filled in this invoke's scratch.
-    static func tables(_ context: EvalContext, _ tables: ResizeAxisTables, _ g: ResizeGeometry,
-                       _ options: ResizeOptions) -> (rows: AxisTable<Float>, columns: AxisTable<Float>) {
+    static func tables(
+        _ context: EvalContext, _ tables: ResizeAxisTables, _ g: ResizeGeometry,
+        _ options: ResizeOptions
+    ) -> (rows: AxisTable<Float>, columns: AxisTable<Float>) {
         let (rows, columns) = tables.axes(context, g, weight: Float.self)
         fill(rows, input: g.inputHeight, output: g.outputHeight, options: options)
         fill(columns, input: g.inputWidth, output: g.outputWidth, options: options)
@@ -72,9 +78,12 @@ struct ResizeBilinearF32: PreparedKernel {
 
     func eval(_ context: EvalContext) throws(KernelError) {
         let (rows, columns) = BilinearAxis.tables(context, tables, geometry, options)
-        forEachBilinearPixel(context, x: context.pointer(input, as: Float.self), y: context.pointer(output, as: Float.self),
-                             geometry: geometry, rows: rows, columns: columns) { top, bottom, ty, uy, tx, ux, out in
-            bilinearBlendF32(top.left, bottom.left, top.right, bottom.right, uy, ty, ux, tx, into: out, count: geometry.depth)
+        forEachBilinearPixel(
+            context, x: context.pointer(input, as: Float.self), y: context.pointer(output, as: Float.self),
+            geometry: geometry, rows: rows, columns: columns
+        ) { top, bottom, ty, uy, tx, ux, out in
+            bilinearBlendF32(
+                top.left, bottom.left, top.right, bottom.right, uy, ty, ux, tx, into: out, count: geometry.depth)
         }
     }
 }
@@ -83,12 +92,16 @@ struct ResizeBilinearF32: PreparedKernel {
 /// that order of operations (TFLite's), eight lanes at a time: written per element, the
 /// loop stayed scalar (the output could alias the sources as far as LLVM could tell).
 @inline(__always)
-func bilinearBlendF32(_ tl: UnsafePointer<Float>, _ bl: UnsafePointer<Float>, _ tr: UnsafePointer<Float>,
-                      _ br: UnsafePointer<Float>, _ uy: Float, _ ty: Float, _ ux: Float, _ tx: Float,
-                      into o: UnsafeMutablePointer<Float>, count: Int) {
+func bilinearBlendF32(
+    _ tl: UnsafePointer<Float>, _ bl: UnsafePointer<Float>, _ tr: UnsafePointer<Float>,
+    _ br: UnsafePointer<Float>, _ uy: Float, _ ty: Float, _ ux: Float, _ tx: Float,
+    into o: UnsafeMutablePointer<Float>, count: Int
+) {
     var c = 0
     while c &+ 8 <= count {
-        func lanes(_ p: UnsafePointer<Float>) -> SIMD8<Float> { UnsafeRawPointer(p + c).loadUnaligned(as: SIMD8<Float>.self) }
+        func lanes(_ p: UnsafePointer<Float>) -> SIMD8<Float> {
+            UnsafeRawPointer(p + c).loadUnaligned(as: SIMD8<Float>.self)
+        }
         let v = lanes(tl) * uy * ux + lanes(bl) * ty * ux + lanes(tr) * uy * tx + lanes(br) * ty * tx
         UnsafeMutableRawPointer(o + c).storeBytes(of: v, as: SIMD8<Float>.self)
         c &+= 8
@@ -112,8 +125,10 @@ func bilinearBlendF32(_ tl: UnsafePointer<Float>, _ bl: UnsafePointer<Float>, _ 
 func forEachBilinearPixel<T>(
     _ context: EvalContext, x: UnsafeMutablePointer<T>, y: UnsafeMutablePointer<T>,
     geometry g: ResizeGeometry, rows: AxisTable<Float>, columns: AxisTable<Float>,
-    _ pixel: (_ top: BilinearPair<T>, _ bottom: BilinearPair<T>, _ ty: Float, _ uy: Float, _ tx: Float, _ ux: Float,
-              _ out: UnsafeMutablePointer<T>) -> Void
+    _ pixel: (
+        _ top: BilinearPair<T>, _ bottom: BilinearPair<T>, _ ty: Float, _ uy: Float, _ tx: Float, _ ux: Float,
+        _ out: UnsafeMutablePointer<T>
+    ) -> Void
 ) {
     let depth = g.depth
     let inRow = g.inputWidth * depth, inImage = g.inputHeight * inRow
@@ -129,8 +144,10 @@ func forEachBilinearPixel<T>(
             let out = y + r * outRow
             for ox in 0 ..< g.outputWidth {
                 let left = colLo[ox] * depth, right = colHi[ox] * depth
-                pixel(BilinearPair(left: top + left, right: top + right), BilinearPair(left: bottom + left, right: bottom + right),
-                      ty, 1 - ty, colT[ox], 1 - colT[ox], out + ox * depth)
+                pixel(
+                    BilinearPair(left: top + left, right: top + right),
+                    BilinearPair(left: bottom + left, right: bottom + right),
+                    ty, 1 - ty, colT[ox], 1 - colT[ox], out + ox * depth)
             }
         }
     }

@@ -25,7 +25,9 @@ struct ResizeGeometry {
         guard input.shape[1] > 0, input.shape[2] > 0 else {
             throw .invalid("input height and width must be positive, found shape \(input.shape)")
         }
-        guard size.shape == [2] else { throw .invalid("size must be an int32 tensor of shape [2], found shape \(size.shape)") }
+        guard size.shape == [2] else {
+            throw .invalid("size must be an int32 tensor of shape [2], found shape \(size.shape)")
+        }
         guard let constant = size.constant else {
             throw .invalid("size must be known before invoke (a constant or computed from constants)")
         }
@@ -34,8 +36,9 @@ struct ResizeGeometry {
         let height = Int(values[0]), width = Int(values[1])
         guard height > 0, width > 0 else { throw .invalid("output size [\(height), \(width)] must be positive") }
         try context.setOutputShape(0, [input.shape[0], height, width, input.shape[3]])
-        return ResizeGeometry(batch: input.shape[0], inputHeight: input.shape[1], inputWidth: input.shape[2],
-                              depth: input.shape[3], outputHeight: height, outputWidth: width)
+        return ResizeGeometry(
+            batch: input.shape[0], inputHeight: input.shape[1], inputWidth: input.shape[2],
+            depth: input.shape[3], outputHeight: height, outputWidth: width)
     }
 
     /// Source step per output step along one axis, computed in Float as TFLite does:

@@ -13,7 +13,7 @@ import TFLiteModel
 /// values are copied, not requantized.
 enum ResizeNearestNeighbor {
     static let prepare: KernelPrepare = { (context: inout PrepareContext) throws(KernelError) -> any PreparedKernel in
-        guard case let .resizeNearestNeighbor(options) = context.op.options else {
+        guard case .resizeNearestNeighbor(let options) = context.op.options else {
             throw .invalid("missing ResizeNearestNeighborOptions")
         }
         let geometry = try ResizeGeometry.prepare(&context)
@@ -23,9 +23,11 @@ enum ResizeNearestNeighbor {
         case .float32, .int32:
             break
         case .uint8, .int8, .int16:
-            guard input.quantization == nil || output.quantization == nil
-                || (input.quantization?.scales == output.quantization?.scales
-                    && input.quantization?.zeroPoints == output.quantization?.zeroPoints) else {
+            guard
+                input.quantization == nil || output.quantization == nil
+                    || (input.quantization?.scales == output.quantization?.scales
+                        && input.quantization?.zeroPoints == output.quantization?.zeroPoints)
+            else {
                 throw .invalid("input and output quantization must be equal")
             }
         default:
@@ -33,10 +35,12 @@ enum ResizeNearestNeighbor {
         }
         // Byte size is known for the types above.
         let elementSize = input.type.byteSize ?? 1
-        let tables = try ResizeAxisTables.request(&context, rows: geometry.outputHeight, columns: geometry.outputWidth,
-                                                  entryBytes: MemoryLayout<Int>.stride)
-        return ResizeNearestNeighborCopy(input: input.index, output: output.index, geometry: geometry,
-                                         pixelBytes: geometry.depth * elementSize, options: options, tables: tables)
+        let tables = try ResizeAxisTables.request(
+            &context, rows: geometry.outputHeight, columns: geometry.outputWidth,
+            entryBytes: MemoryLayout<Int>.stride)
+        return ResizeNearestNeighborCopy(
+            input: input.index, output: output.index, geometry: geometry,
+            pixelBytes: geometry.depth * elementSize, options: options, tables: tables)
     }
 
     /// Source index along one axis for every output position, into `sources[0 ..< output]`.
@@ -62,8 +66,10 @@ struct ResizeNearestNeighborCopy: PreparedKernel {
 
     func eval(_ context: EvalContext) throws(KernelError) {
         let (rows, columns) = tables.views(context, geometry, as: Int.self)
-        ResizeNearestNeighbor.fillSources(rows, input: geometry.inputHeight, output: geometry.outputHeight, options: options)
-        ResizeNearestNeighbor.fillSources(columns, input: geometry.inputWidth, output: geometry.outputWidth, options: options)
+        ResizeNearestNeighbor.fillSources(
+            rows, input: geometry.inputHeight, output: geometry.outputHeight, options: options)
+        ResizeNearestNeighbor.fillSources(
+            columns, input: geometry.inputWidth, output: geometry.outputWidth, options: options)
         let x = UnsafeRawPointer(context.raw(input))
         let y = context.raw(output)
         let g = geometry

@@ -9,12 +9,13 @@ enum ConcatenationKernels {
     /// CONCATENATION: inputs of equal rank and type whose shapes agree except along
     /// `axis` (negative counts from the end); the output's `axis` is the sum. A fused
     /// activation is applied to float outputs; other types require NONE.
-    static let concatenation: KernelPrepare = { (context: inout PrepareContext) throws(KernelError) -> any PreparedKernel in
+    static let concatenation: KernelPrepare = {
+        (context: inout PrepareContext) throws(KernelError) -> any PreparedKernel in
         guard context.inputCount >= 1 else { throw .invalid("expected at least 1 input, found 0") }
-        try context.expectCounts(inputs: context.inputCount...context.inputCount, outputs: 1...1)
+        try context.expectCounts(inputs: context.inputCount ... context.inputCount, outputs: 1 ... 1)
         var axis = 0
         var activation = FusedActivation.none
-        if case let .concatenation(a, act) = context.op.options { axis = a; activation = act }
+        if case .concatenation(let a, let act) = context.op.options { axis = a; activation = act }
         let output = try context.output(0)
         var inputs: [TensorState] = []
         for i in 0 ..< context.inputCount { inputs.append(try context.input(i)) }
@@ -25,7 +26,8 @@ enum ConcatenationKernels {
         for t in inputs {
             guard t.type == first.type else { throw context.unsupportedTypes() }
             guard t.rank == first.rank, t.shape.indices.allSatisfy({ $0 == a || t.shape[$0] == first.shape[$0] }) else {
-                throw .invalid("input \(t.index) has shape \(t.shape), which does not match \(first.shape) outside axis \(a)")
+                throw .invalid(
+                    "input \(t.index) has shape \(t.shape), which does not match \(first.shape) outside axis \(a)")
             }
             let (s, o) = total.addingReportingOverflow(t.shape[a])
             guard !o else { throw .invalid("the concatenated axis is too large") }
@@ -52,26 +54,30 @@ enum ConcatenationKernels {
         for (k, t) in inputs.enumerated() {
             let block = t.shape[a] * inner
             if !rescaled.isEmpty, let r = rescaled[k] {
-                rescales.append(ConcatenationRescale(source: t.index, outer: outer, block: block,
-                                                     outputRow: total * inner, outputOffset: offset * inner, table: r))
+                rescales.append(
+                    ConcatenationRescale(
+                        source: t.index, outer: outer, block: block,
+                        outputRow: total * inner, outputOffset: offset * inner, table: r))
                 offset += t.shape[a]
                 continue
             }
-            let plan = StridedCopyPlan(counts: [outer, block], srcStrides: [block * size, size],
-                                       dstStrides: [total * inner * size, size],
-                                       srcOffset: 0, dstOffset: offset * inner * size, elementSize: size)
+            let plan = StridedCopyPlan(
+                counts: [outer, block], srcStrides: [block * size, size],
+                dstStrides: [total * inner * size, size],
+                srcOffset: 0, dstOffset: offset * inner * size, elementSize: size)
             steps.append(.init(source: t.index, destination: output.index, plan: plan))
             offset += t.shape[a]
         }
-        return ConcatenationKernel(copies: CopyPlansKernel(steps: steps), rescales: rescales, output: output.index,
-                                   count: outer * total * inner, clamp: clamp)
+        return ConcatenationKernel(
+            copies: CopyPlansKernel(steps: steps), rescales: rescales, output: output.index,
+            count: outer * total * inner, clamp: clamp)
     }
 
     /// PACK: `values_count` inputs of one shape stacked along a new axis at `axis`
     /// (in `-(rank+1)...rank`).
     static let pack: KernelPrepare = { (context: inout PrepareContext) throws(KernelError) -> any PreparedKernel in
         var valuesCount = 0, axis = 0
-        if case let .pack(n, a) = context.op.options { valuesCount = n; axis = a }
+        if case .pack(let n, let a) = context.op.options { valuesCount = n; axis = a }
         guard valuesCount >= 1 else { throw .invalid("values_count is \(valuesCount); expected at least 1") }
         try context.expectCounts(inputs: valuesCount, outputs: 1)
         let output = try context.output(0)
@@ -97,10 +103,12 @@ enum ConcatenationKernels {
         let outer = first.shape[..<a].reduce(1, *)
         let inner = first.shape[a...].reduce(1, *)
         let steps = inputs.enumerated().map { k, t in
-            CopyPlansKernel.Step(source: t.index, destination: output.index,
-                                 plan: StridedCopyPlan(counts: [outer, inner], srcStrides: [inner * size, size],
-                                                       dstStrides: [valuesCount * inner * size, size],
-                                                       srcOffset: 0, dstOffset: k * inner * size, elementSize: size))
+            CopyPlansKernel.Step(
+                source: t.index, destination: output.index,
+                plan: StridedCopyPlan(
+                    counts: [outer, inner], srcStrides: [inner * size, size],
+                    dstStrides: [valuesCount * inner * size, size],
+                    srcOffset: 0, dstOffset: k * inner * size, elementSize: size))
         }
         return CopyPlansKernel(steps: steps)
     }

@@ -18,26 +18,31 @@ enum GatherKernel {
         let size = try ShapeSupport.sameType(params, output, context)
         guard indices.type == .int32 || indices.type == .int64 else { throw context.unsupportedTypes() }
         var axis = 0, batchDims = 0
-        if case let .gather(a, b) = context.op.options { axis = a; batchDims = b }
+        if case .gather(let a, let b) = context.op.options { axis = a; batchDims = b }
         let a = try ShapeSupport.normalizedAxis(axis, rank: params.rank)
         let b = batchDims < 0 ? batchDims + indices.rank : batchDims
         guard b >= 0, b <= indices.rank, b <= a else {
-            throw .invalid("batch_dims \(batchDims) must be in 0...\(Swift.min(indices.rank, a)) (at most the indices' rank \(indices.rank) and the axis \(a))")
+            throw .invalid(
+                "batch_dims \(batchDims) must be in 0...\(Swift.min(indices.rank, a)) (at most the indices' rank \(indices.rank) and the axis \(a))"
+            )
         }
         guard params.shape[..<b] == indices.shape[..<b] else {
-            throw .invalid("the first \(b) dimensions of params \(params.shape) and indices \(indices.shape) must match (batch_dims)")
+            throw .invalid(
+                "the first \(b) dimensions of params \(params.shape) and indices \(indices.shape) must match (batch_dims)"
+            )
         }
         let shape = Array(params.shape[..<a]) + Array(indices.shape[b...]) + Array(params.shape[(a + 1)...])
         try ShapeSupport.requireRank(shape, role: "the output")
         try context.setOutputShape(0, shape)
         let inner = params.shape[(a + 1)...].reduce(1, *)
-        return GatherBytes(params: params.index, indices: indices.index, output: output.index,
-                           wideIndices: indices.type == .int64,
-                           batches: params.shape[..<b].reduce(1, *),
-                           outer: params.shape[b ..< a].reduce(1, *),
-                           axisSize: params.shape[a],
-                           indicesPerBatch: indices.shape[b...].reduce(1, *),
-                           sliceBytes: inner * size)
+        return GatherBytes(
+            params: params.index, indices: indices.index, output: output.index,
+            wideIndices: indices.type == .int64,
+            batches: params.shape[..<b].reduce(1, *),
+            outer: params.shape[b ..< a].reduce(1, *),
+            axisSize: params.shape[a],
+            indicesPerBatch: indices.shape[b...].reduce(1, *),
+            sliceBytes: inner * size)
     }
 }
 
@@ -62,10 +67,13 @@ struct GatherBytes: PreparedKernel {
                 let base = src + ((b * outer + o) * axisSize) * sliceBytes
                 for i in 0 ..< indicesPerBatch {
                     let k = b * indicesPerBatch + i
-                    let index = wideIndices ? Int(idx.load(fromByteOffset: 8 * k, as: Int64.self))
-                                            : Int(idx.load(fromByteOffset: 4 * k, as: Int32.self))
+                    let index =
+                        wideIndices
+                        ? Int(idx.load(fromByteOffset: 8 * k, as: Int64.self))
+                        : Int(idx.load(fromByteOffset: 4 * k, as: Int32.self))
                     guard index >= 0, index < axisSize else {
-                        throw .invalid("index \(index) (at position \(k) of the indices) is out of range 0..<\(axisSize)")
+                        throw .invalid(
+                            "index \(index) (at position \(k) of the indices) is out of range 0..<\(axisSize)")
                     }
                     dst.copyMemory(from: base + index * sliceBytes, byteCount: sliceBytes)
                     dst += sliceBytes

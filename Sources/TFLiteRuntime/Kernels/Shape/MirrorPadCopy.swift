@@ -76,13 +76,19 @@ struct MirrorPadCopy: PreparedKernel {
             for _ in 0 ..< rows {
                 var row = src
                 for a in 0 ..< depth {
-                    row += Self.source(state[a] - state[2 * depth + a], state[3 * depth + a], reflect: reflect) * state[4 * depth + a]
+                    row +=
+                        Self.source(state[a] - state[2 * depth + a], state[3 * depth + a], reflect: reflect)
+                        * state[4 * depth + a]
                 }
-                for i in -before ..< 0 { copyUnit(to: dst, from: row + Self.source(i, n, reflect: reflect) * unit, unit); dst += unit }
+                for i in -before ..< 0 {
+                    copyUnit(to: dst, from: row + Self.source(i, n, reflect: reflect) * unit, unit); dst += unit
+                }
                 dst.copyMemory(from: row, byteCount: rowBytes)
                 dst += rowBytes
-                for i in n ..< n + after { copyUnit(to: dst, from: row + Self.source(i, n, reflect: reflect) * unit, unit); dst += unit }
-                if let index = state.baseAddress {   // nil only without outer axes
+                for i in n ..< n + after {
+                    copyUnit(to: dst, from: row + Self.source(i, n, reflect: reflect) * unit, unit); dst += unit
+                }
+                if let index = state.baseAddress { // nil only without outer axes
                     _ = advanceOdometer(index, axes: depth, size: { state[depth + $0] }) { _, _ in }
                 }
             }

@@ -14,11 +14,13 @@ enum PadKernels {
     }
 
     static let padV2: KernelPrepare = { (context: inout PrepareContext) throws(KernelError) -> any PreparedKernel in
-        try context.expectCounts(inputs: 2...3, outputs: 1...1)
+        try context.expectCounts(inputs: 2 ... 3, outputs: 1 ... 1)
         return try preparePad(&context, valueInput: context.optionalInput(2))
     }
 
-    private static func preparePad(_ context: inout PrepareContext, valueInput: TensorState?) throws(KernelError) -> any PreparedKernel {
+    private static func preparePad(_ context: inout PrepareContext, valueInput: TensorState?) throws(KernelError)
+        -> any PreparedKernel
+    {
         let input = try context.input(0)
         let output = try context.output(0)
         let size = try ShapeSupport.sameType(input, output, context)
@@ -27,17 +29,23 @@ enum PadKernels {
         try context.setOutputShape(0, shape)
         let outStrides = ShapeSupport.strides(shape)
         let offset = zip(pads, outStrides).reduce(0) { $0 + $1.0.before * $1.1 }
-        let plan = StridedCopyPlan(counts: input.shape, srcStrides: ShapeSupport.strides(input.shape).map { $0 * size },
-                                   dstStrides: outStrides.map { $0 * size },
-                                   srcOffset: 0, dstOffset: offset * size, elementSize: size)
+        let plan = StridedCopyPlan(
+            counts: input.shape, srcStrides: ShapeSupport.strides(input.shape).map { $0 * size },
+            dstStrides: outStrides.map { $0 * size },
+            srcOffset: 0, dstOffset: offset * size, elementSize: size)
         var fill = [UInt8](repeating: 0, count: size)
         var valueTensor: Int?
         if let v = valueInput {
             guard v.type == input.type else { throw context.unsupportedTypes() }
-            guard v.elementCount == 1 else { throw .invalid("the constant value must have exactly one element, found shape \(v.shape)") }
+            guard v.elementCount == 1 else {
+                throw .invalid("the constant value must have exactly one element, found shape \(v.shape)")
+            }
             if output.quantization != nil, [ElementType.uint8, .int8, .int16].contains(output.type),
-               !ShapeSupport.sameQuantization(v, output) {
-                throw .invalid("the constant value must be quantized like the output (scale \(output.scale ?? 0), zero point \(output.zeroPoint ?? 0))")
+                !ShapeSupport.sameQuantization(v, output)
+            {
+                throw .invalid(
+                    "the constant value must be quantized like the output (scale \(output.scale ?? 0), zero point \(output.zeroPoint ?? 0))"
+                )
             }
             valueTensor = v.index
         } else if let zp = output.zeroPoint, zp != 0 {
@@ -55,8 +63,9 @@ enum PadKernels {
                 break
             }
         }
-        return PadConstantKernel(input: input.index, output: output.index, plan: plan, count: shape.reduce(1, *),
-                                 elementSize: size, fill: fill, valueTensor: valueTensor)
+        return PadConstantKernel(
+            input: input.index, output: output.index, plan: plan, count: shape.reduce(1, *),
+            elementSize: size, fill: fill, valueTensor: valueTensor)
     }
 
     /// MIRROR_PAD: the padding repeats the input mirrored at its edges, without the edge
@@ -67,24 +76,31 @@ enum PadKernels {
         let output = try context.output(0)
         let size = try ShapeSupport.sameType(input, output, context)
         var mode: Int8 = 0
-        if case let .mirrorPad(m) = context.op.options { mode = m }
-        guard mode == 0 || mode == 1 else { throw .invalid("unknown mirror pad mode \(mode) (expected 0 = REFLECT or 1 = SYMMETRIC)") }
+        if case .mirrorPad(let m) = context.op.options { mode = m }
+        guard mode == 0 || mode == 1 else {
+            throw .invalid("unknown mirror pad mode \(mode) (expected 0 = REFLECT or 1 = SYMMETRIC)")
+        }
         let reflect = mode == 0
         let pads = try paddings(context, input: input)
         for (d, p) in pads.enumerated() {
             let limit = reflect ? input.shape[d] - 1 : input.shape[d]
             guard p.before <= limit, p.after <= limit else {
-                throw .invalid("padding (\(p.before), \(p.after)) of dimension \(d) exceeds \(limit), the most \(reflect ? "REFLECT" : "SYMMETRIC") allows for size \(input.shape[d])")
+                throw .invalid(
+                    "padding (\(p.before), \(p.after)) of dimension \(d) exceeds \(limit), the most \(reflect ? "REFLECT" : "SYMMETRIC") allows for size \(input.shape[d])"
+                )
             }
         }
         let shape = try paddedShape(input.shape, pads)
         try context.setOutputShape(0, shape)
-        return MirrorPadCopy(input: input.index, output: output.index, shape: input.shape, pads: pads, reflect: reflect,
-                             elementSize: size)
+        return MirrorPadCopy(
+            input: input.index, output: output.index, shape: input.shape, pads: pads, reflect: reflect,
+            elementSize: size)
     }
 
     /// The `(before, after)` pairs of the constant paddings input.
-    private static func paddings(_ context: PrepareContext, input: TensorState) throws(KernelError) -> [(before: Int, after: Int)] {
+    private static func paddings(_ context: PrepareContext, input: TensorState) throws(KernelError) -> [(
+        before: Int, after: Int
+    )] {
         try ShapeSupport.requireRank(input.shape, role: "the input")
         let t = try context.input(1)
         guard t.shape == [input.rank, 2] else {

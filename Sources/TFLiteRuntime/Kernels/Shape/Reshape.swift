@@ -9,7 +9,7 @@ enum ReshapeKernels {
     /// whatever size makes the element counts match (0 when the input is empty but the
     /// other entries are not). The element counts must then be equal.
     static let reshape: KernelPrepare = { (context: inout PrepareContext) throws(KernelError) -> any PreparedKernel in
-        try context.expectCounts(inputs: 1...2, outputs: 1...1)
+        try context.expectCounts(inputs: 1 ... 2, outputs: 1 ... 1)
         let input = try context.input(0)
         let output = try context.output(0)
         let size = try ShapeSupport.sameType(input, output, context)
@@ -17,13 +17,15 @@ enum ReshapeKernels {
         let source: String
         if let shapeTensor = context.optionalInput(1), shapeTensor.rank == 1, shapeTensor.type == .int32 {
             guard shapeTensor.shape[0] <= ShapeSupport.maxRank else {
-                throw .invalid("the shape tensor has \(shapeTensor.shape[0]) entries; at most \(ShapeSupport.maxRank) dimensions are supported")
+                throw .invalid(
+                    "the shape tensor has \(shapeTensor.shape[0]) entries; at most \(ShapeSupport.maxRank) dimensions are supported"
+                )
             }
             requested = try ShapeSupport.constantIntegers(shapeTensor, role: "shape")
             source = "shape tensor"
         } else {
             var fromOptions: [Int] = []
-            if case let .reshape(newShape?) = context.op.options { fromOptions = newShape }
+            if case .reshape(let newShape?) = context.op.options { fromOptions = newShape }
             requested = fromOptions == [0] ? [] : fromOptions
             source = "new_shape option"
         }
@@ -35,7 +37,8 @@ enum ReshapeKernels {
     /// Resolves a requested shape with at most one -1 against the input's element count.
     static func inferShape(_ requested: [Int], inputShape: [Int], source: String) throws(KernelError) -> [Int] {
         guard requested.count <= ShapeSupport.maxRank else {
-            throw .invalid("the \(source) has \(requested.count) dimensions; at most \(ShapeSupport.maxRank) are supported")
+            throw .invalid(
+                "the \(source) has \(requested.count) dimensions; at most \(ShapeSupport.maxRank) are supported")
         }
         // The input's shape passed the engine's size checks, so its element count fits;
         // the product of its non-zero dimensions need not (`[13057, 0, 2^31, 2^31]` holds
@@ -46,7 +49,10 @@ enum ReshapeKernels {
         var nonZeroInput = 1
         for d in inputShape where d != 0 {
             let (p, overflow) = nonZeroInput.multipliedReportingOverflow(by: d)
-            guard !overflow else { throw .invalid("the input shape \(inputShape) cannot be reshaped: its non-zero dimensions multiply beyond Int") }
+            guard !overflow else {
+                throw .invalid(
+                    "the input shape \(inputShape) cannot be reshaped: its non-zero dimensions multiply beyond Int")
+            }
             nonZeroInput = p
         }
         var shape = requested
@@ -71,7 +77,9 @@ enum ReshapeKernels {
             count = c
         }
         guard count == inputCount else {
-            throw .invalid("cannot reshape \(inputShape) (\(inputCount) elements) to \(requested) from the \(source) (\(count) elements)")
+            throw .invalid(
+                "cannot reshape \(inputShape) (\(inputCount) elements) to \(requested) from the \(source) (\(count) elements)"
+            )
         }
         return shape
     }
@@ -84,7 +92,7 @@ enum ReshapeKernels {
         let output = try context.output(0)
         let size = try ShapeSupport.sameType(input, output, context)
         var dims: [Int] = []
-        if case let .squeeze(squeezeDims) = context.op.options { dims = squeezeDims }
+        if case .squeeze(let squeezeDims) = context.op.options { dims = squeezeDims }
         guard dims.count <= ShapeSupport.maxRank else {
             throw .invalid("squeeze_dims has \(dims.count) entries; at most \(ShapeSupport.maxRank) are supported")
         }
@@ -95,7 +103,8 @@ enum ReshapeKernels {
             for d in dims {
                 let a = try ShapeSupport.normalizedAxis(d, rank: input.rank, role: "squeeze dimension")
                 guard input.shape[a] == 1 else {
-                    throw .invalid("cannot squeeze dimension \(d) of shape \(input.shape): its size is \(input.shape[a]), not 1")
+                    throw .invalid(
+                        "cannot squeeze dimension \(d) of shape \(input.shape): its size is \(input.shape[a]), not 1")
                 }
                 remove.insert(a)
             }
@@ -107,7 +116,8 @@ enum ReshapeKernels {
 
     /// EXPAND_DIMS: inserts a size-1 axis at the position given by the constant axis
     /// tensor (one INT32 or INT64 value in `-(rank+1)...rank`; negative counts from the end).
-    static let expandDims: KernelPrepare = { (context: inout PrepareContext) throws(KernelError) -> any PreparedKernel in
+    static let expandDims: KernelPrepare = {
+        (context: inout PrepareContext) throws(KernelError) -> any PreparedKernel in
         try context.expectCounts(inputs: 2, outputs: 1)
         let input = try context.input(0)
         // TFLite's EXPAND_DIMS gives the output the input's type at prepare.

@@ -12,7 +12,7 @@ enum ShapeKernel {
         let input = try context.input(0)
         // TFLite's SHAPE gives the output the type `out_type` names at prepare (without
         // options, the file's type decides).
-        if case let .shape(outType) = context.op.options {
+        if case .shape(let outType) = context.op.options {
             guard outType == .int32 || outType == .int64 else {
                 throw .invalid("out_type \(outType) is not INT32 or INT64")
             }

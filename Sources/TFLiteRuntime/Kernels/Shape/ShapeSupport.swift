@@ -15,7 +15,9 @@ enum ShapeSupport {
     }
 
     /// Requires `input` and `output` to have the same fixed-size type; returns its size.
-    static func sameType(_ input: TensorState, _ output: TensorState, _ context: PrepareContext) throws(KernelError) -> Int {
+    static func sameType(_ input: TensorState, _ output: TensorState, _ context: PrepareContext) throws(KernelError)
+        -> Int
+    {
         guard input.type == output.type else { throw context.unsupportedTypes() }
         return try elementSize(input, context)
     }
@@ -24,17 +26,23 @@ enum ShapeSupport {
     /// constant or a folded result). `role` names the input in messages.
     static func constantIntegers(_ tensor: TensorState, role: String) throws(KernelError) -> [Int] {
         guard let data = tensor.constant else {
-            throw .invalid("the \(role) tensor (tensor \(tensor.index)) must be constant: its value is needed at prepare and is only known at run time here")
+            throw .invalid(
+                "the \(role) tensor (tensor \(tensor.index)) must be constant: its value is needed at prepare and is only known at run time here"
+            )
         }
         let count = tensor.elementCount
         switch tensor.type {
         case .int32:
             let values = data.typed(Int32.self)
-            guard values.count >= count else { throw .invalid("the \(role) tensor holds fewer bytes than its shape \(tensor.shape) needs") }
+            guard values.count >= count else {
+                throw .invalid("the \(role) tensor holds fewer bytes than its shape \(tensor.shape) needs")
+            }
             return (0 ..< count).map { Int(values[$0]) }
         case .int64:
             let values = data.typed(Int64.self)
-            guard values.count >= count else { throw .invalid("the \(role) tensor holds fewer bytes than its shape \(tensor.shape) needs") }
+            guard values.count >= count else {
+                throw .invalid("the \(role) tensor holds fewer bytes than its shape \(tensor.shape) needs")
+            }
             return (0 ..< count).map { Int(values[$0]) }
         default:
             throw .types("the \(role) tensor has type \(tensor.type); expected INT32 or INT64")
@@ -45,7 +53,9 @@ enum ShapeSupport {
     /// (a zero anywhere makes its product 0), so a product of some of its dimensions, e.g.
     /// those after an axis of `[0, 2^40, 2^40]`, can still overflow; `role` names them.
     static func product(_ dims: ArraySlice<Int>, role: String) throws(KernelError) -> Int {
-        guard let n = Shape.elementCount(Array(dims)) else { throw .invalid("\(role) \(Array(dims)) hold too many elements") }
+        guard let n = Shape.elementCount(Array(dims)) else {
+            throw .invalid("\(role) \(Array(dims)) hold too many elements")
+        }
         return n
     }
 
@@ -74,7 +84,9 @@ enum ShapeSupport {
     /// and zero point), for ops that copy codes without requantizing.
     static func requireSameQuantization(_ inputs: [TensorState], output: TensorState) throws(KernelError) {
         for t in inputs where !sameQuantization(t, output) {
-            throw .invalid("input tensor \(t.index) is quantized with scale \(t.scale ?? 0), zero point \(t.zeroPoint ?? 0) but the output uses scale \(output.scale ?? 0), zero point \(output.zeroPoint ?? 0); inputs must be quantized like the output here, as in TFLite")
+            throw .invalid(
+                "input tensor \(t.index) is quantized with scale \(t.scale ?? 0), zero point \(t.zeroPoint ?? 0) but the output uses scale \(output.scale ?? 0), zero point \(output.zeroPoint ?? 0); inputs must be quantized like the output here, as in TFLite"
+            )
         }
     }
 
@@ -83,7 +95,7 @@ enum ShapeSupport {
         let qb = b.quantization.map { ($0.scales, $0.zeroPoints) }
         switch (qa, qb) {
         case (nil, nil): return true
-        case let (x?, y?): return x.0 == y.0 && x.1 == y.1
+        case (let x?, let y?): return x.0 == y.0 && x.1 == y.1
         default:
             // One side unquantized: only equal if the other is the identity mapping.
             let q = qa ?? qb

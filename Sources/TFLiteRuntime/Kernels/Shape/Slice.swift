@@ -33,9 +33,10 @@ enum SliceKernel {
         let inStrides = ShapeSupport.strides(input.shape)
         let outStrides = ShapeSupport.strides(sizes)
         let offset = zip(begin, inStrides).reduce(0) { $0 + $1.0 * $1.1 }
-        let plan = StridedCopyPlan(counts: sizes, srcStrides: inStrides.map { $0 * size },
-                                   dstStrides: outStrides.map { $0 * size },
-                                   srcOffset: offset * size, dstOffset: 0, elementSize: size)
+        let plan = StridedCopyPlan(
+            counts: sizes, srcStrides: inStrides.map { $0 * size },
+            dstStrides: outStrides.map { $0 * size },
+            srcOffset: offset * size, dstOffset: 0, elementSize: size)
         return CopyPlansKernel(steps: [.init(source: input.index, destination: output.index, plan: plan)])
     }
 }

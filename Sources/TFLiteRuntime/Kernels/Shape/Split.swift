@@ -6,23 +6,26 @@ enum SplitKernels {
     /// INT32/INT64 value, negative counts from the end) is cut into `num_splits` equal parts.
     static let split: KernelPrepare = { (context: inout PrepareContext) throws(KernelError) -> any PreparedKernel in
         var numSplits = 0
-        if case let .split(n) = context.op.options { numSplits = n }
+        if case .split(let n) = context.op.options { numSplits = n }
         guard numSplits >= 1 else { throw .invalid("num_splits is \(numSplits); expected at least 1") }
         try context.expectCounts(inputs: 2, outputs: numSplits)
         let input = try context.input(1)
         let axis = try singleAxis(try context.input(0), rank: input.rank)
         guard input.shape[axis] % numSplits == 0 else {
-            throw .invalid("dimension \(axis) of shape \(input.shape) (size \(input.shape[axis])) cannot be split into \(numSplits) equal parts")
+            throw .invalid(
+                "dimension \(axis) of shape \(input.shape) (size \(input.shape[axis])) cannot be split into \(numSplits) equal parts"
+            )
         }
         let part = input.shape[axis] / numSplits
-        return try splitPlans(&context, input: input, axis: axis, sizes: Array(repeating: part, count: numSplits), keepAxis: true)
+        return try splitPlans(
+            &context, input: input, axis: axis, sizes: Array(repeating: part, count: numSplits), keepAxis: true)
     }
 
     /// SPLIT_V: inputs are (input, size_splits, axis). `size_splits` lists the part sizes
     /// (one may be -1: the remainder); they must add up to the axis size.
     static let splitV: KernelPrepare = { (context: inout PrepareContext) throws(KernelError) -> any PreparedKernel in
         var numSplits = 0
-        if case let .splitV(n) = context.op.options { numSplits = n }
+        if case .splitV(let n) = context.op.options { numSplits = n }
         guard numSplits >= 1 else { throw .invalid("num_splits is \(numSplits); expected at least 1") }
         try context.expectCounts(inputs: 3, outputs: numSplits)
         let input = try context.input(0)
@@ -49,7 +52,9 @@ enum SplitKernels {
             guard known <= dim else { throw .invalid("size_splits \(sizes) add up to more than the axis size \(dim)") }
             sizes[u] = dim - known
         } else {
-            guard known == dim else { throw .invalid("size_splits \(sizes) add up to \(known), not the axis size \(dim)") }
+            guard known == dim else {
+                throw .invalid("size_splits \(sizes) add up to \(known), not the axis size \(dim)")
+            }
         }
         return try splitPlans(&context, input: input, axis: axis, sizes: sizes, keepAxis: true)
     }
@@ -58,7 +63,7 @@ enum SplitKernels {
     /// each with that axis removed.
     static let unpack: KernelPrepare = { (context: inout PrepareContext) throws(KernelError) -> any PreparedKernel in
         var num = 0, axis = 0
-        if case let .unpack(n, a) = context.op.options { num = n; axis = a }
+        if case .unpack(let n, let a) = context.op.options { num = n; axis = a }
         guard num >= 1 else { throw .invalid("num is \(num); expected at least 1") }
         try context.expectCounts(inputs: 1, outputs: num)
         let input = try context.input(0)
@@ -72,13 +77,17 @@ enum SplitKernels {
     /// The axis held by a constant single-value axis tensor, normalized for `rank`.
     static func singleAxis(_ tensor: TensorState, rank: Int) throws(KernelError) -> Int {
         let values = try ShapeSupport.constantIntegers(tensor, role: "axis")
-        guard values.count == 1 else { throw .invalid("the axis tensor must hold exactly one value, found \(values.count)") }
+        guard values.count == 1 else {
+            throw .invalid("the axis tensor must hold exactly one value, found \(values.count)")
+        }
         return try ShapeSupport.normalizedAxis(values[0], rank: rank)
     }
 
     /// Sets each output's shape and builds one copy per output: part `k` covers
     /// `sizes[k]` consecutive indices of `axis`.
-    static func splitPlans(_ context: inout PrepareContext, input: TensorState, axis: Int, sizes: [Int], keepAxis: Bool) throws(KernelError) -> any PreparedKernel {
+    static func splitPlans(_ context: inout PrepareContext, input: TensorState, axis: Int, sizes: [Int], keepAxis: Bool)
+        throws(KernelError) -> any PreparedKernel
+    {
         let outer = input.shape[..<axis].reduce(1, *)
         let inner = input.shape[(axis + 1)...].reduce(1, *)
         let dim = input.shape[axis]
@@ -94,9 +103,10 @@ enum SplitKernels {
             if keepAxis { shape[axis] = part } else { shape.remove(at: axis) }
             try context.setOutputShape(k, shape)
             let block = part * inner
-            let plan = StridedCopyPlan(counts: [outer, block], srcStrides: [dim * inner * size, size],
-                                       dstStrides: [block * size, size],
-                                       srcOffset: start * inner * size, dstOffset: 0, elementSize: size)
+            let plan = StridedCopyPlan(
+                counts: [outer, block], srcStrides: [dim * inner * size, size],
+                dstStrides: [block * size, size],
+                srcOffset: start * inner * size, dstOffset: 0, elementSize: size)
             steps.append(.init(source: input.index, destination: output.index, plan: plan))
             start += part
         }

@@ -33,7 +33,8 @@ struct StridedCopyPlan: Sendable, Equatable {
         var c: [Int] = [], s: [Int] = [], d: [Int] = []
         for a in counts.indices where counts[a] != 1 {
             if let last = c.indices.last,
-               s[last] == srcStrides[a] * counts[a], d[last] == dstStrides[a] * counts[a] {
+                s[last] == srcStrides[a] * counts[a], d[last] == dstStrides[a] * counts[a]
+            {
                 // The previous (outer) axis steps exactly over this one in both buffers.
                 c[last] *= counts[a]
                 s[last] = srcStrides[a]
@@ -84,9 +85,18 @@ struct StridedCopyPlan: Sendable, Equatable {
             // Innermost loop: element copies specialized by size.
             switch runBytes {
             case 1: for _ in 0 ..< n { d.storeBytes(of: s.load(as: UInt8.self), as: UInt8.self); s += ss; d += ds }
-            case 2: for _ in 0 ..< n { d.storeBytes(of: s.loadUnaligned(as: UInt16.self), as: UInt16.self); s += ss; d += ds }
-            case 4: for _ in 0 ..< n { d.storeBytes(of: s.loadUnaligned(as: UInt32.self), as: UInt32.self); s += ss; d += ds }
-            case 8: for _ in 0 ..< n { d.storeBytes(of: s.loadUnaligned(as: UInt64.self), as: UInt64.self); s += ss; d += ds }
+            case 2:
+                for _ in 0 ..< n {
+                    d.storeBytes(of: s.loadUnaligned(as: UInt16.self), as: UInt16.self); s += ss; d += ds
+                }
+            case 4:
+                for _ in 0 ..< n {
+                    d.storeBytes(of: s.loadUnaligned(as: UInt32.self), as: UInt32.self); s += ss; d += ds
+                }
+            case 8:
+                for _ in 0 ..< n {
+                    d.storeBytes(of: s.loadUnaligned(as: UInt64.self), as: UInt64.self); s += ss; d += ds
+                }
             default: for _ in 0 ..< n { d.copyMemory(from: s, byteCount: runBytes); s += ss; d += ds }
             }
             return

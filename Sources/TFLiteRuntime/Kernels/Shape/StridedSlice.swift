@@ -33,14 +33,15 @@ enum StridedSliceKernel {
         let size = try ShapeSupport.sameType(input, output, context)
         try ShapeSupport.requireRank(input.shape, role: "the input")
         var options = StridedSliceOptions()
-        if case let .stridedSlice(o) = context.op.options { options = o }
+        if case .stridedSlice(let o) = context.op.options { options = o }
         var spec: [[Int]] = []
         for (i, role) in [(1, "begin"), (2, "end"), (3, "strides")] {
             let t = try context.input(i)
             guard t.rank == 1 else { throw .invalid("\(role) must be 1-D, found shape \(t.shape)") }
             spec.append(try ShapeSupport.constantIntegers(t, role: role))
         }
-        let axes = try resolve(inputShape: input.shape, begin: spec[0], end: spec[1], strides: spec[2], options: options)
+        let axes = try resolve(
+            inputShape: input.shape, begin: spec[0], end: spec[1], strides: spec[2], options: options)
         try context.setOutputShape(0, axes.filter(\.keep).map(\.count))
 
         let inStrides = ShapeSupport.strides(input.shape)
@@ -51,18 +52,23 @@ enum StridedSliceKernel {
             srcStrides.append(inStrides[d] * a.step * size)
             offset += a.start * inStrides[d] * size
         }
-        let plan = StridedCopyPlan(counts: counts, srcStrides: srcStrides,
-                                   dstStrides: ShapeSupport.strides(counts).map { $0 * size },
-                                   srcOffset: offset, dstOffset: 0, elementSize: size)
+        let plan = StridedCopyPlan(
+            counts: counts, srcStrides: srcStrides,
+            dstStrides: ShapeSupport.strides(counts).map { $0 * size },
+            srcOffset: offset, dstOffset: 0, elementSize: size)
         return CopyPlansKernel(steps: [.init(source: input.index, destination: output.index, plan: plan)])
     }
 
     /// Maps the slice spec onto the effective input and resolves every axis.
-    static func resolve(inputShape: [Int], begin: [Int], end: [Int], strides: [Int], options: StridedSliceOptions) throws(KernelError) -> [Axis] {
+    static func resolve(inputShape: [Int], begin: [Int], end: [Int], strides: [Int], options: StridedSliceOptions)
+        throws(KernelError) -> [Axis]
+    {
         let n = begin.count
         let rank = inputShape.count
         guard end.count == n, strides.count == n else {
-            throw .invalid("begin, end and strides have \(n), \(end.count) and \(strides.count) entries; they must have the same length")
+            throw .invalid(
+                "begin, end and strides have \(n), \(end.count) and \(strides.count) entries; they must have the same length"
+            )
         }
         guard n <= 32 else { throw .invalid("the slice spec has \(n) entries; masks cover at most 32") }
         let ellipsis = UInt32(bitPattern: options.ellipsisMask)
@@ -71,9 +77,13 @@ enum StridedSliceKernel {
         func has(_ mask: Int32, _ i: Int) -> Bool { has(UInt32(bitPattern: mask), i) }
         let specBits: UInt32 = n == 32 ? .max : (1 << UInt32(n)) - 1
         guard ellipsis & ~specBits == 0, newAxis & ~specBits == 0 else {
-            throw .invalid("ellipsis_mask \(options.ellipsisMask) or new_axis_mask \(options.newAxisMask) marks entries past the \(n)-entry slice spec")
+            throw .invalid(
+                "ellipsis_mask \(options.ellipsisMask) or new_axis_mask \(options.newAxisMask) marks entries past the \(n)-entry slice spec"
+            )
         }
-        guard ellipsis.nonzeroBitCount <= 1 else { throw .invalid("ellipsis_mask \(options.ellipsisMask) marks more than one ellipsis") }
+        guard ellipsis.nonzeroBitCount <= 1 else {
+            throw .invalid("ellipsis_mask \(options.ellipsisMask) marks more than one ellipsis")
+        }
         if options.offset {
             guard ellipsis == 0, newAxis == 0, n == rank else {
                 throw .invalid("an offset slice needs one begin/end entry per input axis and no ellipsis or new axes")
@@ -84,7 +94,8 @@ enum StridedSliceKernel {
         let added = (0 ..< n).filter { has(newAxis, $0) && !has(ellipsis, $0) }.count
         let dims = rank + added
         guard dims <= ShapeSupport.maxRank else {
-            throw .invalid("the slice has \(dims) axes including new ones; at most \(ShapeSupport.maxRank) are supported")
+            throw .invalid(
+                "the slice has \(dims) axes including new ones; at most \(ShapeSupport.maxRank) are supported")
         }
         guard n <= dims else {
             throw .invalid("the slice spec has \(n) entries but the input (with new axes) has only \(dims) axes")
@@ -123,17 +134,21 @@ enum StridedSliceKernel {
             } else {
                 let k = i - specShift
                 let d = i - insertedSoFar
-                axes.append(try resolveAxis(size: inputShape[d], axis: d, begin: begin[k], end: end[k], stride: strides[k],
-                                            beginMasked: has(options.beginMask, k), endMasked: has(options.endMask, k),
-                                            shrink: has(options.shrinkAxisMask, k), offset: options.offset))
+                axes.append(
+                    try resolveAxis(
+                        size: inputShape[d], axis: d, begin: begin[k], end: end[k], stride: strides[k],
+                        beginMasked: has(options.beginMask, k), endMasked: has(options.endMask, k),
+                        shrink: has(options.shrinkAxisMask, k), offset: options.offset))
             }
         }
         return axes
     }
 
     /// Start, step and count of one spec entry applied to an input axis of `size`.
-    static func resolveAxis(size: Int, axis: Int, begin: Int, end: Int, stride: Int,
-                            beginMasked: Bool, endMasked: Bool, shrink: Bool, offset: Bool) throws(KernelError) -> Axis {
+    static func resolveAxis(
+        size: Int, axis: Int, begin: Int, end: Int, stride: Int,
+        beginMasked: Bool, endMasked: Bool, shrink: Bool, offset: Bool
+    ) throws(KernelError) -> Axis {
         guard stride != 0 else { throw .invalid("the stride for axis \(axis) is 0") }
         func clamped(_ v: Int) -> Int {
             let w = v < 0 ? v + size : v
@@ -149,16 +164,20 @@ enum StridedSliceKernel {
         }
         var stop = clamped(offset ? end + start : end)
         if endMasked { stop = stride > 0 ? size : -1 }
-        let count = stride > 0
+        let count =
+            stride > 0
             ? (stop > start ? (stop - start + stride - 1) / stride : 0)
             : (start > stop ? (start - stop - stride - 1) / -stride : 0)
         if offset {
             // TFLite sizes an offset slice from the raw `end` (the slice length) alone.
-            let declared = stride > 0
+            let declared =
+                stride > 0
                 ? (end > 0 ? (end + stride - 1) / stride : 0)
                 : (end < 0 ? (-end - stride - 1) / -stride : 0)
             guard declared == count else {
-                throw .invalid("offset slice on axis \(axis): \(end) elements from \(start) with stride \(stride) run outside a dimension of size \(size)")
+                throw .invalid(
+                    "offset slice on axis \(axis): \(end) elements from \(start) with stride \(stride) run outside a dimension of size \(size)"
+                )
             }
         }
         return Axis(inputAxis: axis, start: start, step: stride, count: count, keep: true)

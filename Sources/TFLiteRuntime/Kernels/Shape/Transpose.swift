@@ -20,17 +20,19 @@ enum TransposeKernels {
         let shape = perm.map { input.shape[$0] }
         try context.setOutputShape(0, shape)
         let inStrides = ShapeSupport.strides(input.shape)
-        let plan = StridedCopyPlan(counts: shape, srcStrides: perm.map { inStrides[$0] * size },
-                                   dstStrides: ShapeSupport.strides(shape).map { $0 * size },
-                                   srcOffset: 0, dstOffset: 0, elementSize: size)
+        let plan = StridedCopyPlan(
+            counts: shape, srcStrides: perm.map { inStrides[$0] * size },
+            dstStrides: ShapeSupport.strides(shape).map { $0 * size },
+            srcOffset: 0, dstOffset: 0, elementSize: size)
         return CopyPlansKernel(steps: [.init(source: input.index, destination: output.index, plan: plan)])
     }
 
     /// DEPTH_TO_SPACE: `out[b, h·bs + i, w·bs + j, c] = in[b, h, w, (i·bs + j)·C' + c]`
     /// where `C' = C / bs²`.
-    static let depthToSpace: KernelPrepare = { (context: inout PrepareContext) throws(KernelError) -> any PreparedKernel in
+    static let depthToSpace: KernelPrepare = {
+        (context: inout PrepareContext) throws(KernelError) -> any PreparedKernel in
         var blockSize = 0
-        if case let .depthToSpace(b) = context.op.options { blockSize = b }
+        if case .depthToSpace(let b) = context.op.options { blockSize = b }
         let (input, output, size) = try nhwc(&context, blockSize: blockSize)
         let (n, h, w, c) = (input.shape[0], input.shape[1], input.shape[2], input.shape[3])
         let bs = blockSize
@@ -52,9 +54,10 @@ enum TransposeKernels {
 
     /// SPACE_TO_DEPTH: `out[b, h, w, (i·bs + j)·C + c] = in[b, h·bs + i, w·bs + j, c]`;
     /// height and width must be multiples of `bs`.
-    static let spaceToDepth: KernelPrepare = { (context: inout PrepareContext) throws(KernelError) -> any PreparedKernel in
+    static let spaceToDepth: KernelPrepare = {
+        (context: inout PrepareContext) throws(KernelError) -> any PreparedKernel in
         var blockSize = 0
-        if case let .spaceToDepth(b) = context.op.options { blockSize = b }
+        if case .spaceToDepth(let b) = context.op.options { blockSize = b }
         let (input, output, size) = try nhwc(&context, blockSize: blockSize)
         let (n, h, w, c) = (input.shape[0], input.shape[1], input.shape[2], input.shape[3])
         let bs = blockSize
@@ -73,7 +76,9 @@ enum TransposeKernels {
     }
 
     /// Common checks of the block ops: one 4-D input, same types, block size ≥ 1.
-    private static func nhwc(_ context: inout PrepareContext, blockSize: Int) throws(KernelError) -> (TensorState, TensorState, Int) {
+    private static func nhwc(_ context: inout PrepareContext, blockSize: Int) throws(KernelError) -> (
+        TensorState, TensorState, Int
+    ) {
         try context.expectCounts(inputs: 1, outputs: 1)
         let input = try context.input(0)
         let output = try context.output(0)
@@ -84,10 +89,13 @@ enum TransposeKernels {
     }
 
     /// A copy walking the output contiguously with the given element strides into the input.
-    private static func permutedCopy(input: TensorState, output: TensorState, size: Int, counts: [Int], srcStrides: [Int]) -> any PreparedKernel {
-        let plan = StridedCopyPlan(counts: counts, srcStrides: srcStrides.map { $0 * size },
-                                   dstStrides: ShapeSupport.strides(counts).map { $0 * size },
-                                   srcOffset: 0, dstOffset: 0, elementSize: size)
+    private static func permutedCopy(
+        input: TensorState, output: TensorState, size: Int, counts: [Int], srcStrides: [Int]
+    ) -> any PreparedKernel {
+        let plan = StridedCopyPlan(
+            counts: counts, srcStrides: srcStrides.map { $0 * size },
+            dstStrides: ShapeSupport.strides(counts).map { $0 * size },
+            srcOffset: 0, dstOffset: 0, elementSize: size)
         return CopyPlansKernel(steps: [.init(source: input.index, destination: output.index, plan: plan)])
     }
 }

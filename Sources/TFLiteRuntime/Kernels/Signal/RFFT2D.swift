@@ -35,13 +35,16 @@ enum RFFT2DKernel {
         // Scratch: the H × bins half spectrum, one line of max(H, W), and the twiddles, all
         // complex doubles (16 bytes).
         let line = Swift.max(fftH, fftW)
-        guard let spectrum = Shape.byteCount([fftH, bins], elementSize: 16) else { throw .invalid("fft_length \(lengths) is too large") }
+        guard let spectrum = Shape.byteCount([fftH, bins], elementSize: 16) else {
+            throw .invalid("fft_length \(lengths) is too large")
+        }
         context.declareWork([batches, fftH, fftW, Int.bitWidth - line.leadingZeroBitCount])
-        return RFFT2D(input: input.index, output: output.index, batches: batches,
-                      height: input.shape[rank - 2], width: input.shape[rank - 1], fftH: fftH, fftW: fftW,
-                      spectrum: context.requestScratch(bytes: spectrum),
-                      line: context.requestScratch(bytes: line * 16),
-                      twiddles: context.requestScratch(bytes: Swift.max(line / 2, 1) * 16))
+        return RFFT2D(
+            input: input.index, output: output.index, batches: batches,
+            height: input.shape[rank - 2], width: input.shape[rank - 1], fftH: fftH, fftW: fftW,
+            spectrum: context.requestScratch(bytes: spectrum),
+            line: context.requestScratch(bytes: line * 16),
+            twiddles: context.requestScratch(bytes: Swift.max(line / 2, 1) * 16))
     }
 }
 
@@ -104,7 +107,9 @@ struct RFFT2D: PreparedKernel {
 
     /// In-place iterative radix-2 decimation-in-time FFT of `count` (a power of two)
     /// interleaved complex doubles; `twiddles[j·twiddleStride]` is `e^{−2πij/count}`.
-    static func fft(_ a: UnsafeMutablePointer<Double>, count n: Int, twiddles: UnsafePointer<Double>, twiddleStride: Int) {
+    static func fft(
+        _ a: UnsafeMutablePointer<Double>, count n: Int, twiddles: UnsafePointer<Double>, twiddleStride: Int
+    ) {
         guard n > 1 else { return }
         // Bit-reversal permutation.
         var j = 0
