@@ -26,6 +26,8 @@ public struct ConformanceCoverage: Sendable {
         case "Convolution2DTransposeBias":
             return "LiteRT `BUILTIN_REF` on the same model with the operator rewritten as TRANSPOSE_CONV + bias, "
                 + "and MediaPipe's own inference on whole selfie-segmentation models"
+        case "TransformTensor":
+            return "a NumPy transcription of MediaPipe's kernel (version 1), op by op"
         case "MaxPoolingWithArgmax2D", "MaxUnpooling2D":
             return "hand-worked cases of MediaPipe's window-relative indices (`MediaPipePoolingTests`)"
         default:
