@@ -6,13 +6,15 @@ import MLKit
 struct DemoCommand: ToolCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
-        abstract: "Label the bundled digits, detect the bundled shapes, find the astronaut's face",
+        abstract: "Label the bundled digits, detect the bundled shapes, find the astronaut's face, segment her",
         discussion: """
             Runs the three vision demos on the files bundled in Fixtures/ (run it from the \
             repository root): the digit labeler bundle on Fixtures/images/digits/*.png, the \
             shapes detector bundle on Fixtures/images/shapes/*.png, and MediaPipe's short-range \
-            face detector on Fixtures/images/astronaut.png. Prints every result and writes \
-            annotated PNGs to DIR (default: demo-output). Exits 1 if any part fails.
+            face detector on Fixtures/images/astronaut.png, and MediaPipe's selfie segmentation \
+            (with its custom Convolution2DTransposeBias operator) on the same photo. Prints every \
+            result and writes annotated PNGs to DIR (default: demo-output). Exits 1 if any part \
+            fails.
             """
     )
 
@@ -34,6 +36,7 @@ struct DemoCommand: ToolCommand {
             ("Digits (AutoML image labeling, Fixtures/bundles/digits)", Self.demoDigits),
             ("Shapes (AutoML object detection, Fixtures/bundles/shapes)", Self.demoShapes),
             ("Faces (MediaPipe short-range face detection)", Self.demoFaces),
+            ("Person (MediaPipe selfie segmentation, a custom-operator model)", Self.demoSegmentation),
         ] {
             console.out("== \(title)\n")
             do {
@@ -122,5 +125,22 @@ struct DemoCommand: ToolCommand {
             faces.map { ImageAnnotation(frame: $0.frame, caption: String(format: "FACE %.2f", Double($0.confidence))) }
         ).writePNG(toFile: out)
         console.out("    annotated: \(out)\n")
+    }
+
+    static func demoSegmentation(_ outputDirectory: String, _ console: Console) throws {
+        let path = "Fixtures/images/astronaut.png"
+        let image = try VisionCommandSupport.loadImage(path)
+        let segmentation = try SelfieSegmentation(modelPath: "Fixtures/mediapipe/models/selfie_segmentation.tflite")
+        let width = image.displayedWidth, height = image.displayedHeight
+        let pixels = image.rgbPixels()
+        let mask = try segmentation.mask(pixels, width: width, height: height)
+        let fraction = Double(mask.filter { $0 > 0.5 }.count) / Double(max(mask.count, 1))
+        console.out(String(format: "  \(path): person in %.1f%% of the image\n", fraction * 100))
+        let out = (outputDirectory as NSString).appendingPathComponent("astronaut-segmented.png")
+        try VisionImage(
+            width: width, height: height, pixelFormat: .rgb8,
+            pixels: SelfieSegmentation.blend(pixels, mask: mask)
+        ).writePNG(toFile: out)
+        console.out("    blended: \(out)\n")
     }
 }
