@@ -69,11 +69,13 @@ struct CustomOperatorAdapter: PreparedKernel {
     }
 
     func eval(_ context: EvalContext) throws(KernelError) {
+        let views = CustomOperatorEvalContext(context: context, inputs: inputs, outputs: outputs)
         do {
-            try kernel.eval(CustomOperatorEvalContext(context: context, inputs: inputs, outputs: outputs))
+            try kernel.eval(views)
         } catch {
             throw .invalid(String(describing: error))
         }
+        if let fault = views.faults.first { throw .invalid("the kernel \(fault)") }
     }
 
     /// Element `index` of a tensor of `T`s; booleans are read as bytes, so a byte other

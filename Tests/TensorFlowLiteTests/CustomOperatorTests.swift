@@ -49,6 +49,20 @@ struct WrongTypeAccess: CustomOperator {
     func prepare(_ context: inout CustomOperatorPrepareContext) throws -> any CustomOperatorKernel { Kernel() }
 }
 
+/// Writes one element past its output (and reads one past its input) after filling it.
+struct OutOfRangeAccess: CustomOperator {
+    struct Kernel: CustomOperatorKernel {
+        func eval(_ context: CustomOperatorEvalContext) throws {
+            let x = try context.input(0, as: Float.self)
+            let y = try context.output(0, as: Float.self)
+            y.fill(with: 7)
+            y[y.count] = x[x.count]
+            y[-1] = 1
+        }
+    }
+    func prepare(_ context: inout CustomOperatorPrepareContext) throws -> any CustomOperatorKernel { Kernel() }
+}
+
 @Suite struct CustomOperatorTests {
     /// FlexBuffers for the root integer 3: value byte, packed type (int, 1-byte), root width.
     static let optionsThree: [UInt8] = [3, 1 << 2, 1]
@@ -135,6 +149,19 @@ struct WrongTypeAccess: CustomOperator {
         ) {
             _ = try Self.run(interpreter, [1, 2, 3, 4, 5, 6])
         }
+    }
+
+    @Test func accessOutsideAViewFailsTheInvocationAndTouchesNothing() throws {
+        let interpreter = try Interpreter(
+            model: Self.model(), options: Self.options("ScaledSquare", OutOfRangeAccess()))
+        #expect(
+            throws: InterpreterError.customOperatorFailed(
+                name: "ScaledSquare", operatorIndex: 0, reason: "the kernel read input 0 at index 6, outside 0..<6")
+        ) {
+            _ = try Self.run(interpreter, [1, 2, 3, 4, 5, 6])
+        }
+        // The writes inside the view landed; the ones outside were dropped.
+        #expect(try [Float](interpreter.output(at: 0)) == [Float](repeating: 7, count: 6))
     }
 
     @Test func unregisteredCustomOperatorIsRefusedWithHowToRegister() {
