@@ -131,16 +131,10 @@ struct DemoCommand: ToolCommand {
         let path = "Fixtures/images/astronaut.png"
         let image = try VisionCommandSupport.loadImage(path)
         let segmentation = try SelfieSegmentation(modelPath: "Fixtures/mediapipe/models/selfie_segmentation.tflite")
-        let width = image.displayedWidth, height = image.displayedHeight
-        let pixels = image.rgbPixels()
-        let mask = try segmentation.mask(pixels, width: width, height: height)
-        let fraction = Double(mask.filter { $0 > 0.5 }.count) / Double(max(mask.count, 1))
+        let (blended, fraction) = try segmentation.blended(image)
         console.out(String(format: "  \(path): person in %.1f%% of the image\n", fraction * 100))
         let out = (outputDirectory as NSString).appendingPathComponent("astronaut-segmented.png")
-        try VisionImage(
-            width: width, height: height, pixelFormat: .rgb8,
-            pixels: SelfieSegmentation.blend(pixels, mask: mask)
-        ).writePNG(toFile: out)
+        try blended.writePNG(toFile: out)
         console.out("    blended: \(out)\n")
     }
 }

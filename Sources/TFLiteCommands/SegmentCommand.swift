@@ -40,17 +40,12 @@ struct SegmentCommand: ToolCommand {
         let output =
             output ?? (imageFile.hasSuffix(".png") ? String(imageFile.dropLast(4)) : imageFile) + "-segmented.png"
         let segmentation = try SelfieSegmentation(modelPath: modelPath)
-        let width = image.displayedWidth, height = image.displayedHeight
-        let pixels = image.rgbPixels()
-        let mask = try segmentation.mask(pixels, width: width, height: height)
-        let blended = SelfieSegmentation.blend(pixels, mask: mask)
+        let (blended, fraction) = try segmentation.blended(image)
         do {
-            try VisionImage(width: width, height: height, pixelFormat: .rgb8, pixels: blended).pngData()
-                .write(to: URL(fileURLWithPath: output))
+            try blended.pngData().write(to: URL(fileURLWithPath: output))
         } catch {
             throw ToolError("cannot write \(output): \(error)")
         }
-        let fraction = Double(mask.filter { $0 > 0.5 }.count) / Double(max(mask.count, 1))
         if json {
             console.out(
                 JSONValue.object([
@@ -88,6 +83,18 @@ struct SelfieSegmentation {
                 "model \(modelPath) is not a selfie segmentation model (float [1, h, w, 3] in, [1, h, w, 1] out)")
         }
         (height, width) = (dims[1], dims[2])
+    }
+
+    /// `image` with the person mask blended in, and the share of its pixels whose person
+    /// probability is above 0.5.
+    func blended(_ image: VisionImage) throws -> (image: VisionImage, personFraction: Double) {
+        let width = image.displayedWidth, height = image.displayedHeight
+        let pixels = image.rgbPixels()
+        let mask = try mask(pixels, width: width, height: height)
+        let fraction = Double(mask.filter { $0 > 0.5 }.count) / Double(max(mask.count, 1))
+        let blended = try VisionImage(
+            width: width, height: height, pixelFormat: .rgb8, pixels: Self.blend(pixels, mask: mask))
+        return (blended, fraction)
     }
 
     /// The person probability of every pixel of a `width` x `height` RGB image.
