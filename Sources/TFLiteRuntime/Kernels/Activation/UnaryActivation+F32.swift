@@ -5,15 +5,23 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Microkernels
+#if arch(x86_64)
+import MicrokernelsAVX2
+#endif
 
 extension UnaryActivation {
-    static func float32(_ kind: Kind, _ operands: Operands, alpha: Float) -> any PreparedKernel {
+    static func float32(_ kind: Kind, _ operands: Operands, alpha: Float, level: KernelLevel) -> any PreparedKernel {
         func make<Op: UnaryF32Op>(_ op: Op) -> any PreparedKernel {
             UnaryF32Kernel(input: operands.input, output: operands.output, count: operands.count, op: op)
         }
         switch kind {
         case .leakyRelu: return make(LeakyReluF32(alpha: alpha))
-        case .logistic: return make(LogisticF32())
+        case .logistic:
+            #if arch(x86_64)
+            if level >= .avx2 { return make(LogisticF32AVX2()) }
+            #endif
+            return make(LogisticF32())
         case .tanh: return make(TanhF32())
         case .hardSwish: return make(HardSwishF32())
         case .exp: return make(ExpF32())
@@ -78,6 +86,19 @@ struct LogisticF32: UnaryF32Op {
         return 1 / (1 + exp(-x))
     }
 }
+
+#if arch(x86_64)
+/// ``LogisticF32`` eight lanes at a time with a polynomial exponential
+/// (`sigmoidF32AVX2`): the libm call per element was most of a detector's LOGISTIC
+/// over its class scores.
+struct LogisticF32AVX2: UnaryF32Op {
+    @inline(__always) func apply(_ x: Float) -> Float { LogisticF32().apply(x) }
+
+    func run(_ x: UnsafePointer<Float>, _ y: UnsafeMutablePointer<Float>, _ range: Range<Int>) {
+        sigmoidF32AVX2(x + range.lowerBound, y + range.lowerBound, count: range.count)
+    }
+}
+#endif
 
 struct TanhF32: UnaryF32Op {
     @inline(__always) func apply(_ x: Float) -> Float { tanh(x) }

@@ -24,7 +24,7 @@ enum UnaryActivation {
             let operands = Operands(input: input.index, output: output.index, count: input.elementCount)
             switch input.type {
             case .float32:
-                return float32(kind, operands, alpha: alpha)
+                return float32(kind, operands, alpha: alpha, level: context.kernelLevel)
             case .uint8:
                 guard let kernel = try quantized(UInt8.self, kind, operands, alpha: alpha, input: input, output: output)
                 else {

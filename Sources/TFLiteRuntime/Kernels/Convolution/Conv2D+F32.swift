@@ -112,7 +112,13 @@ struct Conv2DF32Im2col: PreparedKernel {
             for g in 0 ..< groups {
                 // Gathering copies `patch` values a pixel: small tiles stay on one thread.
                 context.parallel.forEachChunk(count, cost: patch) { range in
-                    for p in range { gatherPatch(pixel: start + p, group: g, from: x, into: columns + p * patch) }
+                    if groups == 1 {
+                        geometry.gatherPatches(
+                            first: start + range.lowerBound, count: range.count, from: x,
+                            into: columns + range.lowerBound * patch)
+                    } else {
+                        for p in range { gatherPatch(pixel: start + p, group: g, from: x, into: columns + p * patch) }
+                    }
                 }
                 TiledGEMM.run(
                     context.parallel, m: count, n: groupOutC, k: patch,
@@ -133,125 +139,5 @@ struct Conv2DF32Im2col: PreparedKernel {
     @inline(__always)
     func gatherPatch(pixel: Int, group: Int, from x: UnsafePointer<Float>, into col: UnsafeMutablePointer<Float>) {
         geometry.gatherPatch(pixel: pixel, group: group, groups: groups, groupInC: groupInC, from: x, into: col)
-    }
-}
-
-extension Conv2DGeometry {
-    /// Writes the receptive fields of output pixels `first ..< first + count` one after
-    /// another (`patch` floats each, as ``gatherPatch(pixel:group:groups:groupInC:from:into:)``
-    /// orders them), walking the pixel coordinates instead of dividing them out per pixel.
-    ///
-    /// A stem convolution gathers few values per filter row (5×5×3: 15), so the per-pixel
-    /// divisions and a `memmove` call per row were most of its im2col cost.
-    func gatherPatches(first: Int, count: Int, from x: UnsafePointer<Float>, into col: UnsafeMutablePointer<Float>) {
-        guard count > 0, outW > 0, outH > 0 else { return }
-        let patch = kh * kw * inC
-        let perImage = outH * outW
-        var b = first / perImage
-        var oy = (first % perImage) / outW
-        var ox = first % outW
-        let rowLength = kw * inC
-        for r in 0 ..< count {
-            let dst = col + r * patch
-            let iy0 = oy * strideH - padTop
-            let ix0 = ox * strideW - padLeft
-            if dilationW == 1, ix0 >= 0, ix0 + kw <= inW {
-                // Every tap of a filter row is inside the row: one contiguous run.
-                for ky in 0 ..< kh {
-                    let iy = iy0 + ky * dilationH
-                    let d = dst + ky * rowLength
-                    if iy >= 0, iy < inH {
-                        copyFloats(from: x + ((b * inH + iy) * inW + ix0) * inC, to: d, count: rowLength)
-                    } else {
-                        d.update(repeating: 0, count: rowLength)
-                    }
-                }
-            } else {
-                gatherPatch(b: b, oy: oy, ox: ox, group: 0, groups: 1, groupInC: inC, from: x, into: dst)
-            }
-            ox += 1
-            if ox == outW {
-                ox = 0
-                oy += 1
-                if oy == outH { oy = 0; b += 1 }
-            }
-        }
-    }
-
-    /// Writes the receptive field of output pixel `pixel` (flattened `(b, oy, ox)`) of an
-    /// NHWC float image for group `group` (of `groups`, `groupInC` channels each) as
-    /// `kh·kw·groupInC` floats ordered `(ky, kx, channel)`, zeros for taps in the padding.
-    @inline(__always)
-    func gatherPatch(
-        pixel: Int, group: Int, groups: Int, groupInC: Int,
-        from x: UnsafePointer<Float>, into col: UnsafeMutablePointer<Float>
-    ) {
-        let perImage = outH * outW
-        gatherPatch(
-            b: pixel / perImage, oy: (pixel % perImage) / outW, ox: pixel % outW, group: group,
-            groups: groups, groupInC: groupInC, from: x, into: col)
-    }
-
-    /// The receptive field of the output pixel at image `b`, row `oy`, column `ox`.
-    @inline(__always)
-    func gatherPatch(
-        b: Int, oy: Int, ox: Int, group: Int, groups: Int, groupInC: Int,
-        from x: UnsafePointer<Float>, into col: UnsafeMutablePointer<Float>
-    ) {
-        let g = self
-        let iy0 = oy * g.strideH - g.padTop
-        let ix0 = ox * g.strideW - g.padLeft
-        let rowLength = g.kw * groupInC
-        // With one group and no horizontal dilation, the in-image taps of a filter row are
-        // one contiguous run of the input row.
-        let contiguous = groups == 1 && g.dilationW == 1
-        for ky in 0 ..< g.kh {
-            let dst = col + ky * rowLength
-            let iy = iy0 + ky * g.dilationH
-            guard iy >= 0, iy < g.inH else {
-                dst.update(repeating: 0, count: rowLength)
-                continue
-            }
-            let src = x + ((b * g.inH + iy) * g.inW) * g.inC + group * groupInC
-            if contiguous {
-                let kx0 = Swift.max(0, -ix0)
-                let kx1 = Swift.min(g.kw, g.inW - ix0)
-                guard kx1 > kx0 else {
-                    dst.update(repeating: 0, count: rowLength)
-                    continue
-                }
-                dst.update(repeating: 0, count: kx0 * groupInC)
-                (dst + kx0 * groupInC).update(from: src + (ix0 + kx0) * g.inC, count: (kx1 - kx0) * groupInC)
-                (dst + kx1 * groupInC).update(repeating: 0, count: (g.kw - kx1) * groupInC)
-            } else {
-                for kx in 0 ..< g.kw {
-                    let ix = ix0 + kx * g.dilationW
-                    let d = dst + kx * groupInC
-                    if ix >= 0, ix < g.inW {
-                        d.update(from: src + ix * g.inC, count: groupInC)
-                    } else {
-                        d.update(repeating: 0, count: groupInC)
-                    }
-                }
-            }
-        }
-    }
-}
-
-/// Copies `count` floats between buffers that do not overlap, in four-lane blocks: the
-/// runs im2col copies are short (a filter row), where a `memmove` call costs more than
-/// the copy.
-@inline(__always)
-func copyFloats(from src: UnsafePointer<Float>, to dst: UnsafeMutablePointer<Float>, count: Int) {
-    var i = 0
-    while i + 4 <= count {
-        UnsafeMutableRawPointer(dst + i).storeBytes(
-            of: UnsafeRawPointer(src + i).loadUnaligned(as: SIMD4<Float>.self),
-            as: SIMD4<Float>.self)
-        i += 4
-    }
-    while i < count {
-        dst[i] = src[i]
-        i += 1
     }
 }
