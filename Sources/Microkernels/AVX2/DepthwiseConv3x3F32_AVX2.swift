@@ -10,9 +10,7 @@ import Microkernels
 /// with the nine taps summed in `(ky, kx)` order, each rounded once (FMA). `r0`, `r1`,
 /// `r2` are the window's input rows, nil for a row in the padding; taps in the padding read
 /// `zero` (`C` zeros). The bias and clamp are skipped when `bias` is nil and the bounds are
-/// infinite, which is how the exact 8-bit kernel runs it: its products of centered codes
-/// are integers below 2^16 and its sums stay below 2^24 from `start = 1.5·2^23`, so FMA
-/// rounds nothing and the sums equal the portable level's bit for bit.
+/// infinite (a convolution without bias or activation).
 ///
 /// Interior pixels of a row whose three input rows are all present take one of two walks:
 /// - `rowRuns`: channel blocks outside, pixels inside. A block's nine weight vectors stay
@@ -32,8 +30,8 @@ public func depthwiseConv3x3F32AVX2(
     out: UnsafeMutablePointer<Float>
 ) {
     guard shape.channels > 0, shape.outputWidth > 0 else { return }
-    // Two specializations of the walk, so that the sums-only one has no epilogue in its
-    // loops (a stored flag left one copy out of line with the test inside).
+    // Two specializations of the walk, so that the one without bias and clamp has no
+    // epilogue in its loops (a stored flag left one copy out of line with the test inside).
     if bias == nil && lower == -.infinity && upper == .infinity {
         Depthwise3x3WalkAVX2<SumsOnly>(shape, weights: weights, start: start, bias: zero, lower: lower, upper: upper)
             .row(r0, r1, r2, zero: zero, rowRuns: rowRuns, out: out)
@@ -142,17 +140,9 @@ private struct Depthwise3x3WalkAVX2<Epilogue: BlockEpilogue> {
             }
         }
         for ox in 0 ..< s.outputWidth where !interior.contains(ox) {
-            let ix = ox * s.stride - s.padLeft
-            @inline(__always) func taps(_ r: UnsafePointer<Float>?) -> (
-                UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>
-            ) {
-                guard let r else { return (zero, zero, zero) }
-                @inline(__always) func tap(_ i: Int) -> UnsafePointer<Float> {
-                    i >= 0 && i < s.inputWidth ? r + i * C : zero
-                }
-                return (tap(ix), tap(ix + 1), tap(ix + 2))
-            }
-            pixel(taps(r0), taps(r1), taps(r2), out: out + ox * C)
+            pixel(
+                s.taps(r0, column: ox, fill: zero), s.taps(r1, column: ox, fill: zero),
+                s.taps(r2, column: ox, fill: zero), out: out + ox * C)
         }
     }
 

@@ -27,6 +27,19 @@ public struct Depthwise3x3Row: Sendable, Equatable {
         interior = Self.interior(output: outputWidth, input: inputWidth, stride: stride, pad: padLeft)
     }
 
+    /// The three taps of output column `ox` in input row `r`: pointers into `r`, or `fill`
+    /// (`channels` padding values) for taps outside the row and for every tap of a row in
+    /// the padding (`r` nil). For border pixels, which the row kernels take one at a time.
+    @inlinable
+    public func taps<T>(_ r: UnsafePointer<T>?, column ox: Int, fill: UnsafePointer<T>) -> (
+        UnsafePointer<T>, UnsafePointer<T>, UnsafePointer<T>
+    ) {
+        guard let r else { return (fill, fill, fill) }
+        let ix = ox * stride - padLeft
+        @inline(__always) func tap(_ i: Int) -> UnsafePointer<T> { i >= 0 && i < inputWidth ? r + i * channels : fill }
+        return (tap(ix), tap(ix + 1), tap(ix + 2))
+    }
+
     /// Outputs `o < output` with `o·stride - pad ≥ 0` and `o·stride - pad + 2 < input`: the
     /// windows of a 3-tap axis that need no padding.
     public static func interior(output: Int, input: Int, stride: Int, pad: Int) -> Range<Int> {

@@ -1,8 +1,3 @@
-import Microkernels
-#if arch(x86_64)
-import MicrokernelsAVX2
-#endif
-
 /// The exact 8-bit DEPTHWISE_CONV_2D for 3×3 filters, multiplier 1, no dilation, stride 1
 /// or 2 (MobileNet's depthwise layers): the integer sums are formed in Float by the float
 /// kernel's row walk (``Depthwise3x3Walk``) and requantized like the integer kernel.
@@ -28,9 +23,8 @@ import MicrokernelsAVX2
 /// distinct slots), a row of zeros for the padding, the output row's sums and the
 /// adjusted bias. Work is split over output rows.
 ///
-/// At ``KernelLevel/avx2`` the centering and the sums are the level's microkernels
-/// (`centerCodesF32AVX2`, `depthwiseConv3x3F32AVX2` with FMA, which rounds nothing here);
-/// the sums, and so the outputs, are the same bits as the portable level's.
+/// This is the portable level's kernel; at ``KernelLevel/avx2`` the integer
+/// ``DepthwiseConv2D3x3Q8AVX2`` computes the same sums from the bytes in place.
 struct DepthwiseConv2D3x3Q8: PreparedKernel {
     let input: Int, bias: Int?, output: Int
     let walk: Depthwise3x3Walk
@@ -41,7 +35,6 @@ struct DepthwiseConv2D3x3Q8: PreparedKernel {
     let requantizer: Requantizer
     let scratch: Int
     let layout: Layout
-    let level: KernelLevel
 
     /// Float offsets of the regions of one worker's scratch, each rounded up to 64 bytes:
     /// the three input-row slots, the sums, the zeros and the adjusted bias. (Spacing the
@@ -94,7 +87,6 @@ struct DepthwiseConv2D3x3Q8: PreparedKernel {
         offset = signed ? zx + 128 : zx
         self.requantizer = requantizer
         layout = try Layout(g)
-        level = context.kernelLevel
         let bytes = try ConvCheck.product(
             [layout.workerFloats, MemoryLayout<Float>.stride, context.threadCount], "DEPTHWISE_CONV_2D")
         scratch = context.requestScratch(bytes: bytes)
@@ -145,20 +137,12 @@ struct DepthwiseConv2D3x3Q8: PreparedKernel {
         }
     }
 
-    /// The sums of output row `oy` (as Float, before bias), with the level's row kernel.
+    /// The sums of output row `oy` (as Float, before bias).
     @inline(__always)
     private func rowSums(
         _ oy: Int, _ r: (UnsafePointer<Float>?, UnsafePointer<Float>?, UnsafePointer<Float>?),
         w: UnsafePointer<Float>, zero: UnsafePointer<Float>, out: UnsafeMutablePointer<Float>
     ) {
-        #if arch(x86_64)
-        if level >= .avx2 {
-            depthwiseConv3x3F32AVX2(
-                walk.shape, rowRuns: walk.rowRuns, r.0, r.1, r.2, zero: zero, weights: w, start: Self.start,
-                bias: nil, lower: -.infinity, upper: .infinity, out: out)
-            return
-        }
-        #endif
         walk.row(oy, r, w: w, zero: zero, out: out, start: Self.start)
     }
 
@@ -178,9 +162,6 @@ struct DepthwiseConv2D3x3Q8: PreparedKernel {
     @inline(never)
     func center(_ src: UnsafePointer<UInt8>, count: Int, into out: UnsafeMutablePointer<Float>) {
         let flip = flip, offset = offset
-        #if arch(x86_64)
-        if level >= .avx2 { return centerCodesF32AVX2(src, count: count, flip: flip, offset: offset, into: out) }
-        #endif
         for i in 0 ..< count { out[i] = Float(Int32(src[i] ^ flip) &- offset) }
     }
 }
