@@ -85,7 +85,13 @@ import TFLiteModel
                     Case(
                         max: max, input: [1, 4, 4, channels], filter: (4, 4), stride: (4, 4), same: false,
                         activation: .relu), seed: seed + 3)
-                seed += 4
+                // 2×2 windows (the fused four-pixel path), odd sizes so SAME clips the last
+                // row and column to fewer pixels, and stride 1 overlapping windows.
+                try check(Case(max: max, input: [2, 7, 9, channels], filter: (2, 2), stride: (2, 2)), seed: seed + 4)
+                try check(
+                    Case(max: max, input: [1, 5, 6, channels], filter: (2, 2), stride: (1, 1), activation: .relu6),
+                    seed: seed + 5)
+                seed += 6
             }
         }
     }
