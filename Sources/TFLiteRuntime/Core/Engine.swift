@@ -77,7 +77,9 @@ public final class Engine {
 
     /// True after a successful `allocate()` and until the next `resizeInput`.
     public private(set) var isAllocated = false
-    /// Size in bytes of the planned arena (0 before `allocate()`).
+    /// Size in bytes of the arena `allocate()` planned (0 before). The operators after one
+    /// whose output shape depends on run-time values have arenas of their own, planned at
+    /// invoke and not counted here.
     public private(set) var arenaSize = 0
 
     public init(model: Model, subgraphIndex: Int = 0, options: EngineOptions = EngineOptions()) throws(RuntimeError) {
