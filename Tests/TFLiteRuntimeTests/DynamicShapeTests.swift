@@ -218,4 +218,23 @@ import TFLiteModel
             return true
         }
     }
+
+    /// A WHERE that writes the tensor it reads would overwrite its input while listing it.
+    @Test func aDynamicOutputPlacedBeforeTheBoundaryIsRefused() throws {
+        var g = GraphBuilder()
+        let x = g.input([4], .int32)
+        let t = g.tensor([4], .int64)
+        g.op(.cast, inputs: [x], outputs: [t], options: .cast(inType: .int32, outType: .int64))
+        g.op(.where, inputs: [t], outputs: [t])
+        g.output(t)
+        let engine = try g.engine()
+        try engine.allocate()
+        try engine.setInput(0, [1, 0, 2, 3] as [Int32])
+        #expect {
+            try engine.invoke()
+        } throws: { error in
+            guard case .unsupportedModel(let message) = error as? RuntimeError else { return false }
+            return message.contains("known only at invoke")
+        }
+    }
 }

@@ -224,7 +224,7 @@ extension Engine {
         do {
             try setResolvedShapes(shapes, of: op)
             let prepared = try prepareSegment(from: boundary.step.position + 1)
-            try requireUnchangedPlacements(since: boundary)
+            try requireConsistentSizes(since: boundary, resolved: zip(op.outputs, shapes))
             let layout = try layout(
                 prepared, start: boundary.step.position + 1,
                 incoming: op.outputs.filter { $0 >= 0 && $0 < tensors.count }, isHead: false)
@@ -286,10 +286,22 @@ extension Engine {
         }
     }
 
-    /// Rejects a segment whose preparation changed the size of a tensor an earlier segment
-    /// already placed (a variable or graph input written after the dynamic-shape
-    /// operator, say): its memory is fixed.
-    private func requireUnchangedPlacements(since boundary: DynamicBoundary) throws(RuntimeError) {
+    /// Rejects a segment whose memory would not match what its operators write: the
+    /// boundary's outputs must get memory of the resolved shapes in this segment (not be
+    /// placed already, as a tensor the boundary also reads would be, and keep those shapes
+    /// through the segment's preparation, which a second writer could change), and a
+    /// tensor an earlier segment placed must keep its size (a variable written after the
+    /// boundary, say).
+    private func requireConsistentSizes(
+        since boundary: DynamicBoundary, resolved: Zip2Sequence<[Int], [[Int]]>
+    ) throws(RuntimeError) {
+        for (t, shape) in resolved where t >= 0 && t < tensors.count {
+            guard pointerTable[t] == emptyStorage.pointer, tensors[t].shape == shape, !tensors[t].isConstant else {
+                throw .unsupportedModel(
+                    "tensor \(t) ('\(tensors[t].name)'), an output whose shape is known only at invoke, is also placed or reshaped by another operator"
+                )
+            }
+        }
         for t in tensors.indices {
             guard case .arena = boundary.tensors[t].storage, pointerTable[t] != emptyStorage.pointer else { continue }
             guard tensors[t].byteCount == boundary.tensors[t].byteCount else {
