@@ -38,6 +38,10 @@ enum WhereKernel {
         let kernel = WhereCoordinates(
             truth: truth, input: input.index, output: output.index, count: count, strides: strides)
         if let constant = input.constant {
+            // A sparse constant stores fewer bytes than its dense shape (DENSIFY expands it).
+            guard input.sparsity == nil, let bytes = input.byteCount, constant.bytes.count >= bytes else {
+                throw .invalid("the constant condition is sparse or holds fewer bytes than its shape \(input.shape)")
+            }
             let n = constant.bytes.baseAddress.map { kernel.trueCount(at: $0) } ?? 0
             try context.setOutputShape(0, [n, input.rank])
             return kernel
