@@ -237,4 +237,39 @@ import TFLiteModel
             return message.contains("known only at invoke")
         }
     }
+
+    /// FULLY_CONNECTED after WHERE declares `rows × 4 × 1` multiply-accumulates, which the
+    /// work budget checks once the row count is known.
+    @Test func theWorkBudgetCoversOperatorsPreparedAtInvoke() throws {
+        var g = GraphBuilder()
+        let mask = g.input([64], .bool)
+        let w = g.tensor([1, 1], .int64)
+        let f = g.tensor([1, 1], .float32)
+        let y = g.tensor([1, 4], .float32)
+        let weights = g.constant([1, 2, 3, 4] as [Float], shape: [4, 1])
+        g.op(.where, inputs: [mask], outputs: [w])
+        g.op(.cast, inputs: [w], outputs: [f], options: .cast(inType: .int64, outType: .float32))
+        g.op(
+            .fullyConnected, inputs: [f, weights, -1], outputs: [y],
+            options: .fullyConnected(FullyConnectedOptions(activation: .none, keepNumDims: false)))
+        g.output(y)
+        var options = EngineOptions()
+        options.workBudget = 100
+        let engine = try Engine(model: g.model(), options: options)
+        try engine.allocate()
+        try engine.setInput(0, [Bool](repeating: true, count: 64))
+        #expect {
+            try engine.invoke()
+        } throws: { error in
+            guard case .invokeFailed(0, "WHERE", let reason) = error as? RuntimeError else { return false }
+            return reason.contains("work budget of 100")
+        }
+        var few = [Bool](repeating: false, count: 64)
+        few[5] = true
+        few[60] = true
+        try engine.setInput(0, few)
+        try engine.invoke()
+        #expect(engine.outputShape(0) == [2, 4])
+        #expect(try engine.output(0, as: Float.self) == [5, 10, 15, 20, 60, 120, 180, 240])
+    }
 }
