@@ -31,6 +31,18 @@ public enum ModelElementType: UInt, Sendable {
         }
     }
 
+    /// The type of a tensor type named as TFLite names it (`INT64`), or `nil` when the
+    /// custom-model API has no such type.
+    init?(tfliteName: String) {
+        switch tfliteName {
+        case "FLOAT32": self = .float32
+        case "INT32": self = .int32
+        case "UINT8": self = .uInt8
+        case "INT64": self = .int64
+        default: return nil
+        }
+    }
+
     /// The declared type matching a model tensor type, or `nil` when the custom-model API
     /// has no such type (int8, int16, float16, float64, bool).
     init?(_ type: Tensor.DataType) {
@@ -93,6 +105,28 @@ struct ModelTensorFormat: Sendable, Equatable {
         self.elementCount = count
         self.byteCount = bytes
     }
+
+    private init(type: ModelElementType, dimensions: [Int], elementCount: Int, byteCount: Int) {
+        self.type = type
+        self.dimensions = dimensions
+        self.elementCount = elementCount
+        self.byteCount = byteCount
+    }
+
+    /// The same type with the dimensions of an output a run produced (which may include
+    /// 0), or nil if they are negative or their byte size overflows.
+    func resized(to dimensions: [Int]) -> ModelTensorFormat? {
+        var count = 1
+        for d in dimensions {
+            guard d >= 0 else { return nil }
+            let (product, overflow) = count.multipliedReportingOverflow(by: d)
+            guard !overflow else { return nil }
+            count = product
+        }
+        let (bytes, overflow) = count.multipliedReportingOverflow(by: type.byteSize)
+        guard !overflow else { return nil }
+        return ModelTensorFormat(type: type, dimensions: dimensions, elementCount: count, byteCount: bytes)
+    }
 }
 
 /// The declared types and shapes of a model's inputs and outputs: Firebase's
@@ -105,7 +139,10 @@ struct ModelTensorFormat: Sendable, Equatable {
 /// Every model input needs a format. Outputs without a format are not returned. The
 /// declared types must equal the model's; an input's dimensions must equal the model's
 /// (a dimension the model marks dynamic takes the declared size); an output's byte size
-/// must equal the model's, and ``ModelOutputs`` shapes it by the declared dimensions.
+/// must equal the model's, and ``ModelOutputs`` shapes it by the declared dimensions. An
+/// output whose shape depends on the input values (a dimension its shape signature marks
+/// dynamic, like the row count of WHERE's coordinates) takes the size the run produced on
+/// those axes, as long as the other axes agree with the declared dimensions.
 ///
 /// Safe to use from several threads; ``ModelInterpreter/run(inputs:options:completion:)``
 /// reads the formats once, when it starts.

@@ -10,7 +10,8 @@ struct LoadedModel: Sendable {
         /// The model's name for the type, for messages.
         var typeName: String
         var shape: [Int]
-        /// Axes the model marks dynamic (`-1` in its shape signature).
+        /// Axes the model marks dynamic (`-1` in its shape signature); for outputs, only
+        /// those of an output whose shape is known only once the model runs.
         var dynamicAxes: Set<Int>
     }
 
@@ -56,12 +57,30 @@ struct LoadedModel: Sendable {
                 name: tensor.name, type: ModelElementType(tensor.dataType), typeName: "\(tensor.dataType)",
                 shape: tensor.shape.dimensions, dynamicAxes: Set(dynamic))
         }
+        func signature(_ i: Int) -> [Int]? { signatures.indices.contains(i) ? signatures[i] : nil }
         do {
             let inputs = try (0 ..< interpreter.inputTensorCount).map { i in
-                info(try interpreter.input(at: i), signature: signatures.indices.contains(i) ? signatures[i] : nil)
+                info(try interpreter.input(at: i), signature: signature(i))
             }
             let outputs = try (0 ..< interpreter.outputTensorCount).map { i in
-                info(try interpreter.output(at: i), signature: nil)
+                let position = interpreter.inputTensorCount + i
+                do {
+                    return info(try interpreter.output(at: i), signature: nil)
+                } catch InterpreterError.invokeInterpreterRequired {
+                    // An output whose shape depends on the input values has no memory
+                    // until a run: describe it as the file declares it, with the axes its
+                    // shape signature marks dynamic (all of them if it marks none) taking
+                    // their size from the run.
+                    guard let graph = model.subgraphs.first, graph.outputs.indices.contains(i),
+                        graph.tensors.indices.contains(graph.outputs[i])
+                    else { throw InterpreterError.invokeInterpreterRequired }
+                    let tensor = graph.tensors[graph.outputs[i]]
+                    let marked = (signature(position) ?? []).enumerated().filter { $0.element == -1 }.map(\.offset)
+                    return TensorInfo(
+                        name: tensor.name, type: ModelElementType(tfliteName: tensor.type.name),
+                        typeName: tensor.type.name, shape: tensor.shape,
+                        dynamicAxes: Set(marked.isEmpty ? Array(tensor.shape.indices) : marked))
+                }
             }
             return (LoadedModel(model: model, path: path, inputs: inputs, outputs: outputs), first)
         } catch {
@@ -124,14 +143,31 @@ extension ModelInterpreter {
             } catch {
                 throw MachineLearningErrorCode.unknown.error("The model produced no output \(index): \(error)")
             }
-            guard tensor.data.count == format.byteCount else {
+            let produced = Self.resolve(format, to: tensor.shape.dimensions, dynamicAxes: model.outputs[Int(index)])
+            guard tensor.data.count == produced.byteCount else {
                 throw MachineLearningErrorCode.invalidArgument.error(
                     "Total size of model output \(index) is \(tensor.data.count), but \(format.byteCount) expected by data options."
                 )
             }
-            results[index] = (format, tensor.data)
+            results[index] = (produced, tensor.data)
         }
         return ModelOutputs(outputs: results)
+    }
+
+    /// The declared output format, with the sizes of the axes the model marks dynamic
+    /// (`-1` in its shape signature: WHERE's row count, say) taken from the run when the
+    /// produced shape agrees with the declared one on every other axis.
+    private static func resolve(
+        _ format: ModelTensorFormat, to shape: [Int], dynamicAxes output: LoadedModel.TensorInfo
+    )
+        -> ModelTensorFormat
+    {
+        guard !output.dynamicAxes.isEmpty, shape.count == format.dimensions.count, shape != format.dimensions,
+            zip(shape, format.dimensions).enumerated().allSatisfy({
+                $0.element.0 == $0.element.1 || output.dynamicAxes.contains($0.offset)
+            })
+        else { return format }
+        return format.resized(to: shape) ?? format
     }
 
     /// The bytes and shape of each input, in model order, after checking that the options

@@ -13,7 +13,10 @@ public final class ModelOutputs: NSObject, @unchecked Sendable {
     /// Output `index` as nested arrays of `NSNumber` shaped by the dimensions declared
     /// with ``ModelInputOutputOptions/setOutputFormat(index:type:dimensions:)``: `[1, 10]`
     /// gives a `[[NSNumber]]`, read as `try outputs.output(index: 0) as? [[NSNumber]]`.
-    /// Quantized `uInt8` outputs are the raw quantized values, not dequantized.
+    /// An output whose shape depends on the input values (the coordinates of WHERE) has
+    /// the run's size on its dynamic axes, so `[1, 2]` may come back with any number of
+    /// rows, none included. Quantized `uInt8` outputs are the raw quantized values, not
+    /// dequantized.
     ///
     /// - Throws: an `NSError` with ``MachineLearningErrorCode/invalidArgument`` when no
     ///   output format was declared for `index`.

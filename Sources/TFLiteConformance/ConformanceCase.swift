@@ -37,6 +37,10 @@ public struct ConformanceCase: Sendable {
     public let expected: [NPYArray]
     /// The optimized builtin kernels' outputs where they differ from the reference.
     public let optimized: [Int: NPYArray]
+    /// Whether output shapes must equal the reference's exactly (`"exact_shapes"` in
+    /// case.json), set by cases whose output shapes are known only at invoke. Other cases
+    /// accept any shape with the reference's element count.
+    public let exactShapes: Bool
 
     public var modelPath: String { directory.appendingPathComponent("model.tflite").path }
 
@@ -51,6 +55,7 @@ public struct ConformanceCase: Sendable {
         op = object["op"] as? String ?? "?"
         dtype = object["dtype"] as? String ?? "?"
         reference = object["reference"] as? String ?? "BUILTIN_REF"
+        exactShapes = object["exact_shapes"] as? Bool ?? false
         guard let level = (object["tolerance"] as? String).flatMap(ToleranceLevel.init(rawValue:)) else {
             throw ConformanceError.badCase(id, "case.json has no valid tolerance")
         }

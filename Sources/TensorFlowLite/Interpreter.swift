@@ -209,9 +209,12 @@ public final class Interpreter {
         return try snapshot(engine.inputs[index], missing: .allocateTensorsRequired)
     }
 
-    /// The output tensor at `index`. Read it again after each ``invoke()``.
+    /// The output tensor at `index`. Read it again after each ``invoke()``: an output whose
+    /// shape depends on the input values (the coordinates WHERE lists, and what is computed
+    /// from them) takes the shape of each invoke.
     ///
-    /// - Throws: ``InterpreterError/invokeInterpreterRequired`` before tensors are allocated.
+    /// - Throws: ``InterpreterError/invokeInterpreterRequired`` before tensors are allocated,
+    ///   and for such an output until an ``invoke()`` has computed it.
     public func output(at index: Int) throws -> Tensor {
         try checkIndex(index, count: outputTensorCount)
         return try snapshot(engine.outputs[index], missing: .invokeInterpreterRequired)

@@ -37,9 +37,7 @@ import Testing
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let folder = Self.root.appendingPathComponent("Fixtures/conformance/RFFT2D/f32_8x8")
-        let r = await run(
-            "run", folder.appendingPathComponent("model.tflite").path,
-            "--input", folder.appendingPathComponent("input_0.npy").path, "--output-dir", dir.path)
+        let r = await runCorpusCase(folder, outputDir: dir)
         #expect(r.code == ExitCode.success, "\(r.err)")
         let output = try NPYArray(contentsOf: dir.appendingPathComponent("output_0.npy"))
         let expected = try NPYArray(contentsOf: folder.appendingPathComponent("expected_0.npy"))

@@ -12,6 +12,10 @@ import TFLiteModel
 /// 3. **invoke** runs the prepared kernels in order: no allocation, no validation, no
 ///    lookups.
 ///
+/// An operator whose output shape depends on run-time values (a ``DynamicShapeKernel``)
+/// ends what allocate prepares and plans; the operators after it are prepared and planned
+/// at invoke, once that shape is known, and kept until it changes (`Engine+DynamicShapes.swift`).
+///
 /// An `Engine` is not thread-safe; several engines may share one `Model`.
 public final class Engine {
     public let model: Model
@@ -26,8 +30,9 @@ public final class Engine {
     /// (`KernelLevel.resolve(options.kernelLevel)`), fixed at creation.
     public let kernelLevel: KernelLevel
 
-    /// Current state of every tensor (shapes as of the last prepare).
-    public private(set) var tensors: [TensorState]
+    /// Current state of every tensor: shapes as of the last prepare, and for the tensors
+    /// after an operator whose output shape depends on run-time values, as of the last invoke.
+    public internal(set) var tensors: [TensorState]
     /// Shapes requested by `resizeInput`, applied at the next prepare.
     private var requestedInputShapes: [Int: [Int]] = [:]
 
@@ -40,27 +45,41 @@ public final class Engine {
         let scratchStart: Int
         let scratchCount: Int
     }
-    private var steps: [Step] = []
+    var steps: [Step] = []
     /// Steps prepared by `init` for the model's own shapes, reused by the first `allocate()`.
     private var pendingPrepared: Prepared?
     private var arena: AlignedBuffer?
-    private var ownedBuffers: [AlignedBuffer] = []
-    private var pointerTable: UnsafeMutablePointer<UnsafeMutableRawPointer>
-    private var scratchTable: UnsafeMutablePointer<UnsafeMutableRawPointer>
+    var ownedBuffers: [AlignedBuffer] = []
+    var pointerTable: UnsafeMutablePointer<UnsafeMutableRawPointer>
+    var scratchTable: UnsafeMutablePointer<UnsafeMutableRawPointer>
     private var scratchTableCount = 0
-    /// Target of pointers for tensors without storage (absent optional inputs).
-    private let emptyStorage = AlignedBuffer(zeroedCount: 64)
+    /// Target of pointers for tensors without storage (absent optional inputs) and for
+    /// tensors not placed in any arena yet.
+    let emptyStorage = AlignedBuffer(zeroedCount: 64)
+    /// The dynamic-shape operator that ends the operators allocate prepared, if any.
+    var headBoundary: DynamicBoundary?
+    /// The segments prepared at invoke after `headBoundary`, each for the shapes its
+    /// boundary last resolved to (the second one follows the first's own boundary, ...).
+    var tails: [TailSegment] = []
+    /// Arena bytes of the segments before the one being prepared (0 at allocate); folding
+    /// in a later segment must leave them room in the memory budget.
+    var reservedArenaBytes = 0
+    /// How many times a segment after a dynamic-shape operator was prepared (for tests of
+    /// the cache: it grows only when a resolved shape changes).
+    package internal(set) var tailPreparations = 0
 
     /// Bytes of the constants computed at the last prepare (folded operator outputs). They
     /// count against `EngineOptions.memoryBudget` together with the arena.
-    public private(set) var foldedConstantBytes = 0
+    public internal(set) var foldedConstantBytes = 0
     /// Work the operators declared at the last prepare (``PrepareContext/declareWork(_:)``),
     /// checked against `EngineOptions.workBudget`.
-    public private(set) var work = 0
+    public internal(set) var work = 0
 
     /// True after a successful `allocate()` and until the next `resizeInput`.
     public private(set) var isAllocated = false
-    /// Size in bytes of the planned arena (0 before `allocate()`).
+    /// Size in bytes of the arena `allocate()` planned (0 before). The operators after one
+    /// whose output shape depends on run-time values have arenas of their own, planned at
+    /// invoke and not counted here.
     public private(set) var arenaSize = 0
 
     public init(model: Model, subgraphIndex: Int = 0, options: EngineOptions = EngineOptions()) throws(RuntimeError) {
@@ -129,6 +148,9 @@ public final class Engine {
         if isAllocated { return }
         arena = nil
         arenaSize = 0
+        headBoundary = nil
+        tails = []
+        reservedArenaBytes = 0
         let prepared: Prepared
         if let pending = pendingPrepared {
             prepared = pending
@@ -156,19 +178,29 @@ public final class Engine {
         }
     }
 
-    /// Scratch requests of the prepared steps, parallel to `steps`.
-    private struct Prepared {
+    /// The prepared operators of one segment and their scratch requests.
+    struct Prepared {
         var steps: [Step]
         var scratchSizes: [Int]
+        /// The dynamic-shape operator that ends the segment, if any (its scratch requests
+        /// follow the steps').
+        var boundary: (step: Step, kernel: any DynamicShapeKernel)?
     }
 
     private func prepareSteps() throws(RuntimeError) -> Prepared {
-        var result = Prepared(steps: [], scratchSizes: [])
-        let packer = ConstantPacker()
         ownedBuffers = []
         foldedConstantBytes = 0
         work = 0
-        for (position, op) in executionOrder.enumerated() {
+        reservedArenaBytes = 0
+        return try prepareSegment(from: 0)
+    }
+
+    /// Prepares the operators from execution position `start` on, through the first one
+    /// whose output shapes are known only at invoke.
+    func prepareSegment(from start: Int) throws(RuntimeError) -> Prepared {
+        var result = Prepared(steps: [], scratchSizes: [])
+        let packer = ConstantPacker()
+        for (position, op) in executionOrder.enumerated().dropFirst(start) {
             guard let prepare = KernelRegistry.prepare(for: op.code, extra: options.customKernels) else {
                 throw .unsupportedOperator(index: op.index, op: op.code.name)
             }
@@ -195,6 +227,14 @@ public final class Engine {
             work = overflow ? .max : total
             guard work <= options.workBudget else {
                 throw .workBudgetExceeded(required: work, budget: options.workBudget)
+            }
+            if let dynamic = kernel as? any DynamicShapeKernel {
+                let step = Step(
+                    operatorIndex: op.index, position: position, kernel: dynamic,
+                    scratchStart: result.scratchSizes.count, scratchCount: context.scratchSizes.count)
+                result.boundary = (step, dynamic)
+                result.scratchSizes += context.scratchSizes
+                break
             }
             // An operator whose outputs are all empty has nothing to compute, but its loops
             // may still run over the other dimensions (a [3586, H, W, 0] resize walks
@@ -241,7 +281,8 @@ public final class Engine {
             guard !overflow else { return false }
             transient = sum
         }
-        guard transient <= options.memoryBudget - Swift.min(foldedConstantBytes, options.memoryBudget) else {
+        let (held, heldOverflow) = foldedConstantBytes.addingReportingOverflow(reservedArenaBytes)
+        guard !heldOverflow, transient <= options.memoryBudget - Swift.min(held, options.memoryBudget) else {
             return false
         }
         packer.finish() // the kernel's packed constants, before it runs
@@ -280,64 +321,30 @@ public final class Engine {
     // MARK: - Plan
 
     private func plan(_ prepared: Prepared) throws(RuntimeError) {
-        let stepCount = prepared.steps.count
-        let wholeRun = (first: -1, last: Swift.max(stepCount, 1))
-        var first = [Int](repeating: Int.max, count: tensors.count)
-        var last = [Int](repeating: Int.min, count: tensors.count)
-        for (s, step) in prepared.steps.enumerated() {
-            let op = executionOrder[step.position]
-            for t in op.inputs + op.outputs + op.intermediates where t >= 0 && t < tensors.count {
-                first[t] = Swift.min(first[t], s)
-                last[t] = Swift.max(last[t], s)
-            }
-        }
-        var requests: [ArenaPlanner.Request] = []
-        var owners: [Int] = [] // tensor index, or -(scratch slot + 1)
-        for t in tensors.indices {
-            guard case .arena = tensors[t].storage else { continue }
-            let pinned = subgraph.inputs.contains(t) || subgraph.outputs.contains(t) || tensors[t].isVariable
-            guard pinned || first[t] != Int.max else { continue }
-            guard let bytes = tensors[t].byteCount else {
-                throw .unsupportedModel(
-                    "tensor \(t) ('\(tensors[t].name)') has type \(tensors[t].type) and shape \(tensors[t].shape), whose size cannot be computed"
-                )
-            }
-            let life = pinned ? wholeRun : (first: first[t], last: last[t])
-            requests.append(.init(size: bytes, first: life.first, last: life.last))
-            owners.append(t)
-        }
-        for (s, step) in prepared.steps.enumerated() {
-            for k in 0 ..< step.scratchCount {
-                requests.append(.init(size: prepared.scratchSizes[step.scratchStart + k], first: s, last: s))
-                owners.append(-(step.scratchStart + k) - 1)
-            }
-        }
-        guard let plan = ArenaPlanner.plan(requests) else {
-            throw .memoryBudgetExceeded(required: Int.max, budget: options.memoryBudget)
-        }
-        let (required, overflow) = plan.size.addingReportingOverflow(foldedConstantBytes)
-        guard !overflow, required <= options.memoryBudget else {
-            throw .memoryBudgetExceeded(required: overflow ? Int.max : required, budget: options.memoryBudget)
-        }
-        let buffer = AlignedBuffer(zeroedCount: plan.size)
         // Rebuild the pointer tables for the new plan.
         pointerTable.update(repeating: emptyStorage.pointer, count: Swift.max(tensors.count, 1))
+        let layout = try layout(prepared, start: 0, incoming: [], isHead: true)
+        let buffer = AlignedBuffer(zeroedCount: layout.size)
         scratchTable.deallocate()
         scratchTableCount = prepared.scratchSizes.count
         scratchTable = .allocate(capacity: Swift.max(scratchTableCount, 1))
         scratchTable.initialize(repeating: emptyStorage.pointer, count: Swift.max(scratchTableCount, 1))
-        for (r, owner) in owners.enumerated() {
-            let p = buffer.pointer + plan.offsets[r]
-            if owner >= 0 { pointerTable[owner] = p } else { scratchTable[-owner - 1] = p }
-        }
+        for (t, offset) in layout.tensors { pointerTable[t] = buffer.pointer + offset }
+        for (k, offset) in layout.scratch.enumerated() { scratchTable[k] = buffer.pointer + offset }
+        pointConstants()
+        arena = buffer
+        arenaSize = layout.size
+        steps = prepared.steps
+        headBoundary = prepared.boundary.map { boundary(of: $0, reservedBytes: layout.size) }
+    }
+
+    /// Points every constant tensor's entry at its bytes.
+    func pointConstants() {
         for t in tensors.indices {
             if let c = tensors[t].constant, let base = c.bytes.baseAddress {
                 pointerTable[t] = UnsafeMutableRawPointer(mutating: base)
             }
         }
-        arena = buffer
-        arenaSize = plan.size
-        steps = prepared.steps
     }
 
     // MARK: - Invoke
@@ -348,16 +355,21 @@ public final class Engine {
         // Kernels split GEMMs over `parallel` themselves, in tiles fixed by the shapes, so
         // that results do not depend on the thread count; BLAS's own threading would not.
         setBLASThreadCount(1)
-        for step in steps {
-            let context = EvalContext(
-                tensors: pointerTable, scratch: scratchTable + step.scratchStart,
-                scratchCount: step.scratchCount, parallel: parallel)
-            do {
-                try step.kernel.eval(context)
-            } catch {
-                let op = subgraph.operators[step.operatorIndex]
-                throw .invokeFailed(index: op.index, op: op.code.name, reason: error.message)
-            }
+        for step in steps { try evaluate(step, scratch: scratchTable) }
+        if let headBoundary { _ = try invokeAfter(headBoundary, profiled: false) }
+    }
+
+    /// Runs one prepared step whose scratch slots start in `scratch`.
+    @inline(__always)
+    func evaluate(_ step: Step, scratch: UnsafeMutablePointer<UnsafeMutableRawPointer>) throws(RuntimeError) {
+        let context = EvalContext(
+            tensors: pointerTable, scratch: scratch + step.scratchStart, scratchCount: step.scratchCount,
+            parallel: parallel)
+        do {
+            try step.kernel.eval(context)
+        } catch {
+            let op = subgraph.operators[step.operatorIndex]
+            throw .invokeFailed(index: op.index, op: op.code.name, reason: error.message)
         }
     }
 
@@ -372,20 +384,13 @@ public final class Engine {
         timings.reserveCapacity(steps.count)
         let clock = ContinuousClock()
         for step in steps {
-            let context = EvalContext(
-                tensors: pointerTable, scratch: scratchTable + step.scratchStart,
-                scratchCount: step.scratchCount, parallel: parallel)
             let start = clock.now
-            do {
-                try step.kernel.eval(context)
-            } catch {
-                let op = subgraph.operators[step.operatorIndex]
-                throw .invokeFailed(index: op.index, op: op.code.name, reason: error.message)
-            }
+            try evaluate(step, scratch: scratchTable)
             let d = clock.now - start
             timings.append(
                 (step.operatorIndex, Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18))
         }
+        if let headBoundary { timings += try invokeAfter(headBoundary, profiled: true) }
         return timings
     }
 
@@ -394,12 +399,16 @@ public final class Engine {
 
     // MARK: - Data access
 
-    /// The bytes of tensor `index` for the current shape, or nil before `allocate()`
-    /// or for tensors without storage. Valid until the next `allocate()`.
+    /// The bytes of tensor `index` for the current shape, or nil before `allocate()`, for
+    /// tensors without storage, and for tensors whose shape is not known yet (those after
+    /// an operator whose output shape depends on run-time values, until an `invoke()` has
+    /// reached them). Valid until the next `allocate()`, or for those tensors, until the
+    /// next `invoke()`.
     public func buffer(forTensor index: Int) -> UnsafeMutableRawBufferPointer? {
         guard isAllocated, index >= 0, index < tensors.count else { return nil }
         switch tensors[index].storage {
         case .none: return nil
+        case .arena where pointerTable[index] == emptyStorage.pointer: return nil
         case .arena, .constant:
             guard let n = tensors[index].byteCount else { return nil }
             return UnsafeMutableRawBufferPointer(start: pointerTable[index], count: n)

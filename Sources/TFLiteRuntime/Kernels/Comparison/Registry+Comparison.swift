@@ -11,6 +11,7 @@ extension KernelRegistry {
             (.greaterEqual, Comparison.prepare(.greaterEqual)),
             (.select, Select.prepare(broadcasting: false)),
             (.selectV2, Select.prepare(broadcasting: true)),
+            (.`where`, WhereKernel.prepare),
         ]
     }
 }
