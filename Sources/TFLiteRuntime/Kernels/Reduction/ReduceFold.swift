@@ -1,22 +1,27 @@
 import TFLiteModel
 
-/// REDUCE_MIN, REDUCE_PROD and REDUCE_ANY: a fold of the reduced elements of each output
-/// element, in row-major order, starting from the fold's identity. Axes and `keep_dims`
-/// work as for ``Reduce`` (constant int32 or int64 axes, negative counting from the end,
-/// duplicates allowed).
+/// REDUCE_MIN, REDUCE_MAX (all but float32), REDUCE_PROD and REDUCE_ANY: a fold of the
+/// reduced elements of each output element, in row-major order, starting from the fold's
+/// identity. Axes and `keep_dims` work as for ``Reduce`` (constant int32 or int64 axes,
+/// negative counting from the end, duplicates allowed).
 ///
 /// - REDUCE_MIN: `acc < x ? acc : x` from the type's largest value (`+∞` for float32), so
 ///   an empty reduction gives that value, as in TFLite. int8/uint8 compare codes, which
 ///   requires the output to be quantized like the input.
-/// - REDUCE_PROD: `acc · x` from 1 (float32, int32 and int64; integers wrap).
+/// - REDUCE_MAX: `x > acc ? x : acc` from the type's smallest value, codes compared as
+///   for MIN. float32 REDUCE_MAX is ``Reduce``'s vectorized kernel.
+/// - REDUCE_PROD: `acc · x` from 1 (float32, int32, int64 and unquantized int8, uint8 and
+///   int16; integers wrap). Quantized int8 and int16 rescale every step
+///   (``ReduceProdQuantizedKernel``); TFLite has no quantized uint8 product.
 /// - REDUCE_ANY: `acc || x` over bool from `false` (any nonzero byte is true).
 enum ReduceFold {
-    enum Kind: Sendable { case min, product, any }
+    enum Kind: Sendable { case min, max, product, any }
 
     static func prepare(_ kind: Kind) -> KernelPrepare {
         return { (context: inout PrepareContext) throws(KernelError) -> any PreparedKernel in
             try context.expectCounts(inputs: 2, outputs: 1)
             let input = try context.input(0)
+            if kind == .max, input.type == .float32 { return try Reduce.prepare(.max)(&context) }
             let axesTensor = try context.input(1)
             let output = try context.output(0)
             guard input.type == output.type else { throw context.unsupportedTypes() }
@@ -35,12 +40,21 @@ enum ReduceFold {
             switch (kind, input.type) {
             case (.any, .bool): element = .bool
             case (.min, .float32), (.product, .float32): element = .float32
-            case (.min, .int32), (.product, .int32): element = .int32
-            case (.min, .int64), (.product, .int64): element = .int64
-            case (.min, .int16): element = .int16
-            case (.min, .int8), (.min, .uint8):
+            case (.min, .int32), (.max, .int32), (.product, .int32): element = .int32
+            case (.min, .int64), (.max, .int64), (.product, .int64): element = .int64
+            case (.min, .int16), (.max, .int16), (.min, .int8), (.max, .int8), (.min, .uint8), (.max, .uint8):
                 try ShapeSupport.requireSameQuantization([input], output: output)
-                element = input.type == .int8 ? .int8 : .uint8
+                element = FoldElement(input.type)
+            case (.product, .int8), (.product, .int16), (.product, .uint8):
+                if input.quantization != nil {
+                    guard input.type != .uint8 else { throw context.unsupportedTypes() }
+                    try context.setOutputShape(0, geometry.outputShape)
+                    return try ReduceProdQuantizedKernel.prepare(
+                        input: input, output: output, walk: ReductionWalk(geometry),
+                        reducedCount: geometry.reducedCount)
+                }
+                try ShapeSupport.requireSameQuantization([input], output: output)
+                element = FoldElement(input.type)
             default: throw context.unsupportedTypes()
             }
             try context.setOutputShape(0, geometry.outputShape)
@@ -51,7 +65,18 @@ enum ReduceFold {
     }
 }
 
-enum FoldElement: Sendable { case float32, int32, int64, int16, int8, uint8, bool }
+enum FoldElement: Sendable {
+    case float32, int32, int64, int16, int8, uint8, bool
+
+    /// The element of a one- or two-byte integer type (uint8 otherwise).
+    init(_ type: ElementType) {
+        switch type {
+        case .int8: self = .int8
+        case .int16: self = .int16
+        default: self = .uint8
+        }
+    }
+}
 
 /// Every layout of a ``ReductionGeometry`` as kept and reduced groups (sizes and input
 /// strides, outermost first), so one odometer loop serves the folds that are not
@@ -129,8 +154,16 @@ struct ReduceFoldKernel: PreparedKernel {
         case (.min, .int16): fold(context, initial: Int16.max) { Swift.min($0, $1) }
         case (.min, .int8): fold(context, initial: Int8.max) { Swift.min($0, $1) }
         case (.min, .uint8), (.min, .bool): fold(context, initial: UInt8.max) { Swift.min($0, $1) }
+        case (.max, .int32): fold(context, initial: Int32.min) { Swift.max($0, $1) }
+        case (.max, .int64): fold(context, initial: Int64.min) { Swift.max($0, $1) }
+        case (.max, .int16): fold(context, initial: Int16.min) { Swift.max($0, $1) }
+        case (.max, .int8): fold(context, initial: Int8.min) { Swift.max($0, $1) }
+        case (.max, _): fold(context, initial: UInt8.min) { Swift.max($0, $1) }
         case (.product, .float32): fold(context, initial: Float(1)) { $0 * $1 }
         case (.product, .int64): fold(context, initial: Int64(1)) { $0 &* $1 }
+        case (.product, .int16): fold(context, initial: Int16(1)) { $0 &* $1 }
+        case (.product, .int8): fold(context, initial: Int8(1)) { $0 &* $1 }
+        case (.product, .uint8), (.product, .bool): fold(context, initial: UInt8(1)) { $0 &* $1 }
         case (.product, _): fold(context, initial: Int32(1)) { $0 &* $1 }
         }
     }

@@ -5,7 +5,7 @@ extension KernelRegistry {
         [
             (.mean, Reduce.prepare(.mean)),
             (.sum, Reduce.prepare(.sum)),
-            (.reduceMax, Reduce.prepare(.max)),
+            (.reduceMax, ReduceFold.prepare(.max)),
             (.reduceMin, ReduceFold.prepare(.min)),
             (.reduceProd, ReduceFold.prepare(.product)),
             (.reduceAny, ReduceFold.prepare(.any)),
