@@ -195,7 +195,10 @@ import TFLiteModel
             prepare(.prelu, [([2, 3], .uint8), ([3], .uint8)], out: .uint8)
                 == "operator 0 (PRELU): input (tensor 0, UINT8) has no quantization parameters")
         #expect(
+            prepare(.exp, [([4], .uint8)], out: .uint8)
+                == "operator 0 (EXP) does not support the types inputs (UINT8) -> outputs (UINT8)")
+        #expect(
             prepare(.exp, [([4], .int8)], out: .int8)
-                == "operator 0 (EXP) does not support the types inputs (INT8) -> outputs (INT8)")
+                == "operator 0 (EXP): input (tensor 0, INT8) has no quantization parameters")
     }
 }

@@ -62,6 +62,11 @@ import TFLiteModel
         #expect(try binary(.floorDiv, a, b, .int32) == [3, -4, -4, 3, -2, Int32.min])
         #expect(try binary(.floorMod, a, b, .int32) == [1, 1, -1, -1, 0, 0])
         #expect(try binary(.floorMod, [7, -7] as [Int64], [-3, 3], .int64) == [-2, 2])
+        // int8 and int16 divide the stored values; T.min // −1 wraps to T.min.
+        #expect(try binary(.floorDiv, [7, -7, -128, 127] as [Int8], [-2, 2, -1, -128], .int8) == [-4, -4, -128, -1])
+        #expect(try binary(.floorMod, [7, -7, -128, 127] as [Int8], [-2, 2, -1, -128], .int8) == [-1, 1, 0, -1])
+        #expect(try binary(.floorDiv, [-32768, 1000] as [Int16], [-1, -7], .int16) == [-32768, -143])
+        #expect(try binary(.floorMod, [-32768, 1000] as [Int16], [-1, -7], .int16) == [0, -1])
         let fa: [Float] = [7, -7, 7, -7, 5.5]
         let fb: [Float] = [2, 2, -2, -2, 2]
         #expect(try binary(.floorDiv, fa, fb, .float32) == [3, -4, -4, 3, 2])
@@ -71,6 +76,8 @@ import TFLiteModel
     @Test func integerZeroDivisorAndNegativeExponentFailAtInvoke() throws {
         for op in [BuiltinOperator.floorDiv, .floorMod] {
             #expect(throws: RuntimeError.self) { _ = try binary(op, [1, 2] as [Int32], [1, 0], .int32) }
+            #expect(throws: RuntimeError.self) { _ = try binary(op, [1, 2] as [Int8], [0, 1], .int8) }
+            #expect(throws: RuntimeError.self) { _ = try binary(op, [1, 2] as [Int16], [3, 0], .int16) }
         }
         #expect(throws: RuntimeError.self) { _ = try binary(.pow, [2, 2] as [Int32], [3, -1], .int32) }
         #expect(try binary(.pow, [2, -3, 2] as [Int32], [10, 3, 40], .int32) == [1024, -27, Int32.min])

@@ -8,11 +8,12 @@ import Darwin
 import TFLiteModel
 
 extension UnaryActivation {
-    /// The uint8/int8 kernel of `kind`, or nil where TFLite has none (EXP, SQRT, RSQRT).
+    /// The uint8/int8 kernel of `kind`, or nil where TFLite has none (uint8 EXP, SQRT,
+    /// RSQRT).
     ///
-    /// - LOGISTIC and TANH: a 256-entry table built at prepare, as TFLite's reference
-    ///   kernel does (see ``lookupTable(_:input:output:_:)``). LOGISTIC requires an
-    ///   output scale of exactly 1/256.
+    /// - LOGISTIC, TANH and int8 EXP: a 256-entry table built at prepare, as TFLite's
+    ///   reference kernel does (see ``lookupTable(_:input:output:_:)``). LOGISTIC requires
+    ///   an output scale of exactly 1/256.
     /// - LEAKY_RELU: `y = z_y + MBQM(x − z_x, x ≥ z_x ? s_x/s_y : s_x·α/s_y)`, clamped to
     ///   the type; a negative α multiplies by |α| and negates.
     /// - HARD_SWISH: TFLite's int16 fixed-point evaluation (``HardSwishQ8``).
@@ -22,7 +23,7 @@ extension UnaryActivation {
         _: T.Type, _ kind: Kind, _ operands: Operands, alpha: Float,
         input: TensorState, output: TensorState
     ) throws(KernelError) -> (any PreparedKernel)? {
-        if kind == .exp || kind == .sqrt || kind == .rsqrt { return nil }
+        if kind == .sqrt || kind == .rsqrt || (kind == .exp && !T.isSigned) { return nil }
         let qx = try QuantizedOperand(input, role: "input")
         let qy = try QuantizedOperand(output, role: "output")
         switch kind {
@@ -37,6 +38,10 @@ extension UnaryActivation {
             return LookupTableKernel(
                 input: operands.input, output: operands.output, count: operands.count,
                 table: lookupTable(T.self, input: qx, output: qy) { tanhf($0) })
+        case .exp:
+            return LookupTableKernel(
+                input: operands.input, output: operands.output, count: operands.count,
+                table: lookupTable(T.self, input: qx, output: qy) { expf($0) })
         case .leakyRelu:
             let op = LeakyReluQ8(
                 zeroX: qx.zeroPoint, zeroY: qy.zeroPoint,
@@ -51,7 +56,7 @@ extension UnaryActivation {
             return LookupTableKernel(
                 input: operands.input, output: operands.output, count: operands.count,
                 table: op.table(T.self))
-        case .exp, .sqrt, .rsqrt:
+        case .sqrt, .rsqrt:
             return nil
         }
     }

@@ -5,8 +5,9 @@ import TFLiteModel
 /// shapes broadcast as NumPy does (``Broadcast``), and the loops are the ones of ADD and
 /// friends (``BroadcastBinaryKernel``).
 ///
-/// Integer FLOOR_DIV and FLOOR_MOD fail at invoke when a divisor is zero, and int32 POW
-/// when an exponent is negative, as TFLite's kernels do (``CheckedOperandKernel``).
+/// Integer FLOOR_DIV and FLOOR_MOD (int8, int16, int32; FLOOR_MOD also int64) fail at
+/// invoke when a divisor is zero, and int32 POW when an exponent is negative, as TFLite's
+/// kernels do (``CheckedOperandKernel``).
 enum BinaryMath {
     enum Kind: Sendable {
         case pow, floorDiv, floorMod, logicalAnd, logicalOr
@@ -24,6 +25,7 @@ enum BinaryMath {
             case .int32: kernel = int32(kind, operands, divisorCount: b.elementCount)
             case .int64: kernel = int64(kind, operands, divisorCount: b.elementCount)
             case .bool: kernel = bool(kind, operands)
+            case .int8, .int16: kernel = narrow(kind, a.type, operands, divisorCount: b.elementCount)
             default: kernel = nil
             }
             guard let kernel else { throw context.unsupportedTypes() }
