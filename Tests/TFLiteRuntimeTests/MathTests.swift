@@ -23,6 +23,10 @@ import TFLiteModel
         #expect(try runOneToOne(.square, [-3, 0.5] as [Float], .float32, to: .float32, as: Float.self) == [9, 0.25])
         #expect(try runOneToOne(.abs, [Int32.min, -7, 7], .int32, to: .int32, as: Int32.self) == [Int32.min, 7, 7])
         #expect(try runOneToOne(.neg, [Int64.min, -7, 7], .int64, to: .int64, as: Int64.self) == [Int64.min, 7, -7])
+        // int8 and int16 NEG negate the stored value (quantized or not, as TFLite does).
+        #expect(try runOneToOne(.neg, [-128, -7, 127] as [Int8], .int8, to: .int8, as: Int8.self) == [-128, 7, -127])
+        #expect(
+            try runOneToOne(.neg, [Int16.min, 300] as [Int16], .int16, to: .int16, as: Int16.self) == [Int16.min, -300])
         #expect(try runOneToOne(.sign, [Int32.min, 0, 9], .int32, to: .int32, as: Int32.self) == [-1, 0, 1])
         #expect(
             try runOneToOne(.logicalNot, [0, 1, 2, 255] as [UInt8], .bool, to: .bool, as: UInt8.self) == [1, 0, 0, 0])

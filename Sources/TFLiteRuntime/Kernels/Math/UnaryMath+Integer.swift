@@ -1,3 +1,5 @@
+import TFLiteModel
+
 extension UnaryMath {
     /// The int32 kernel of `kind`: ABS, NEG and SIGN, as in TFLite (nil otherwise).
     /// ABS and NEG wrap at `Int32.min` (two's complement, what TFLite's C++ gives).
@@ -13,6 +15,12 @@ extension UnaryMath {
     /// The int64 kernel of `kind`: NEG only, as in TFLite.
     static func int64(_ kind: Kind, _ operands: Operands) -> (any PreparedKernel)? {
         kind == .neg ? UnaryIntegerKernel<NegI64>(operands) : nil
+    }
+
+    /// int8 and int16 NEG: TFLite negates the stored value whether or not the tensor is
+    /// quantized (its parameters are not consulted), wrapping at `T.min`.
+    static func negateStored(_ type: ElementType, _ operands: Operands) -> any PreparedKernel {
+        type == .int8 ? UnaryIntegerKernel<NegS8>(operands) : UnaryIntegerKernel<NegS16>(operands)
     }
 }
 
@@ -64,4 +72,12 @@ enum SignI32: UnaryIntegerOp {
 
 enum NegI64: UnaryIntegerOp {
     @inline(__always) static func apply(_ x: Int64) -> Int64 { 0 &- x }
+}
+
+enum NegS8: UnaryIntegerOp {
+    @inline(__always) static func apply(_ x: Int8) -> Int8 { 0 &- x }
+}
+
+enum NegS16: UnaryIntegerOp {
+    @inline(__always) static func apply(_ x: Int16) -> Int16 { 0 &- x }
 }

@@ -4,8 +4,8 @@ import TFLiteModel
 /// SIGN, SQUARE, ELU, GELU and LOGICAL_NOT. The output has the input's shape and type.
 ///
 /// Prepare checks the types against what TFLite accepts for each op and picks the
-/// kernel: float32 (`+F32`), int32/int64 (`+Integer`), int8/uint8 as a 256-entry table
-/// computed at prepare (`+Quantized`), and bool (LOGICAL_NOT, also a table).
+/// kernel: float32 (`+F32`), int32/int64 and int8/int16 NEG (`+Integer`), int8/uint8 as a
+/// 256-entry table computed at prepare (`+Quantized`), and bool (LOGICAL_NOT, also a table).
 enum UnaryMath {
     enum Kind: Sendable {
         case abs, neg, log, sin, cos, floor, ceil, round, sign, square, elu, gelu, logicalNot
@@ -28,6 +28,8 @@ enum UnaryMath {
                 kernel = int32(kind, operands)
             case .int64:
                 kernel = int64(kind, operands)
+            case .int8 where kind == .neg, .int16 where kind == .neg:
+                kernel = negateStored(input.type, operands)
             case .int8:
                 kernel = try quantized(
                     Int8.self, kind, operands, approximateGelu: approximate, input: input, output: output)
