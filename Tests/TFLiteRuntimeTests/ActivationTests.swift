@@ -158,6 +158,37 @@ import TFLiteModel
         }
     }
 
+    /// int8 RSQRT: code 0 above the zero point is the largest code, and a code below the
+    /// zero point (a negative number) fails the invoke, as in TFLite.
+    @Test func int8RsqrtRefusesNegativeInputsAtInvoke() throws {
+        func rsqrt(_ codes: [Int8]) throws -> [Int8] {
+            var g = GraphBuilder()
+            let q = Quantization(scales: [0.25], zeroPoints: [-10])
+            let x = g.input([codes.count], .int8, quantization: q)
+            let y = g.tensor([codes.count], .int8, quantization: q)
+            g.op(.rsqrt, inputs: [x], outputs: [y])
+            g.output(y)
+            let engine = try g.engine()
+            try engine.allocate()
+            try engine.setInput(0, codes)
+            try engine.invoke()
+            return try engine.output(0, as: Int8.self)
+        }
+        // 1/√(0.25·d) over 0.25: d = 4 → 1 → code −6, d = 16 → 0.5 → code −8.
+        #expect(try rsqrt([-10, -6, 6]) == [127, -6, -8])
+        #expect(throws: RuntimeError.self) { _ = try rsqrt([-10, -11]) }
+        #expect(
+            errorDescription {
+                var g = GraphBuilder()
+                let q = Quantization(scales: [0.5], zeroPoints: [128])
+                let x = g.input([2], .uint8, quantization: q)
+                let y = g.tensor([2], .uint8, quantization: q)
+                g.op(.rsqrt, inputs: [x], outputs: [y])
+                g.output(y)
+                _ = try g.engine()
+            } == "operator 0 (RSQRT) does not support the types inputs (UINT8) -> outputs (UINT8)")
+    }
+
     @Test func prepareErrors() throws {
         func prepare(
             _ code: BuiltinOperator, _ inputs: [([Int], ElementType)], out: ElementType = .float32,
