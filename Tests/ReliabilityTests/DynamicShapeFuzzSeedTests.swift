@@ -23,24 +23,7 @@ import TFLiteFuzzing
     }
 
     @Test func mutantsNeverTrap() throws {
-        var state: UInt64 = 0x5EED_0018
-        func next() -> Int {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Int(truncatingIfNeeded: state >> 33)
-        }
-        var outcomes: [String: Int] = [:]
-        for url in Self.models {
-            let original = try [UInt8](Data(contentsOf: url))
-            for _ in 0 ..< 150 {
-                var bytes = original
-                for _ in 0 ..< 1 + next() % 4 {
-                    bytes[next() % bytes.count] = UInt8(truncatingIfNeeded: next())
-                }
-                let outcome = FuzzEntryPoints.modelInvoke(bytes)
-                let kind = outcome.split(separator: ":").first.map(String.init) ?? outcome
-                outcomes[kind, default: 0] += 1
-            }
-        }
+        let outcomes = try ModelMutants.outcomes(of: Self.models, perModel: 150, seed: 0x5EED_0018)
         // Mutants that still load and run reach the dynamic path; the rest are refused.
         #expect(outcomes.keys.contains("invoked"), "\(outcomes)")
         #expect(outcomes.keys.allSatisfy { ["invoked", "rejected at load", "rejected at run"].contains($0) })
