@@ -3,13 +3,13 @@ import Testing
 import TFLiteFuzzing
 
 /// The 8-bit and 16-bit conformance models of the quantized reductions and tables
-/// (REDUCE_PROD's per-step rescaling, REDUCE_MAX over codes, EXP, RSQRT) are model-invoke
+/// (REDUCE_PROD's per-step rescaling, REDUCE_MAX over codes, EXP, SQRT, RSQRT) are model-invoke
 /// fuzz seeds. This replays them through the target's entry point, then mutants of them
 /// (bytes changed at seeded random places, so scales, zero points, shapes, axes and types
 /// read from the file go wrong as a fuzzer would make them). Every one must come back as a
 /// result or a typed error, never a trap.
 @Suite struct QuantizedFoldFuzzSeedTests {
-    static let operators = ["REDUCE_PROD", "REDUCE_MAX", "REDUCE_MIN", "EXP", "RSQRT"]
+    static let operators = ["REDUCE_PROD", "REDUCE_MAX", "REDUCE_MIN", "EXP", "SQRT", "RSQRT"]
 
     static var models: [URL] {
         operators.flatMap { op in

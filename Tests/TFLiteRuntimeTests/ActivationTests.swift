@@ -158,15 +158,15 @@ import TFLiteModel
         }
     }
 
-    /// int8 RSQRT: code 0 above the zero point is the largest code, and a code below the
-    /// zero point (a negative number) fails the invoke, as in TFLite.
-    @Test func int8RsqrtRefusesNegativeInputsAtInvoke() throws {
-        func rsqrt(_ codes: [Int8]) throws -> [Int8] {
+    /// int8 SQRT and RSQRT: a code below the zero point (a negative number) fails the
+    /// invoke, as in TFLite; RSQRT of the zero point's code is the largest code.
+    @Test func int8SquareRootsRefuseNegativeInputsAtInvoke() throws {
+        func run(_ code: BuiltinOperator, _ codes: [Int8], _ type: ElementType = .int8) throws -> [Int8] {
             var g = GraphBuilder()
-            let q = Quantization(scales: [0.25], zeroPoints: [-10])
-            let x = g.input([codes.count], .int8, quantization: q)
-            let y = g.tensor([codes.count], .int8, quantization: q)
-            g.op(.rsqrt, inputs: [x], outputs: [y])
+            let q = Quantization(scales: [0.25], zeroPoints: type == .uint8 ? [128] : [-10])
+            let x = g.input([codes.count], type, quantization: q)
+            let y = g.tensor([codes.count], type, quantization: q)
+            g.op(code, inputs: [x], outputs: [y])
             g.output(y)
             let engine = try g.engine()
             try engine.allocate()
@@ -175,18 +175,15 @@ import TFLiteModel
             return try engine.output(0, as: Int8.self)
         }
         // 1/√(0.25·d) over 0.25: d = 4 → 1 → code −6, d = 16 → 0.5 → code −8.
-        #expect(try rsqrt([-10, -6, 6]) == [127, -6, -8])
-        #expect(throws: RuntimeError.self) { _ = try rsqrt([-10, -11]) }
-        #expect(
-            errorDescription {
-                var g = GraphBuilder()
-                let q = Quantization(scales: [0.5], zeroPoints: [128])
-                let x = g.input([2], .uint8, quantization: q)
-                let y = g.tensor([2], .uint8, quantization: q)
-                g.op(.rsqrt, inputs: [x], outputs: [y])
-                g.output(y)
-                _ = try g.engine()
-            } == "operator 0 (RSQRT) does not support the types inputs (UINT8) -> outputs (UINT8)")
+        #expect(try run(.rsqrt, [-10, -6, 6]) == [127, -6, -8])
+        // √(0.25·d) over 0.25, truncated: d = 4 → 1 → code −6, d = 10 → 1.58… → 6 → code −4.
+        #expect(try run(.sqrt, [-10, -6, 0]) == [-10, -6, -4])
+        for code in [BuiltinOperator.sqrt, .rsqrt] {
+            #expect(throws: RuntimeError.self) { _ = try run(code, [-10, -11]) }
+            #expect(
+                errorDescription { _ = try run(code, [0, 1], .uint8) }
+                    == "operator 0 (\(code.name)) does not support the types inputs (UINT8) -> outputs (UINT8)")
+        }
     }
 
     @Test func prepareErrors() throws {

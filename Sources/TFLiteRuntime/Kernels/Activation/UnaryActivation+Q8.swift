@@ -8,10 +8,11 @@ import Darwin
 import TFLiteModel
 
 extension UnaryActivation {
-    /// The uint8/int8 kernel of `kind`, or nil where TFLite has none (SQRT, uint8 EXP and
+    /// The uint8/int8 kernel of `kind`, or nil where TFLite has none (uint8 EXP, SQRT and
     /// RSQRT).
     ///
-    /// - int8 RSQRT: TFLite's fixed-point inverse square root per code (``RsqrtS8Kernel``).
+    /// - int8 SQRT and RSQRT: TFLite's Float square root and fixed-point inverse square
+    ///   root per code (``SquareRootsS8``); negative inputs fail the invoke.
     /// - LOGISTIC, TANH and int8 EXP: a 256-entry table built at prepare, as TFLite's
     ///   reference kernel does (see ``lookupTable(_:input:output:_:)``). LOGISTIC requires
     ///   an output scale of exactly 1/256.
@@ -24,7 +25,7 @@ extension UnaryActivation {
         _: T.Type, _ kind: Kind, _ operands: Operands, alpha: Float,
         input: TensorState, output: TensorState
     ) throws(KernelError) -> (any PreparedKernel)? {
-        if kind == .sqrt || ((kind == .exp || kind == .rsqrt) && !T.isSigned) { return nil }
+        if (kind == .exp || kind == .sqrt || kind == .rsqrt) && !T.isSigned { return nil }
         let qx = try QuantizedOperand(input, role: "input")
         let qy = try QuantizedOperand(output, role: "output")
         switch kind {
@@ -58,9 +59,9 @@ extension UnaryActivation {
                 input: operands.input, output: operands.output, count: operands.count,
                 table: op.table(T.self))
         case .rsqrt:
-            return try RsqrtS8Kernel.prepare(input: qx, output: qy, operands: operands)
+            return try SquareRootsS8.rsqrt(input: qx, output: qy, operands: operands)
         case .sqrt:
-            return nil
+            return SquareRootsS8.sqrt(input: qx, output: qy, operands: operands)
         }
     }
 
