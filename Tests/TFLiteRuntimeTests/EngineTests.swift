@@ -122,3 +122,41 @@ import TFLiteModel
         #expect(throws: RuntimeError.memoryBudgetExceeded(required: 8 << 30, budget: 1 << 30)) { try engine.allocate() }
     }
 }
+
+/// Operators that declare too little work to repay a second thread run on the caller alone;
+/// larger ones, and operators that declare none, get the engine's threads.
+@Suite struct SerialStepTests {
+    @Test func smallConvolutionsRunSerially() throws {
+        #expect(!Parallel.runsSerially(work: 0))
+        #expect(Parallel.runsSerially(work: 1))
+        #expect(Parallel.runsSerially(work: 4 * Parallel.minimumWorkPerThread - 1))
+        #expect(!Parallel.runsSerially(work: 4 * Parallel.minimumWorkPerThread))
+
+        var g = GraphBuilder()
+        // 4x4 pixels x 8 x 8 = 1,024 multiply-accumulates, then 64x64 x 32 x 32 = 4.2 M.
+        let x = g.input([1, 4, 4, 8], .float32)
+        let small = g.tensor([1, 4, 4, 8], .float32)
+        g.op(
+            .conv2D, inputs: [x, g.constant([Float](repeating: 0.5, count: 64), shape: [8, 1, 1, 8])],
+            outputs: [small],
+            options: .conv2D(Conv2DOptions(padding: .valid, strideWidth: 1, strideHeight: 1, activation: .none)))
+        let big = g.input([1, 64, 64, 32], .float32)
+        let large = g.tensor([1, 64, 64, 32], .float32)
+        g.op(
+            .conv2D, inputs: [big, g.constant([Float](repeating: 0.25, count: 1024), shape: [32, 1, 1, 32])],
+            outputs: [large],
+            options: .conv2D(Conv2DOptions(padding: .valid, strideWidth: 1, strideHeight: 1, activation: .none)))
+        let sum = g.tensor([1, 4, 4, 8], .float32)
+        g.op(.add, inputs: [small, small], outputs: [sum], options: .add(activation: .none, potScaleInt16: false))
+        g.output(sum)
+        g.output(large)
+        let engine = try g.engine(threads: 2)
+        try engine.allocate()
+        #expect(engine.steps.map(\.serial) == [true, false, false])
+        try engine.setInput(0, [Float](repeating: 1, count: 128))
+        try engine.setInput(1, [Float](repeating: 2, count: 64 * 64 * 32))
+        try engine.invoke()
+        #expect(try engine.output(0, as: Float.self) == [Float](repeating: 8, count: 128))
+        #expect(try engine.output(1, as: Float.self) == [Float](repeating: 16, count: 64 * 64 * 32))
+    }
+}

@@ -26,6 +26,8 @@ public final class Engine {
     /// ``ActivationFusion`` (when ``EngineOptions/fusesActivations``).
     let executionOrder: [Operator]
     let parallel: Parallel
+    /// The calling thread alone, for operators too small to split (``Step/serial``).
+    let serialParallel = Parallel(threadCount: 1)
     /// The instruction-set level of the microkernels this engine runs
     /// (`KernelLevel.resolve(options.kernelLevel)`), fixed at creation.
     public let kernelLevel: KernelLevel
@@ -44,6 +46,8 @@ public final class Engine {
         let kernel: any PreparedKernel
         let scratchStart: Int
         let scratchCount: Int
+        /// Whether the operator runs on the calling thread alone (``Parallel/runsSerially(work:)``).
+        let serial: Bool
     }
     var steps: [Step] = []
     /// Steps prepared by `init` for the model's own shapes, reused by the first `allocate()`.
@@ -231,7 +235,8 @@ public final class Engine {
             if let dynamic = kernel as? any DynamicShapeKernel {
                 let step = Step(
                     operatorIndex: op.index, position: position, kernel: dynamic,
-                    scratchStart: result.scratchSizes.count, scratchCount: context.scratchSizes.count)
+                    scratchStart: result.scratchSizes.count, scratchCount: context.scratchSizes.count,
+                    serial: Parallel.runsSerially(work: context.work))
                 result.boundary = (step, dynamic)
                 result.scratchSizes += context.scratchSizes
                 break
@@ -244,7 +249,8 @@ public final class Engine {
             result.steps.append(
                 Step(
                     operatorIndex: op.index, position: position, kernel: kernel,
-                    scratchStart: result.scratchSizes.count, scratchCount: context.scratchSizes.count))
+                    scratchStart: result.scratchSizes.count, scratchCount: context.scratchSizes.count,
+                    serial: Parallel.runsSerially(work: context.work)))
             result.scratchSizes += context.scratchSizes
         }
         packer.finish()
@@ -364,7 +370,7 @@ public final class Engine {
     func evaluate(_ step: Step, scratch: UnsafeMutablePointer<UnsafeMutableRawPointer>) throws(RuntimeError) {
         let context = EvalContext(
             tensors: pointerTable, scratch: scratch + step.scratchStart, scratchCount: step.scratchCount,
-            parallel: parallel)
+            parallel: step.serial ? serialParallel : parallel)
         do {
             try step.kernel.eval(context)
         } catch {
