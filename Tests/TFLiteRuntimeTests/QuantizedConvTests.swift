@@ -184,6 +184,46 @@ import TFLiteModel
         }
     }
 
+    /// A constant 3×3 filter with a bias known only at run time (a graph input): every
+    /// level adds it per invocation and gives the bytes of the same graph with the bias
+    /// constant.
+    @Test func depthwiseThreeByThreeRuntimeBias() throws {
+        var rng = SplitMix64(seed: 0xb1a5)
+        for (type, channels) in [(ElementType.int8, 16), (.uint8, 21)] {
+            let input = [1, 7, 9, channels]
+            let q = QuantizedWeights(
+                type: type, count: 9 * channels, channels: channels, axis: 3, depth: 9,
+                perChannel: type == .int8, bias: true, rng: &rng)
+            let bias = try #require(q.biasValues)
+            let x = QTest.randomCodes(input.reduce(1, *), type, &rng)
+            let options = DepthwiseConv2DOptions(
+                padding: .same, strideWidth: 2, strideHeight: 1, depthMultiplier: 1, activation: .none)
+            func graph(runtimeBias: Bool) -> GraphBuilder {
+                var g = GraphBuilder()
+                let xi = g.input(input, type, quantization: q.inputQuantization)
+                let b =
+                    runtimeBias
+                    ? g.input([channels], .int32, quantization: q.biasQuantization)
+                    : g.constant(bias, shape: [channels], .int32, quantization: q.biasQuantization)
+                let w = g.constant(
+                    QTest.bytes(q.codes), shape: [1, 3, 3, channels], type, quantization: q.quantization)
+                let y = g.tensor([1], type, quantization: q.outputQuantization)
+                g.op(.depthwiseConv2D, inputs: [xi, w, b], outputs: [y], options: .depthwiseConv2D(options))
+                g.output(y)
+                return g
+            }
+            let biasBytes = bias.withUnsafeBytes { Array($0) }
+            for level in QTest.levels {
+                for threads in [1, 2] {
+                    let expected = try QTest.run(graph(runtimeBias: false), [QTest.bytes(x)], threads: 1, level: level)
+                    let got = try QTest.run(
+                        graph(runtimeBias: true), [QTest.bytes(x), biasBytes], threads: threads, level: level)
+                    #expect(got.bytes == expected.bytes, "\(type) \(level) \(threads) threads")
+                }
+            }
+        }
+    }
+
     /// Geometries the Float-sum kernel leaves to the integer one.
     @Test func depthwiseThreeByThreeCoverage() throws {
         func geometry(k: Int = 3, inC: Int = 8, outC: Int = 8, stride: Int = 1, dilation: Int = 1) throws

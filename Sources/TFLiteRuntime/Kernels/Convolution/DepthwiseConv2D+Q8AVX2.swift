@@ -8,20 +8,22 @@ import MicrokernelsAVX2
 ///
 /// The sums are TFLite's, exactly: `bias + Σ (x - zx)·(w - zw)` over the in-image taps
 /// equals `Σ x·(w - zw)` over all nine taps, with taps in the padding reading `zx`, plus
-/// `bias - zx·Σ_t (w - zw)` per channel (computed at prepare, the bias added per
-/// invocation since it may be a run-time tensor). The arithmetic wraps in `Int32` like the
+/// `bias - zx·Σ_t (w - zw)` per channel (computed at prepare; a bias known only at run
+/// time is added per invocation). The arithmetic wraps in `Int32` like the
 /// reference's. The portable level's ``DepthwiseConv2D3x3Q8`` centers every input row
 /// into Float first; here that copy, a third of its time on MobileNet's stride-2 layers,
 /// is gone. Work is split over output rows; each worker's scratch holds one output row of
-/// sums and the adjusted bias.
+/// sums and, for a run-time bias, the adjusted bias.
 struct DepthwiseConv2D3x3Q8AVX2: PreparedKernel {
-    let input: Int, bias: Int?, output: Int
+    /// The bias tensor when it is known only at run time; a constant bias is in
+    /// `channelTerms`.
+    let input: Int, runtimeBias: Int?, output: Int
     let walk: Depthwise3x3Walk
     let signed: Bool
     /// `w - zw` as `Int32`, `[9, C]`.
     let weights: AlignedBuffer
-    /// `-zx·Σ_t (w - zw)` per channel, wrapping.
-    let zeroPointTerms: AlignedBuffer
+    /// `-zx·Σ_t (w - zw)` per channel, plus the bias when it is constant, wrapping.
+    let channelTerms: AlignedBuffer
     /// `C` bytes holding `zx`: what taps in the padding read.
     let padding: AlignedBuffer
     let requantizer: Requantizer
@@ -39,19 +41,23 @@ struct DepthwiseConv2D3x3Q8AVX2: PreparedKernel {
             throw .invalid("the filter holds \(raw.count) values; \(count) needed")
         }
         self.input = input
-        self.bias = bias
+        let constantBias = bias.flatMap { context.tensors[$0].constant?.typed(Int32.self) }
+        if let constantBias, constantBias.count < C {
+            throw .invalid("the bias holds \(constantBias.count) values; \(C) needed")
+        }
+        runtimeBias = constantBias == nil ? bias : nil
         self.output = output
         walk = Depthwise3x3Walk(geometry: g)
         signed = T.isSigned
         weights = AlignedBuffer(uninitializedCount: try ConvCheck.product([count, 4], "DEPTHWISE_CONV_2D filter"))
-        zeroPointTerms = AlignedBuffer(zeroedCount: try ConvCheck.product([C, 4], "DEPTHWISE_CONV_2D bias"))
+        channelTerms = AlignedBuffer(zeroedCount: try ConvCheck.product([C, 4], "DEPTHWISE_CONV_2D bias"))
         padding = AlignedBuffer(zeroedCount: C)
-        let centered = weights.typed(Int32.self), terms = zeroPointTerms.typed(Int32.self)
+        let centered = weights.typed(Int32.self), terms = channelTerms.typed(Int32.self)
         for i in 0 ..< count { centered[i] = Int32(truncatingIfNeeded: w[i]) &- zw }
         for c in 0 ..< C {
             var sum: Int32 = 0
             for t in 0 ..< 9 { sum &+= centered[t * C + c] }
-            terms[c] = 0 &- zx &* sum
+            terms[c] = (constantBias?[c] ?? 0) &- zx &* sum
         }
         padding.typed(UInt8.self).update(repeating: UInt8(truncatingIfNeeded: zx), count: C)
         self.requantizer = requantizer
@@ -65,18 +71,22 @@ struct DepthwiseConv2D3x3Q8AVX2: PreparedKernel {
     func eval(_ context: EvalContext) throws(KernelError) {
         let x = UnsafePointer(context.pointer(input, as: UInt8.self))
         let y = context.pointer(output, as: UInt8.self)
-        let b = context.optionalInt32s(bias)
+        let b = context.optionalInt32s(runtimeBias)
         let memory = UnsafeMutableRawPointer(context.scratch(scratch, as: UInt8.self))
         let w = UnsafePointer(weights.typed(Int32.self))
-        let terms = UnsafePointer(zeroPointTerms.typed(Int32.self))
+        let terms = UnsafePointer(channelTerms.typed(Int32.self))
         let pad = UnsafePointer(padding.typed(UInt8.self))
         let g = walk.geometry, C = g.inC
         let rowBytes = g.inW * C, outCount = g.outW * C
         forEachWorker(context.parallel, g.batch * g.outH) { worker, rows in
             let base = memory + worker * workerBytes
             let sums = base.bindMemory(to: Int32.self, capacity: outCount)
-            let adjusted = (base + sumsBytes).bindMemory(to: Int32.self, capacity: C)
-            for c in 0 ..< C { adjusted[c] = (b?[c] ?? 0) &+ terms[c] }
+            var adjusted = terms
+            if let b {
+                let sum = (base + sumsBytes).bindMemory(to: Int32.self, capacity: C)
+                for c in 0 ..< C { sum[c] = b[c] &+ terms[c] }
+                adjusted = UnsafePointer(sum)
+            }
             for row in rows {
                 let n = row / g.outH, oy = row % g.outH
                 let iy0 = oy * g.strideH - g.padTop
