@@ -5,7 +5,7 @@
 // Layers, each importing only those below it:
 //   TFLiteFormat (FlatBuffers/FlexBuffers + schema views)
 //   → TFLiteModel (validated, immutable graph)
-//   → Microkernels, MicrokernelsAVX2 (per-ISA inner loops, chosen at run time)
+//   → Microkernels, MicrokernelsAVX2, MicrokernelsAVX512 (per-ISA inner loops, chosen at run time)
 //   → TFLiteRuntime (planner, executor, kernels)
 //   → TensorFlowLite, MLKit (API modules)
 //   → TFLiteCommands → tflite (CLI)
@@ -23,14 +23,15 @@
 //
 // Kernels per instruction-set level: `Microkernels` is compiled for the architecture's
 // baseline and runs everywhere; `MicrokernelsAVX2` is compiled with AVX2 + FMA (x86-64-v3)
-// and only called after CPUID says the CPU has them (`KernelLevel`). Its flags are
+// and `MicrokernelsAVX512` with AVX-512 + VNNI on top, each only called after CPUID says
+// the CPU has them (`KernelLevel`). Its flags are
 // per-target unsafe flags, which SwiftPM accepts in versioned dependencies from tools
 // version 6.2 on. The manifest is evaluated on the build host, so the x86 targets are
 // declared only when building on x86-64.
 import PackageDescription
 
 #if arch(x86_64)
-let isaTargetNames = ["MicrokernelsAVX2"]
+let isaTargetNames = ["MicrokernelsAVX2", "MicrokernelsAVX512"]
 let isaTargets: [Target] = [
     .target(
         name: "MicrokernelsAVX2",
@@ -44,7 +45,21 @@ let isaTargets: [Target] = [
                 "-Xfrontend", "-disable-cmo",
             ])
         ]
-    )
+    ),
+    .target(
+        name: "MicrokernelsAVX512",
+        dependencies: ["Microkernels"],
+        path: "Sources/Microkernels/AVX512",
+        swiftSettings: [
+            // x86-64-v3 plus AVX-512 F/BW/DQ/VL and VNNI (what `KernelLevel.avx512` checks).
+            .unsafeFlags([
+                "-Xcc", "-mavx2", "-Xcc", "-mfma", "-Xcc", "-mf16c", "-Xcc", "-mbmi2",
+                "-Xcc", "-mavx512f", "-Xcc", "-mavx512bw", "-Xcc", "-mavx512dq", "-Xcc", "-mavx512vl",
+                "-Xcc", "-mavx512vnni",
+                "-Xfrontend", "-disable-cmo",
+            ])
+        ]
+    ),
 ]
 #else
 let isaTargetNames: [String] = []

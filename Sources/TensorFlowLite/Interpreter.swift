@@ -300,7 +300,7 @@ extension Interpreter {
         public var requantization: Requantization = .exact
         /// Highest instruction-set level of kernels to use (an addition); `nil`, the
         /// default, picks the best the CPU has, capped by the `TFLITE_KERNEL_LEVEL`
-        /// environment variable (`portable` or `avx2`) when set. A level the CPU lacks is
+        /// environment variable (`portable`, `avx2` or `avx512`) when set. A level the CPU lacks is
         /// lowered to the CPU's. 8-bit outputs are identical on every level; forcing a
         /// lower one is for comparisons and for working around a platform problem.
         public var kernelLevel: KernelLevel? = nil
@@ -315,11 +315,14 @@ extension Interpreter {
             case portable
             /// x86-64-v3: AVX2 and FMA.
             case avx2
+            /// AVX-512 (F, BW, DQ, VL) with VNNI integer dot products.
+            case avx512
 
             var runtimeLevel: TFLiteRuntime.KernelLevel {
                 switch self {
                 case .portable: .portable
                 case .avx2: .avx2
+                case .avx512: .avx512
                 }
             }
         }

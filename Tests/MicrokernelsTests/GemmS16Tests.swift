@@ -3,6 +3,7 @@ import SeededRandom
 import Testing
 #if arch(x86_64)
 import MicrokernelsAVX2
+import MicrokernelsAVX512
 #endif
 
 /// `C = A · Bᵀ` by the definition, in wrapping `Int32`.
@@ -80,6 +81,18 @@ private let shapes: [(m: Int, n: Int, k: Int)] = [
 }
 
 #if arch(x86_64)
+@Test(.enabled(if: KernelLevel.host >= .avx512, "needs AVX-512 VNNI"))
+func gemmS16AVX512VNNIMatchesDefinition() {
+    for (index, s) in shapes.enumerated() {
+        for extra in [0, 6] {
+            checkGemmS16(m: s.m, n: s.n, k: s.k, extraStride: extra, seed: UInt64(index * 10 + extra)) {
+                MicrokernelsAVX512.gemmS16x8x16c2AVX512VNNI(
+                    m: $0, n: $1, kp: $2, a: $3, lda: $4, packedB: $5, c: $6, ldc: $7)
+            }
+        }
+    }
+}
+
 @Test(.enabled(if: KernelLevel.host >= .avx2, "needs AVX2 + FMA"))
 func gemmS16AVX2MatchesDefinition() {
     for (index, s) in shapes.enumerated() {
@@ -91,8 +104,9 @@ func gemmS16AVX2MatchesDefinition() {
     }
 }
 
-@Test(.enabled(if: KernelLevel.host >= .avx2, "needs AVX2 + FMA"))
-func gemmS16AVX2WrapsLikeInt32() {
+@Test(.enabled(if: KernelLevel.host >= .avx2, "needs AVX2 + FMA"), arguments: [KernelLevel.avx2, .avx512])
+func gemmS16WrapsLikeInt32(level: KernelLevel) {
+    guard level <= KernelLevel.host else { return }
     // Extreme codes over a long depth: 2^16 · 255² overflows Int32, and must wrap.
     let m = 2, n = 16, k = 1 << 16
     let kp = GemmS16Layout.paddedDepth(k)
@@ -105,9 +119,8 @@ func gemmS16AVX2WrapsLikeInt32() {
     rows.withUnsafeBufferPointer { ra in
         packed.withUnsafeBufferPointer { pb in
             c.withUnsafeMutableBufferPointer { cb in
-                MicrokernelsAVX2.gemmS16x4x16c2(
-                    m: m, n: n, kp: kp, a: ra.baseAddress!, lda: kp,
-                    packedB: pb.baseAddress!, c: cb.baseAddress!, ldc: n)
+                let gemm = level >= .avx512 ? MicrokernelsAVX512.gemmS16x8x16c2AVX512VNNI : MicrokernelsAVX2.gemmS16x4x16c2
+                gemm(m, n, kp, ra.baseAddress!, kp, pb.baseAddress!, cb.baseAddress!, n)
             }
         }
     }
@@ -120,6 +133,7 @@ func gemmS16AVX2WrapsLikeInt32() {
 @Test func kernelLevelNamesRoundTrip() {
     for level in KernelLevel.allCases { #expect(KernelLevel(name: level.description) == level) }
     #expect(KernelLevel(name: "AVX2") == .avx2)
+    #expect(KernelLevel(name: "avx512") == .avx512)
     #expect(KernelLevel(name: "sse9") == nil)
     #expect(KernelLevel.resolve(.portable) == .portable)
     #expect(KernelLevel.resolve(nil) <= KernelLevel.host)

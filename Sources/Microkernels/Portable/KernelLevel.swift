@@ -9,7 +9,8 @@ import Darwin
 /// The instruction-set level whose microkernels an engine runs, lowest first.
 ///
 /// Each level's inner loops are compiled in a module of their own with that level's code
-/// generation (`Microkernels` for ``portable``, `MicrokernelsAVX2` for ``avx2``), and an
+/// generation (`Microkernels` for ``portable``, `MicrokernelsAVX2` for ``avx2``,
+/// `MicrokernelsAVX512` for ``avx512``), and an
 /// engine picks one level when it is created, from what the CPU reports. A lower level can
 /// be forced (``resolve(_:)``): every level computes the same 8-bit outputs, bit for bit,
 /// so forcing one changes only the speed (float sums may differ in the last bits, within
@@ -19,12 +20,16 @@ public enum KernelLevel: Int, CaseIterable, Comparable, Sendable, CustomStringCo
     case portable = 0
     /// x86-64-v3: AVX2 and FMA (with F16C and BMI2), 256-bit vectors.
     case avx2 = 1
+    /// AVX-512 (F, BW, DQ, VL) with VNNI, on top of ``avx2``: 512-bit vectors and the
+    /// integer dot products `vpdpwssd`/`vpdpbusd`.
+    case avx512 = 2
 
     /// The name used by options, flags and `TFLITE_KERNEL_LEVEL`.
     public var description: String {
         switch self {
         case .portable: "portable"
         case .avx2: "avx2"
+        case .avx512: "avx512"
         }
     }
 
@@ -39,17 +44,17 @@ public enum KernelLevel: Int, CaseIterable, Comparable, Sendable, CustomStringCo
     /// The highest level compiled into this build that this CPU can run.
     public static let host: KernelLevel = {
         #if arch(x86_64)
-        if tflite_cpu_x86_64_v3() != 0 { return .avx2 }
+        guard tflite_cpu_x86_64_v3() != 0 else { return .portable }
+        return tflite_cpu_avx512_vnni() != 0 ? .avx512 : .avx2
         #endif
         return .portable
     }()
 
-    /// Whether the CPU has AVX-512 with VNNI. No level uses it yet; `tflite bench` reports
-    /// it so that a table says what the machine could run.
+    /// Whether the CPU has AVX-512 with VNNI (the ``avx512`` level's requirement).
     public static let cpuHasAVX512VNNI: Bool = tflite_cpu_avx512_vnni() != 0
 
     /// The environment variable that caps the level of every engine in the process
-    /// (`portable` or `avx2`), for tests and benchmarks that cannot pass an option.
+    /// (`portable`, `avx2` or `avx512`), for tests and benchmarks that cannot pass an option.
     public static let environmentVariable = "TFLITE_KERNEL_LEVEL"
 
     /// The cap set by ``environmentVariable``, nil when unset or not a level's name.

@@ -1,6 +1,7 @@
 import Microkernels
 #if arch(x86_64)
 import MicrokernelsAVX2
+import MicrokernelsAVX512
 #endif
 
 /// Quantized CONV_2D with a constant filter on levels that have an integer GEMM
@@ -22,6 +23,8 @@ struct Conv2DQ8GemmS16: Quantized8Kernel {
     let packedPerGroup: Int
     let inputZeroPoint: Int32
     let requantizer: Requantizer
+    /// The level whose GEMM runs (``KernelLevel/avx2`` or above).
+    let level: KernelLevel
 
     /// The kernel when `level` has an integer GEMM, else nil (the caller's portable kernel
     /// applies).
@@ -66,7 +69,7 @@ struct Conv2DQ8GemmS16: Quantized8Kernel {
             signed: T.isSigned, input: input, bias: bias, output: output, geometry: g, groups: groups,
             groupInC: groupInC, groupOutC: groupOutC, patch: patch, paddedPatch: GemmS16Layout.paddedDepth(patch),
             tiles: tiles, packed: packed, packedPerGroup: perGroup, inputZeroPoint: params.inputZeroPoint,
-            requantizer: params.requantizer)
+            requantizer: params.requantizer, level: context.kernelLevel)
     }
 
     func run<T: Quantized8>(_ context: EvalContext, _: T.Type) {
@@ -131,7 +134,11 @@ struct Conv2DQ8GemmS16: Quantized8Kernel {
         c: UnsafeMutablePointer<Int32>, ldc: Int
     ) {
         #if arch(x86_64)
-        MicrokernelsAVX2.gemmS16x4x16c2(m: m, n: n, kp: kp, a: a, lda: lda, packedB: packedB, c: c, ldc: ldc)
+        if level >= .avx512 {
+            gemmS16x8x16c2AVX512VNNI(m: m, n: n, kp: kp, a: a, lda: lda, packedB: packedB, c: c, ldc: ldc)
+        } else {
+            gemmS16x4x16c2(m: m, n: n, kp: kp, a: a, lda: lda, packedB: packedB, c: c, ldc: ldc)
+        }
         #endif
     }
 }
