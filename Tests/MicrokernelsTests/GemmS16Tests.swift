@@ -119,7 +119,8 @@ func gemmS16WrapsLikeInt32(level: KernelLevel) {
     rows.withUnsafeBufferPointer { ra in
         packed.withUnsafeBufferPointer { pb in
             c.withUnsafeMutableBufferPointer { cb in
-                let gemm = level >= .avx512 ? MicrokernelsAVX512.gemmS16x8x16c2AVX512VNNI : MicrokernelsAVX2.gemmS16x4x16c2
+                let gemm =
+                    level >= .avx512 ? MicrokernelsAVX512.gemmS16x8x16c2AVX512VNNI : MicrokernelsAVX2.gemmS16x4x16c2
                 gemm(m, n, kp, ra.baseAddress!, kp, pb.baseAddress!, cb.baseAddress!, n)
             }
         }

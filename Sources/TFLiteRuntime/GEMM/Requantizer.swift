@@ -2,6 +2,7 @@ import Microkernels
 import TFLiteModel
 #if arch(x86_64)
 import MicrokernelsAVX2
+import MicrokernelsAVX512
 #endif
 
 /// How an `Int32` accumulator becomes an output code.
@@ -147,7 +148,7 @@ struct Requantizer: Sendable {
             return T(truncatingIfNeeded: hi &- (e & ~(e &>> 63)))
         }
         #if arch(x86_64)
-        if storeRowsAVX2(
+        if storeRowsVectorized(
             acc, rows: 1, count: count, accStride: count, firstChannel: firstChannel, bias: bias,
             into: UnsafeMutableRawPointer(output), outStride: count)
         {
@@ -188,7 +189,7 @@ extension Requantizer {
         bias: UnsafePointer<Int32>?, into output: UnsafeMutablePointer<T>, outStride: Int
     ) {
         #if arch(x86_64)
-        if storeRowsAVX2(
+        if storeRowsVectorized(
             acc, rows: rows, count: count, accStride: accStride, firstChannel: firstChannel, bias: bias,
             into: UnsafeMutableRawPointer(output), outStride: outStride)
         {
@@ -203,10 +204,10 @@ extension Requantizer {
 
     #if arch(x86_64)
     /// Rows through the level's microkernel: true when this requantizer's arithmetic has
-    /// one at ``level`` (fixed point or float32 at `.avx2`; `init` allows the level only for
-    /// shifts the kernel takes), false when the portable loops must run.
+    /// one at ``level`` (fixed point or float32 at `.avx2` and `.avx512`; `init` allows
+    /// those levels only for shifts the kernels take), false when the portable loops must run.
     @inline(__always)
-    private func storeRowsAVX2(
+    private func storeRowsVectorized(
         _ acc: UnsafePointer<Int32>, rows: Int, count: Int, accStride: Int, firstChannel: Int,
         bias: UnsafePointer<Int32>?, into output: UnsafeMutableRawPointer, outStride: Int
     ) -> Bool {
@@ -218,21 +219,21 @@ extension Requantizer {
         case .float32:
             floatScales.withUnsafeBufferPointer { s in
                 guard let s = s.baseAddress else { return }
-                requantizeF32AVX2(
-                    acc, rows: rows, count: count, accStride: accStride, bias: b, scale: s + firstChannel,
-                    outputZeroPoint: outputZeroPoint, lower: lower, upper: upper,
-                    into: output, outStride: outStride)
+                let kernel = level >= .avx512 ? requantizeF32AVX512 : requantizeF32AVX2
+                kernel(
+                    acc, rows, count, accStride, b, s + firstChannel, outputZeroPoint, lower, upper, output, outStride)
             }
         case .fixedPoint:
             mantissas.withUnsafeBufferPointer { m in
                 leftShifts.withUnsafeBufferPointer { l in
                     rightShifts.withUnsafeBufferPointer { r in
                         guard let m = m.baseAddress, let l = l.baseAddress, let r = r.baseAddress else { return }
-                        requantizeQ31AVX2(
-                            acc, rows: rows, count: count, accStride: accStride, bias: b,
-                            mantissa: m + firstChannel, left: l + firstChannel, shiftsLeft: anyLeftShift,
-                            right: r + firstChannel, outputZeroPoint: outputZeroPoint, lower: lower,
-                            upper: upper, into: output, outStride: outStride)
+                        // Arguments: acc, rows, count, accStride, bias, mantissa, left, shiftsLeft,
+                        // right, outputZeroPoint, lower, upper, into, outStride.
+                        let kernel = level >= .avx512 ? requantizeQ31AVX512 : requantizeQ31AVX2
+                        kernel(
+                            acc, rows, count, accStride, b, m + firstChannel, l + firstChannel, anyLeftShift,
+                            r + firstChannel, outputZeroPoint, lower, upper, output, outStride)
                     }
                 }
             }

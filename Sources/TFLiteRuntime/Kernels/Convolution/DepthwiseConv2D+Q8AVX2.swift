@@ -1,10 +1,12 @@
 #if arch(x86_64)
 import Microkernels
 import MicrokernelsAVX2
+import MicrokernelsAVX512
 
 /// The exact 8-bit DEPTHWISE_CONV_2D for 3×3 filters, multiplier 1, no dilation, stride 1
-/// or 2, at ``KernelLevel/avx2``: integer sums straight from the input's bytes
-/// (`depthwiseConv3x3Q8AVX2`), requantized like every 8-bit kernel.
+/// or 2, at ``KernelLevel/avx2`` and above: integer sums straight from the input's bytes
+/// (`depthwiseConv3x3Q8AVX2`, or `depthwiseConv3x3Q8AVX512` at ``KernelLevel/avx512``),
+/// requantized like every 8-bit kernel.
 ///
 /// The sums are TFLite's, exactly: `bias + Σ (x - zx)·(w - zw)` over the in-image taps
 /// equals `Σ x·(w - zw)` over all nine taps, with taps in the padding reading `zx`, plus
@@ -20,6 +22,8 @@ struct DepthwiseConv2D3x3Q8AVX2: PreparedKernel {
     let input: Int, runtimeBias: Int?, output: Int
     let walk: Depthwise3x3Walk
     let signed: Bool
+    /// Whether the AVX-512 row kernel runs (else the AVX2 one).
+    let wide: Bool
     /// `w - zw` as `Int32`, `[9, C]`.
     let weights: AlignedBuffer
     /// `-zx·Σ_t (w - zw)` per channel, plus the bias when it is constant, wrapping.
@@ -49,6 +53,7 @@ struct DepthwiseConv2D3x3Q8AVX2: PreparedKernel {
         self.output = output
         walk = Depthwise3x3Walk(geometry: g)
         signed = T.isSigned
+        wide = context.kernelLevel >= .avx512
         weights = AlignedBuffer(uninitializedCount: try ConvCheck.product([count, 4], "DEPTHWISE_CONV_2D filter"))
         channelTerms = AlignedBuffer(zeroedCount: try ConvCheck.product([C, 4], "DEPTHWISE_CONV_2D bias"))
         padding = AlignedBuffer(zeroedCount: C)
@@ -94,9 +99,8 @@ struct DepthwiseConv2D3x3Q8AVX2: PreparedKernel {
                     let iy = iy0 + k
                     return iy >= 0 && iy < g.inH ? x + (n * g.inH + iy) * rowBytes : nil
                 }
-                depthwiseConv3x3Q8AVX2(
-                    walk.shape, signed: signed, inputRow(0), inputRow(1), inputRow(2), padding: pad, weights: w,
-                    out: sums)
+                let kernel = wide ? depthwiseConv3x3Q8AVX512 : depthwiseConv3x3Q8AVX2
+                kernel(walk.shape, signed, inputRow(0), inputRow(1), inputRow(2), pad, w, sums)
                 requantizer.storeRows(
                     sums, rows: g.outW, count: C, accStride: C, firstChannel: 0, bias: adjusted,
                     into: y + row * outCount, outStride: C)
