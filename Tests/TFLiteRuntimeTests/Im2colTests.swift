@@ -19,6 +19,8 @@ import TFLiteModel
                                     padding: padding)
                             else { continue }
                             try check(g)
+                            checkCentered(g, Int8.self, zeroPoint: -7)
+                            checkCentered(g, UInt8.self, zeroPoint: 131)
                             checked += 1
                         }
                     }
@@ -58,6 +60,42 @@ import TFLiteModel
                 }
             }
             #expect(actual == expected, "\(g) tile \(tile)")
+        }
+    }
+
+    /// The 16-bit centered rows of the exact 8-bit GEMM: the row walk against the per-pixel
+    /// `im2colRow`, with the rows' even-depth padding zeroed.
+    private func checkCentered<T: Quantized8>(_ g: Conv2DGeometry, _: T.Type, zeroPoint zx: Int32) {
+        let inputCount = g.batch * g.inH * g.inW * g.inC
+        let x = (0 ..< inputCount).map { T(truncatingIfNeeded: $0 &* 37) }
+        let patch = g.kh * g.kw * g.inC, stride = patch + patch % 2
+        let pixels = g.outputPixels
+        var expected = [Int16](repeating: 0, count: pixels * stride)
+        x.withUnsafeBufferPointer { xs in
+            expected.withUnsafeMutableBufferPointer { e in
+                for p in 0 ..< pixels {
+                    im2colRow(
+                        g, pixel: p, firstChannel: 0, channels: g.inC, xs.baseAddress!,
+                        into: e.baseAddress! + p * stride,
+                        center: { centerCodes($0, count: $1, zeroPoint: zx, into: $2) })
+                }
+            }
+        }
+        for tile in [1, 5, 13, pixels] {
+            var actual = [Int16](repeating: 0x5A5A, count: pixels * stride)
+            x.withUnsafeBufferPointer { xs in
+                actual.withUnsafeMutableBufferPointer { a in
+                    var first = 0
+                    while first < pixels {
+                        let count = Swift.min(tile, pixels - first)
+                        g.gatherCenteredPatches(
+                            first: first, count: count, from: xs.baseAddress!, zeroPoint: zx,
+                            into: a.baseAddress! + first * stride, rowStride: stride)
+                        first += count
+                    }
+                }
+            }
+            #expect(actual == expected, "\(T.self) \(g) tile \(tile)")
         }
     }
 }

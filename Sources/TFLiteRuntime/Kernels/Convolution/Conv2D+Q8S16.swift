@@ -87,6 +87,9 @@ struct Conv2DQ8GemmS16: Quantized8Kernel {
             for group in 0 ..< groups {
                 if pointwise {
                     Self.center(x + p0 * g.inC, rows * g.inC, columns, zeroPoint: zx)
+                } else if groups == 1 {
+                    g.gatherCenteredPatches(
+                        first: p0, count: rows, from: x, zeroPoint: zx, into: columns, rowStride: kp)
                 } else {
                     for r in 0 ..< rows {
                         let row = columns + r * kp

@@ -4,17 +4,25 @@ import TFLiteModel
 protocol Quantized8: QuantizedByte {
     /// Eight consecutive codes widened to `Int32` (unaligned load).
     static func widen8(_ p: UnsafePointer<Self>) -> SIMD8<Int32>
+    /// Eight consecutive codes widened to `Int16` (unaligned load).
+    static func widen8S16(_ p: UnsafePointer<Self>) -> SIMD8<Int16>
 }
 
 extension UInt8: Quantized8 {
     @inline(__always) static func widen8(_ p: UnsafePointer<UInt8>) -> SIMD8<Int32> {
         SIMD8<Int32>(truncatingIfNeeded: UnsafeRawPointer(p).loadUnaligned(as: SIMD8<UInt8>.self))
     }
+    @inline(__always) static func widen8S16(_ p: UnsafePointer<UInt8>) -> SIMD8<Int16> {
+        SIMD8<Int16>(truncatingIfNeeded: UnsafeRawPointer(p).loadUnaligned(as: SIMD8<UInt8>.self))
+    }
 }
 
 extension Int8: Quantized8 {
     @inline(__always) static func widen8(_ p: UnsafePointer<Int8>) -> SIMD8<Int32> {
         SIMD8<Int32>(truncatingIfNeeded: UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Int8>.self))
+    }
+    @inline(__always) static func widen8S16(_ p: UnsafePointer<Int8>) -> SIMD8<Int16> {
+        SIMD8<Int16>(truncatingIfNeeded: UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Int8>.self))
     }
 }
 

@@ -4,39 +4,25 @@ extension Conv2DGeometry {
     /// Writes the receptive fields of output pixels `first ..< first + count` (flattened
     /// `(b, oy, ox)`) one after another, `kh·kw·inC` floats each, for one group.
     ///
-    /// The pixels are walked one output row at a time. A pixel whose window lies inside
-    /// the input horizontally (the row's interior, dilation 1) has each filter row as one
-    /// contiguous run of `kw·inC` input floats, copied filter row by filter row along the
-    /// output row with a copy specialized for short runs: a 3×3×3 stem's runs are 9
-    /// floats, where a general copy loop and per-pixel coordinate arithmetic cost more
-    /// than the copy. Border pixels go through ``gatherPatch(b:oy:ox:group:groups:groupInC:from:into:)``.
+    /// The pixels are walked by ``walkPatchRows(first:count:rowStride:into:border:run:)``;
+    /// interior filter rows are copied with a copy specialized for short runs: a 3×3×3
+    /// stem's runs are 9 floats, where a general copy loop and per-pixel coordinate
+    /// arithmetic cost more than the copy. Border pixels go through
+    /// ``gatherPatch(b:oy:ox:group:groups:groupInC:from:into:)``.
     func gatherPatches(first: Int, count: Int, from x: UnsafePointer<Float>, into col: UnsafeMutablePointer<Float>) {
-        guard count > 0, outW > 0, outH > 0 else { return }
         let patch = kh * kw * inC
-        let perImage = outH * outW
-        let interior = dilationW == 1 ? interiorColumns : 0 ..< 0
-        var pixel = first
-        var dst = col
-        let end = first + count
-        while pixel < end {
-            let b = pixel / perImage, oy = (pixel % perImage) / outW, start = pixel % outW
-            let stop = Swift.min(outW, start + (end - pixel))
-            let lo = Swift.min(Swift.max(start, interior.lowerBound), stop)
-            let hi = Swift.max(Swift.min(stop, interior.upperBound), lo)
-            for ox in start ..< lo {
-                gatherPatch(b: b, oy: oy, ox: ox, group: 0, groups: 1, groupInC: inC, from: x, into: dst)
-                dst += patch
-            }
-            if lo < hi {
-                gatherInteriorRun(b: b, oy: oy, columns: lo ..< hi, from: x, into: dst)
-                dst += (hi - lo) * patch
-            }
-            for ox in hi ..< stop {
-                gatherPatch(b: b, oy: oy, ox: ox, group: 0, groups: 1, groupInC: inC, from: x, into: dst)
-                dst += patch
-            }
-            pixel += stop - start
-        }
+        walkPatchRows(
+            first: first, count: count, rowStride: patch, into: col,
+            border: { b, oy, ox, row in
+                gatherPatch(b: b, oy: oy, ox: ox, group: 0, groups: 1, groupInC: inC, from: x, into: row)
+            },
+            run: { source, row, length in
+                if let source {
+                    copyShortFloats(from: x + source, to: row, count: length)
+                } else {
+                    row.update(repeating: 0, count: length)
+                }
+            })
     }
 
     /// Output columns whose window lies inside the input horizontally (dilation 1):
@@ -49,35 +35,59 @@ extension Conv2DGeometry {
         return lower < upper ? lower ..< upper : 0 ..< 0
     }
 
-    /// The receptive fields of the interior pixels `columns` of output row `oy` of image
-    /// `b`, filter row by filter row: a filter row's input row is fixed along the output
-    /// row, and its run starts `strideW·inC` floats further for each pixel.
+    /// The walk every im2col here shares: the rows of output pixels `first ..< first +
+    /// count` (flattened `(b, oy, ox)`, one group), `rowStride` elements apart from `col`,
+    /// one output row at a time and with no division per pixel.
+    ///
+    /// A border pixel's row is written by `border(b, oy, ox, row)`. For the interior
+    /// pixels of an output row (window inside the input horizontally, dilation 1), each
+    /// filter row is one contiguous run of `kw·inC` input elements, whose input row is fixed
+    /// along the output row and whose start moves `strideW·inC` per pixel; `run(source,
+    /// destination, length)` writes it from input offset `source`, or zeros when the filter
+    /// row lies in the vertical padding (`source` nil).
     @inline(__always)
-    private func gatherInteriorRun(
-        b: Int, oy: Int, columns: Range<Int>, from x: UnsafePointer<Float>, into col: UnsafeMutablePointer<Float>
+    func walkPatchRows<E>(
+        first: Int, count: Int, rowStride: Int, into col: UnsafeMutablePointer<E>,
+        border: (_ b: Int, _ oy: Int, _ ox: Int, _ row: UnsafeMutablePointer<E>) -> Void,
+        run: (_ source: Int?, _ destination: UnsafeMutablePointer<E>, _ length: Int) -> Void
     ) {
-        let patch = kh &* kw &* inC
-        let rowLength = kw &* inC
-        let step = strideW &* inC
-        let iy0 = oy &* strideH &- padTop
-        let firstColumn = (columns.lowerBound &* strideW &- padLeft) &* inC
-        for ky in 0 ..< kh {
-            let iy = iy0 &+ ky &* dilationH
-            var d = col + (ky &* rowLength)
-            if iy < 0 || iy >= inH {
-                for _ in columns {
-                    d.update(repeating: 0, count: rowLength)
-                    d += patch
+        guard count > 0, outW > 0, outH > 0 else { return }
+        let perImage = outH * outW
+        let interior = dilationW == 1 ? interiorColumns : 0 ..< 0
+        let rowLength = kw &* inC, step = strideW &* inC
+        var pixel = first
+        var dst = col
+        let end = first + count
+        while pixel < end {
+            let b = pixel / perImage, oy = (pixel % perImage) / outW, start = pixel % outW
+            let stop = Swift.min(outW, start + (end - pixel))
+            let lo = Swift.min(Swift.max(start, interior.lowerBound), stop)
+            let hi = Swift.max(Swift.min(stop, interior.upperBound), lo)
+            for ox in start ..< lo {
+                border(b, oy, ox, dst)
+                dst += rowStride
+            }
+            if lo < hi {
+                let iy0 = oy &* strideH &- padTop
+                let firstColumn = (lo &* strideW &- padLeft) &* inC
+                for ky in 0 ..< kh {
+                    let iy = iy0 &+ ky &* dilationH
+                    let inside = iy >= 0 && iy < inH
+                    var source = (b &* inH &+ iy) &* inW &* inC &+ firstColumn
+                    var d = dst + (ky &* rowLength)
+                    for _ in lo ..< hi {
+                        run(inside ? source : nil, d, rowLength)
+                        source &+= step
+                        d += rowStride
+                    }
                 }
-                continue
+                dst += (hi - lo) * rowStride
             }
-            let rowStart: Int = (b &* inH &+ iy) &* inW &* inC
-            var s = x + (rowStart &+ firstColumn)
-            for _ in columns {
-                copyShortFloats(from: s, to: d, count: rowLength)
-                s += step
-                d += patch
+            for ox in hi ..< stop {
+                border(b, oy, ox, dst)
+                dst += rowStride
             }
+            pixel += stop - start
         }
     }
 
