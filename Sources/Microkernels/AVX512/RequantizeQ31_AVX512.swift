@@ -27,53 +27,68 @@ public func requantizeQ31AVX512(
     right: UnsafePointer<Int32>, outputZeroPoint zp: Int32, lower: Int32, upper: Int32,
     into out: UnsafeMutableRawPointer, outStride: Int
 ) {
-    for row in 0 ..< rows {
+    let p = RequantizeQ31Block(
+        rows: rows, accStride: accStride, outStride: outStride, zp: zp, lower: lower, upper: upper)
+    // Channel blocks outside, rows inside: a block's per-channel vectors (and what follows
+    // from `R`: the remainder mask and its half) are made once per tile, not once per row.
+    var j = 0
+    while j < count {
+        let k = __mmask16(truncatingIfNeeded: (1 << Swift.min(16, count - j)) - 1)
         if shiftsLeft {
-            requantizeRowQ31(
-                acc + row * accStride, count: count, bias: bias, mantissa: mantissa, left: left, right: right,
-                outputZeroPoint: zp, lower: lower, upper: upper, into: out + row * outStride, shiftsLeft: true)
+            p.run(acc + j, k, bias.map { $0 + j }, mantissa + j, left + j, right + j, out + j, shiftsLeft: true)
         } else {
-            requantizeRowQ31(
-                acc + row * accStride, count: count, bias: bias, mantissa: mantissa, left: left, right: right,
-                outputZeroPoint: zp, lower: lower, upper: upper, into: out + row * outStride, shiftsLeft: false)
+            p.run(acc + j, k, bias.map { $0 + j }, mantissa + j, left + j, right + j, out + j, shiftsLeft: false)
         }
+        j += 16
     }
 }
 
-@inline(__always)
-private func requantizeRowQ31(
-    _ acc: UnsafePointer<Int32>, count: Int, bias: UnsafePointer<Int32>?,
-    mantissa: UnsafePointer<Int32>, left: UnsafePointer<Int32>, right: UnsafePointer<Int32>,
-    outputZeroPoint zp: Int32, lower: Int32, upper: Int32, into out: UnsafeMutableRawPointer,
-    shiftsLeft: Bool
-) {
-    let vlo = _mm512_set1_epi32(lower &- zp), vhi = _mm512_set1_epi32(upper &- zp), vzp = _mm512_set1_epi32(zp)
-    let nudge = _mm512_set1_epi64(1 << 30)
-    let ones = _mm512_set1_epi32(1)
-    var j = 0
-    while j < count {
-        let lanes = Swift.min(16, count - j)
-        let k = __mmask16(truncatingIfNeeded: (1 << lanes) - 1)
+/// One block of up to 16 channels of ``requantizeQ31AVX512``, over every row.
+private struct RequantizeQ31Block {
+    let rows: Int, accStride: Int, outStride: Int
+    let vlo: __m512i, vhi: __m512i, vzp: __m512i
+
+    init(rows: Int, accStride: Int, outStride: Int, zp: Int32, lower: Int32, upper: Int32) {
+        self.rows = rows
+        self.accStride = accStride
+        self.outStride = outStride
+        vlo = _mm512_set1_epi32(lower &- zp)
+        vhi = _mm512_set1_epi32(upper &- zp)
+        vzp = _mm512_set1_epi32(zp)
+    }
+
+    @inline(__always)
+    func run(
+        _ acc: UnsafePointer<Int32>, _ k: __mmask16, _ bias: UnsafePointer<Int32>?, _ mantissa: UnsafePointer<Int32>,
+        _ left: UnsafePointer<Int32>, _ right: UnsafePointer<Int32>, _ out: UnsafeMutableRawPointer,
+        shiftsLeft: Bool
+    ) {
         @inline(__always) func load(_ p: UnsafePointer<Int32>) -> __m512i {
-            _mm512_maskz_loadu_epi32(k, UnsafeRawPointer(p + j))
+            _mm512_maskz_loadu_epi32(k, UnsafeRawPointer(p))
         }
-        var x = load(acc)
-        if let bias { x = _mm512_add_epi32(x, load(bias)) }
-        let m = load(mantissa), shiftR = load(right)
-        let s = shiftsLeft ? _mm512_sllv_epi32(x, load(left)) : x
-        let even = _mm512_add_epi64(_mm512_mul_epi32(s, m), nudge)
-        let odd = _mm512_add_epi64(_mm512_mul_epi32(_mm512_srli_epi64(s, 32), _mm512_srli_epi64(m, 32)), nudge)
-        // Even lanes from `even >> 31`, odd lanes from `odd << 1` (bits 31...62 moved up).
-        let h = _mm512_mask_blend_epi32(0xAAAA, _mm512_srli_epi64(even, 31), _mm512_slli_epi64(odd, 1))
+        let nudge = _mm512_set1_epi64(1 << 30)
+        let ones = _mm512_set1_epi32(1)
+        let b = bias.map(load) ?? _mm512_setzero_si512()
+        let m = load(mantissa), mOdd = _mm512_srli_epi64(m, 32)
+        let shiftL = shiftsLeft ? load(left) : _mm512_setzero_si512()
+        let shiftR = load(right)
         let mask = _mm512_sub_epi32(_mm512_sllv_epi32(ones, shiftR), ones)
-        let threshold = _mm512_sub_epi32(_mm512_srli_epi32(mask, 1), _mm512_srai_epi32(h, 31))
-        // `h & mask` and `threshold` are both in 0...2^31 - 1, so their difference cannot
-        // overflow and its sign bit is the comparison `(h & mask) > threshold`.
-        let roundUp = _mm512_srli_epi32(_mm512_sub_epi32(threshold, _mm512_and_si512(h, mask)), 31)
-        let r = _mm512_add_epi32(_mm512_srav_epi32(h, shiftR), roundUp)
-        let v = _mm512_add_epi32(_mm512_min_epi32(_mm512_max_epi32(r, vlo), vhi), vzp)
-        _mm_mask_storeu_epi8(out + j, k, _mm512_cvtepi32_epi8(v))
-        j += 16
+        let halfMask = _mm512_srli_epi32(mask, 1)
+        for row in 0 ..< rows {
+            let x = _mm512_add_epi32(_mm512_maskz_loadu_epi32(k, UnsafeRawPointer(acc + row * accStride)), b)
+            let s = shiftsLeft ? _mm512_sllv_epi32(x, shiftL) : x
+            let even = _mm512_add_epi64(_mm512_mul_epi32(s, m), nudge)
+            let odd = _mm512_add_epi64(_mm512_mul_epi32(_mm512_srli_epi64(s, 32), mOdd), nudge)
+            // Even lanes from `even >> 31`, odd lanes from `odd << 1` (bits 31...62 moved up).
+            let h = _mm512_mask_blend_epi32(0xAAAA, _mm512_srli_epi64(even, 31), _mm512_slli_epi64(odd, 1))
+            let threshold = _mm512_sub_epi32(halfMask, _mm512_srai_epi32(h, 31))
+            // `h & mask` and `threshold` are both in 0...2^31 - 1, so their difference cannot
+            // overflow and its sign bit is the comparison `(h & mask) > threshold`.
+            let roundUp = _mm512_srli_epi32(_mm512_sub_epi32(threshold, _mm512_and_si512(h, mask)), 31)
+            let r = _mm512_add_epi32(_mm512_srav_epi32(h, shiftR), roundUp)
+            let v = _mm512_add_epi32(_mm512_min_epi32(_mm512_max_epi32(r, vlo), vhi), vzp)
+            _mm_mask_storeu_epi8(out + row * outStride, k, _mm512_cvtepi32_epi8(v))
+        }
     }
 }
 
