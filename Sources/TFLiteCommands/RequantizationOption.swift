@@ -21,7 +21,7 @@ struct EngineArguments: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "Highest kernel instruction-set level: portable or avx2 (default: the best this CPU has, or $TFLITE_KERNEL_LEVEL)",
+            "Highest kernel instruction-set level: portable, avx2 or avx512 (default: the best this CPU has, or $TFLITE_KERNEL_LEVEL)",
             valueName: "level"),
         completion: .list(KernelLevel.allCases.map(\.description)),
         transform: { text in

@@ -15,8 +15,10 @@ int8 peaks are twice too high):
   avx2 (x86-64-v3): float32 2 FMA pipes x 8 lanes x 2 FLOP; int8 2 pipes x vpmaddwd's 16
     16-bit multiply-accumulates x 2 OP (the AVX2 kernels widen 8-bit codes to 16 bits and
     use vpmaddwd, which is exact; vpmaddubsw's 8-bit pairs can saturate).
-The header also states the CPU's own ceiling from its flags (AVX-512 and VNNI, which no
-level uses yet), i.e. what a future level could reach. GEMM-based kernels call OpenBLAS,
+  avx512 (AVX-512 + VNNI): float32 2 FMA pipes x 16 lanes x 2 FLOP; int8 2 pipes x
+    vpdpbusd's 64 8-bit multiply-accumulates x 2 OP. CPUs that run 512-bit instructions
+    as two 256-bit halves (AMD Zen 4) reach half of these.
+The header also states the CPU's own ceiling from its flags. GEMM-based kernels call OpenBLAS,
 which picks its own instruction set whatever the level: the float 1x1 and im2col
 convolutions and FC at every level, and the 8-bit ones where the level has no integer
 GEMM for them (all at portable; at avx2 CONV_2D has its own vpmaddwd GEMM), whose exact
@@ -34,6 +36,7 @@ import sys
 LEVEL_PEAKS = {
     "portable": (2 * 4 * 1, 2 * 8 * 2, "SSE2: mulps+addps, pmaddwd"),
     "avx2": (2 * 8 * 2, 2 * 16 * 2, "AVX2: 2 FMA pipes, vpmaddwd"),
+    "avx512": (2 * 16 * 2, 2 * 64 * 2, "AVX-512: 2 FMA pipes, vpdpbusd"),
 }
 
 

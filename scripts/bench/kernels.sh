@@ -4,13 +4,13 @@
 #   scripts/bench/kernels.sh [FILTER]      # default: every kernel at 1 thread (".* t1$"; the filter must match the whole name)
 #
 # Runs the ordo-one/benchmark suite in release (`swift package benchmark`), then prints a
-# Markdown table: each kernel at every kernel level this CPU runs (portable, avx2), with
+# Markdown table: each kernel at every kernel level this CPU runs (portable, avx2, avx512), with
 # p50 wall time, p50 instructions, GFLOP/s (GOP/s for int8: 2 × the multiply-accumulates
 # `Engine.work` counts, per second), the peak of that level beside it, the rate as a
 # fraction of it, and the speed-up over portable. A level's peak is the measured clock
 # (perf stat, else /proc/cpuinfo) times what its instructions do per cycle, assuming two
-# vector multiply pipes: float32 8 FLOP (SSE2) or 32 (AVX2 FMA), int8 32 OP (pmaddwd) or
-# 64 (vpmaddwd, 16 16-bit multiply-accumulates per instruction); kernel_table.py says more.
+# vector multiply pipes: float32 8 FLOP (SSE2), 32 (AVX2 FMA) or 64 (AVX-512 FMA); int8
+# 32 OP (pmaddwd), 64 (vpmaddwd) or 256 (vpdpbusd on zmm); kernel_table.py says more.
 #
 #   scripts/bench/kernels.sh '.* avx2 t1$'                 # one level
 #   scripts/bench/kernels.sh 'int8 conv 1x1 112x112 16.* t1$'   # one kernel, every level
