@@ -3,6 +3,7 @@ import SeededRandom
 import Testing
 #if arch(x86_64)
 import MicrokernelsAVX2
+import MicrokernelsAVX512
 #endif
 
 /// `clamp(bias + A·Bᵀ)` in Double, the definition the float GEMMs are held to.
@@ -42,39 +43,54 @@ private func referenceGemmF32(
 }
 
 #if arch(x86_64)
-@Test(.enabled(if: KernelLevel.host >= .avx2, "needs AVX2 + FMA"))
-func gemmF32AVX2MatchesDefinition() {
+/// The level's float GEMM (``KernelLevel/avx2`` or above).
+private func gemmF32(_ level: KernelLevel) -> (
+    Int, Int, Int, UnsafePointer<Float>, Int, UnsafePointer<Float>, Float, Float, UnsafeMutablePointer<Float>, Int
+) -> Void {
+    level >= .avx512
+        ? { gemmF32x8x32AVX512(m: $0, n: $1, k: $2, a: $3, lda: $4, packedB: $5, lower: $6, upper: $7, c: $8, ldc: $9) }
+        : { gemmF32x6x16AVX2(m: $0, n: $1, k: $2, a: $3, lda: $4, packedB: $5, lower: $6, upper: $7, c: $8, ldc: $9) }
+}
+
+/// `w` (`n` rows of `k`) and `bias` packed by ``GemmF32Layout``.
+private func packF32(_ w: [Float], bias: [Float]?, n: Int, k: Int) -> [Float] {
+    var packed = [Float](repeating: .nan, count: GemmF32Layout.packedCount(n: n, k: k) ?? 0)
+    w.withUnsafeBufferPointer { wp in
+        packed.withUnsafeMutableBufferPointer { p in
+            if let bias {
+                bias.withUnsafeBufferPointer {
+                    GemmF32Layout.pack(weights: wp.baseAddress!, bias: $0.baseAddress, n: n, k: k, into: p.baseAddress!)
+                }
+            } else {
+                GemmF32Layout.pack(weights: wp.baseAddress!, bias: nil, n: n, k: k, into: p.baseAddress!)
+            }
+        }
+    }
+    return packed
+}
+
+@Test(.enabled(if: KernelLevel.host >= .avx2, "needs AVX2 + FMA"), arguments: [KernelLevel.avx2, .avx512])
+func gemmF32MatchesDefinition(level: KernelLevel) {
+    guard level <= KernelLevel.host else { return }
     var rng = SplitMix64(seed: 7)
+    // Rows around the blocks (6 at avx2; 8, 4, 2, 1 at avx512) and the 96-row stripes;
+    // columns around 8-, 16- and 32-column blocks, odd panel counts and narrow last panels.
     let shapes: [(Int, Int, Int)] = [
         (1, 1, 1), (5, 16, 3), (6, 17, 8), (13, 40, 27), (100, 33, 64), (200, 96, 16), (7, 1001, 5),
+        (15, 24, 9), (9, 8, 4), (3, 9, 2), (25, 64, 31), (49, 48, 17), (97, 32, 7), (2, 56, 3), (11, 72, 12),
     ]
     for (m, n, k) in shapes {
         for (withBias, lower, upper) in [(false, -Float.infinity, Float.infinity), (true, 0, 6)] {
             let a = (0 ..< m * k).map { _ in Float.random(in: -1 ... 1, using: &rng) }
             let w = (0 ..< n * k).map { _ in Float.random(in: -1 ... 1, using: &rng) }
             let bias = withBias ? (0 ..< n).map { _ in Float.random(in: -1 ... 1, using: &rng) } : nil
-            var packed = [Float](repeating: .nan, count: GemmF32Layout.packedCount(n: n, k: k) ?? 0)
-            w.withUnsafeBufferPointer { wp in
-                packed.withUnsafeMutableBufferPointer { p in
-                    if let bias {
-                        bias.withUnsafeBufferPointer {
-                            GemmF32Layout.pack(
-                                weights: wp.baseAddress!, bias: $0.baseAddress, n: n, k: k, into: p.baseAddress!)
-                        }
-                    } else {
-                        GemmF32Layout.pack(weights: wp.baseAddress!, bias: nil, n: n, k: k, into: p.baseAddress!)
-                    }
-                }
-            }
+            let packed = packF32(w, bias: bias, n: n, k: k)
             let ldc = n + 2
             var c = [Float](repeating: 42, count: m * ldc)
             a.withUnsafeBufferPointer { ap in
                 packed.withUnsafeBufferPointer { p in
                     c.withUnsafeMutableBufferPointer { cp in
-                        gemmF32x6x16AVX2(
-                            m: m, n: n, k: k, a: ap.baseAddress!, lda: k, packedB: p.baseAddress!, lower: lower,
-                            upper: upper,
-                            c: cp.baseAddress!, ldc: ldc)
+                        gemmF32(level)(m, n, k, ap.baseAddress!, k, p.baseAddress!, lower, upper, cp.baseAddress!, ldc)
                     }
                 }
             }
@@ -84,13 +100,48 @@ func gemmF32AVX2MatchesDefinition() {
                     let got = c[i * ldc + j]
                     if j < n {
                         #expect(
-                            abs(got - expected[i * n + j]) <= 1e-5 * Float(k + 1), "m \(m) n \(n) k \(k) C[\(i), \(j)]")
+                            abs(got - expected[i * n + j]) <= 1e-5 * Float(k + 1),
+                            "\(level) m \(m) n \(n) k \(k) C[\(i), \(j)]")
                     } else {
-                        #expect(got == 42, "m \(m) n \(n) k \(k): wrote past column \(n - 1)")
+                        #expect(got == 42, "\(level) m \(m) n \(n) k \(k): wrote past column \(n - 1)")
                     }
                 }
             }
         }
+    }
+}
+
+@Test(.enabled(if: KernelLevel.host >= .avx2, "needs AVX2 + FMA"), arguments: [KernelLevel.avx2, .avx512])
+func gemmF32RowSplitDoesNotChangeResults(level: KernelLevel) {
+    guard level <= KernelLevel.host else { return }
+    // Every output is one chain of FMAs in depth order whichever block computes it, so rows
+    // computed in any split (as threads split tiles) are bit-identical to one call's.
+    var rng = SplitMix64(seed: 19)
+    let m = 45, n = 40, k = 33
+    let a = (0 ..< m * k).map { _ in Float.random(in: -1 ... 1, using: &rng) }
+    let w = (0 ..< n * k).map { _ in Float.random(in: -1 ... 1, using: &rng) }
+    let bias = (0 ..< n).map { _ in Float.random(in: -1 ... 1, using: &rng) }
+    let packed = packF32(w, bias: bias, n: n, k: k)
+    func run(splits: [Int]) -> [Float] {
+        var c = [Float](repeating: 0, count: m * n)
+        a.withUnsafeBufferPointer { ap in
+            packed.withUnsafeBufferPointer { p in
+                c.withUnsafeMutableBufferPointer { cp in
+                    var first = 0
+                    for count in splits {
+                        gemmF32(level)(
+                            count, n, k, ap.baseAddress! + first * k, k, p.baseAddress!, -.infinity, .infinity,
+                            cp.baseAddress! + first * n, n)
+                        first += count
+                    }
+                }
+            }
+        }
+        return c
+    }
+    let whole = run(splits: [m])
+    for splits in [[1, 44], [7, 7, 31], [23, 22], [3, 5, 9, 13, 15]] {
+        #expect(run(splits: splits) == whole, "\(level) rows split as \(splits)")
     }
 }
 #endif

@@ -60,10 +60,13 @@ func referenceConv2D(_ c: ConvCase, x: [Float], w: [Float], bias: [Float]?) -> (
     return (out, [n, ya.out, xa.out, outC])
 }
 
-/// Runs `c` through the engine (1 and 2 threads) with the given data.
-func runConv2D(_ c: ConvCase, x: [Float], w: [Float], bias: [Float]?) throws -> (values: [Float], shape: [Int]) {
+/// Runs `c` through the engine (1 and 2 threads) with the given data, at `level` (nil: the
+/// host's).
+func runConv2D(
+    _ c: ConvCase, x: [Float], w: [Float], bias: [Float]?, level: KernelLevel? = nil
+) throws -> (values: [Float], shape: [Int]) {
     let inputs = c.constantFilter ? [x] : [x, w]
-    return try runFloatGraph(inputs) { g in
+    return try runFloatGraph(inputs, level: level) { g in
         let xi = g.input(c.input, .float32)
         let wi = c.constantFilter ? g.constant(w, shape: c.filter) : g.input(c.filter, .float32)
         let bi = bias.map { g.constant($0, shape: [c.filter[0]]) } ?? -1
@@ -74,21 +77,29 @@ func runConv2D(_ c: ConvCase, x: [Float], w: [Float], bias: [Float]?) throws -> 
 }
 
 @Suite struct Conv2DTests {
-    /// Seeded random data checked against the direct-loop reference.
+    /// Seeded random data checked against the direct-loop reference, at every kernel level
+    /// this CPU runs.
     func check(_ c: ConvCase, seed: UInt64, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let x = seededFloats(c.input.reduce(1, *), seed: seed)
         let w = seededFloats(c.filter.reduce(1, *), seed: seed + 1)
         let bias = c.bias ? seededFloats(c.filter[0], seed: seed + 2) : nil
         let ref = referenceConv2D(c, x: x, w: w, bias: bias)
-        let got = try runConv2D(c, x: x, w: w, bias: bias)
-        #expect(got.shape == ref.shape, "\(c)", sourceLocation: sourceLocation)
-        expectClose(got.values, ref.values, "\(c)", sourceLocation: sourceLocation)
+        for level in QTest.levels {
+            let got = try runConv2D(c, x: x, w: w, bias: bias, level: level)
+            #expect(got.shape == ref.shape, "\(c) \(level)", sourceLocation: sourceLocation)
+            expectClose(got.values, ref.values, "\(c) \(level)", sourceLocation: sourceLocation)
+        }
     }
 
     @Test func pointwiseIsOneGemm() throws {
         try check(ConvCase(input: [2, 4, 5, 6], filter: [8, 1, 1, 6], activation: .relu6), seed: 1)
         try check(ConvCase(input: [1, 3, 3, 8], filter: [6, 1, 1, 4], bias: false), seed: 2) // 2 groups
         try check(ConvCase(input: [1, 1, 1, 3], filter: [2, 1, 1, 3], same: false), seed: 3)
+        // Output channels around the packed GEMMs' 16- and 32-column blocks and narrow last
+        // panels, over pixel counts that leave row tails.
+        try check(ConvCase(input: [1, 5, 5, 12], filter: [40, 1, 1, 12], activation: .relu6), seed: 4)
+        try check(ConvCase(input: [1, 7, 3, 9], filter: [24, 1, 1, 9]), seed: 5)
+        try check(ConvCase(input: [1, 4, 7, 5], filter: [48, 3, 3, 5], stride: (2, 1)), seed: 6)
     }
 
     @Test func im2colPaddingStridesAndActivations() throws {

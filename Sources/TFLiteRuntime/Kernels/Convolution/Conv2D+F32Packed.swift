@@ -1,6 +1,7 @@
 import Microkernels
 #if arch(x86_64)
 import MicrokernelsAVX2
+import MicrokernelsAVX512
 #endif
 
 /// Float CONV_2D with constant filter and bias on levels with a float GEMM microkernel
@@ -23,6 +24,8 @@ struct Conv2DF32Packed: PreparedKernel {
     let tiles: GemmTiles
     let packed: PackedBuffer
     let lower: Float, upper: Float
+    /// The level whose GEMM runs (``KernelLevel/avx2`` or above).
+    let level: KernelLevel
 
     /// The kernel when the level has a float GEMM and the operator fits it, else nil.
     static func make(
@@ -70,7 +73,8 @@ struct Conv2DF32Packed: PreparedKernel {
             results: false, op: "CONV_2D")
         return Conv2DF32Packed(
             input: input, output: output, geometry: g, pointwise: pointwise, patch: patch,
-            tiles: tiles, packed: packed, lower: range.lower, upper: range.upper)
+            tiles: tiles, packed: packed, lower: range.lower, upper: range.upper,
+            level: context.kernelLevel)
     }
 
     func eval(_ context: EvalContext) throws(KernelError) {
@@ -97,7 +101,13 @@ struct Conv2DF32Packed: PreparedKernel {
         c: UnsafeMutablePointer<Float>, ldc: Int
     ) {
         #if arch(x86_64)
-        gemmF32x6x16AVX2(m: m, n: n, k: k, a: a, lda: lda, packedB: packedB, lower: lower, upper: upper, c: c, ldc: ldc)
+        if level >= .avx512 {
+            gemmF32x8x32AVX512(
+                m: m, n: n, k: k, a: a, lda: lda, packedB: packedB, lower: lower, upper: upper, c: c, ldc: ldc)
+        } else {
+            gemmF32x6x16AVX2(
+                m: m, n: n, k: k, a: a, lda: lda, packedB: packedB, lower: lower, upper: upper, c: c, ldc: ldc)
+        }
         #endif
     }
 }
