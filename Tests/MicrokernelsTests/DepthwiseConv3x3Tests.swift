@@ -3,6 +3,7 @@ import SeededRandom
 import Testing
 #if arch(x86_64)
 import MicrokernelsAVX2
+import MicrokernelsAVX512
 #endif
 
 @Test func depthwise3x3RowInteriorNeedsNoPadding() {
@@ -43,12 +44,12 @@ private func referenceRow(
     return out
 }
 
-/// Runs the AVX2 row kernel on random rows (`integers`: centered 8-bit codes and the exact
+/// Runs the row kernel of `level` on random rows (`integers`: centered 8-bit codes and the exact
 /// kernel's start value, else floats with a bias and a clamp), each of the three rows
 /// present or in the padding, and compares with ``referenceRow``. The output buffer has
 /// sentinels after the row, which the kernel must leave alone.
-private func checkRowAVX2(
-    channels: Int, inputWidth: Int, stride: Int, padLeft: Int, rowRuns: Bool, present: [Bool],
+private func checkRow(
+    level: KernelLevel, channels: Int, inputWidth: Int, stride: Int, padLeft: Int, rowRuns: Bool, present: [Bool],
     integers: Bool, seed: UInt64
 ) {
     var rng = SplitMix64(seed: seed)
@@ -82,15 +83,16 @@ private func checkRowAVX2(
         zeros.withUnsafeBufferPointer { zp in
             out.withUnsafeMutableBufferPointer { op in
                 (bias ?? []).withUnsafeBufferPointer { bp in
-                    depthwiseConv3x3F32AVX2(
-                        s, rowRuns: rowRuns, pointer(0), pointer(1), pointer(2), zero: zp.baseAddress!,
-                        weights: wp.baseAddress!, start: start, bias: bias == nil ? nil : bp.baseAddress,
-                        lower: lower, upper: upper, out: op.baseAddress!)
+                    let kernel = level >= .avx512 ? depthwiseConv3x3F32AVX512 : depthwiseConv3x3F32AVX2
+                    kernel(
+                        s, rowRuns, pointer(0), pointer(1), pointer(2), zp.baseAddress!, wp.baseAddress!, start,
+                        bias == nil ? nil : bp.baseAddress, lower, upper, op.baseAddress!)
                 }
             }
         }
     }
-    let what = "C \(channels) W \(inputWidth) stride \(stride) pad \(padLeft) rowRuns \(rowRuns) rows \(present)"
+    let what =
+        "\(level) C \(channels) W \(inputWidth) stride \(stride) pad \(padLeft) rowRuns \(rowRuns) rows \(present)"
     let got = Array(out[0 ..< expected.count])
     if integers {
         #expect(got == expected, "\(what): exact sums")
@@ -101,12 +103,15 @@ private func checkRowAVX2(
     #expect(out[expected.count...].allSatisfy { $0 == 1234 }, "\(what): wrote past the row")
 }
 
-@Test(.enabled(if: KernelLevel.host >= .avx2, "needs AVX2 + FMA"), arguments: [false, true])
-func depthwiseConv3x3F32AVX2MatchesDefinition(integers: Bool) {
+@Test(
+    .enabled(if: KernelLevel.host >= .avx2, "needs AVX2 + FMA"),
+    arguments: [KernelLevel.avx2, .avx512], [false, true])
+func depthwiseConv3x3F32MatchesDefinition(level: KernelLevel, integers: Bool) {
+    guard level <= KernelLevel.host else { return }
     var seed: UInt64 = integers ? 5000 : 0
-    // Channel counts around the 8-wide blocks and the masked tail; widths with and
+    // Channel counts around the 8- and 16-wide blocks and the masked tails; widths with and
     // without interior pixels; SAME-like and VALID padding.
-    for channels in [1, 3, 8, 13, 16, 21, 64] {
+    for channels in [1, 3, 8, 13, 16, 21, 31, 33, 64] {
         for inputWidth in [1, 2, 3, 6, 9] {
             for stride in [1, 2] {
                 for padLeft in [0, 1] where inputWidth + 2 * padLeft >= 3 {
@@ -115,8 +120,9 @@ func depthwiseConv3x3F32AVX2MatchesDefinition(integers: Bool) {
                             [true, true, true], [false, true, true], [true, true, false], [false, true, false],
                         ] {
                             seed += 1
-                            checkRowAVX2(
-                                channels: channels, inputWidth: inputWidth, stride: stride, padLeft: padLeft,
+                            checkRow(
+                                level: level, channels: channels, inputWidth: inputWidth, stride: stride,
+                                padLeft: padLeft,
                                 rowRuns: rowRuns, present: present, integers: integers, seed: seed)
                         }
                     }

@@ -103,8 +103,9 @@ func runDepthwise(
     }
 
     @Test func threeByThreeFastPath() throws {
-        // Channel counts exercising SIMD8, SIMD4 and scalar tails; odd sizes and both paddings.
-        for (i, channels) in [1, 4, 8, 13, 32].enumerated() {
+        // Channel counts exercising 16- and 8-wide blocks, SIMD4 and scalar tails; odd sizes
+        // and both paddings.
+        for (i, channels) in [1, 4, 8, 13, 32, 37].enumerated() {
             for stride in [1, 2] {
                 for same in [true, false] {
                     try check(

@@ -12,15 +12,9 @@ import Microkernels
 /// `zero` (`C` zeros). The bias and clamp are skipped when `bias` is nil and the bounds are
 /// infinite (a convolution without bias or activation).
 ///
-/// Interior pixels of a row whose three input rows are all present take one of two walks:
-/// - `rowRuns`: channel blocks outside, pixels inside. A block's nine weight vectors stay
-///   in registers along the row, so each pixel costs nine loads and nine FMAs.
-/// - otherwise pixel pairs, channels inside, each block's weights loaded once for both
-///   pixels. The runtime picks this when `stride·C·4` is a multiple of 256 bytes, where
-///   the row walk's loads fall into few cache sets.
-/// Border pixels, and every pixel of a row with padding above or below, go one at a time
-/// through nine tap pointers. A channel count that is not a multiple of 8 ends with a
-/// masked block (`vmaskmovps`), which reads and writes nothing past channel `C - 1`.
+/// The loops are ``Depthwise3x3F32Walk``'s, specialized here for eight channels per
+/// `ymm`; a channel count that is not a multiple of 8 ends with a masked block
+/// (`vmaskmovps`), which reads and writes nothing past channel `C - 1`.
 @inline(never)
 public func depthwiseConv3x3F32AVX2(
     _ shape: Depthwise3x3Row, rowRuns: Bool,
@@ -29,198 +23,49 @@ public func depthwiseConv3x3F32AVX2(
     bias: UnsafePointer<Float>?, lower: Float, upper: Float,
     out: UnsafeMutablePointer<Float>
 ) {
-    guard shape.channels > 0, shape.outputWidth > 0 else { return }
-    // Two specializations of the walk, so that the one without bias and clamp has no
-    // epilogue in its loops (a stored flag left one copy out of line with the test inside).
-    if bias == nil && lower == -.infinity && upper == .infinity {
-        Depthwise3x3WalkAVX2<SumsOnly>(shape, weights: weights, start: start, bias: zero, lower: lower, upper: upper)
-            .row(r0, r1, r2, zero: zero, rowRuns: rowRuns, out: out)
-    } else {
-        Depthwise3x3WalkAVX2<BiasAndClamp>(
-            shape, weights: weights, start: start, bias: bias ?? zero, lower: lower, upper: upper
-        )
-        .row(r0, r1, r2, zero: zero, rowRuns: rowRuns, out: out)
-    }
+    Depthwise3x3F32Walk<LanesAVX2, Depthwise3x3SumsOnly>.row(
+        shape, rowRuns: rowRuns, r0, r1, r2, zero: zero, weights: weights, start: start, bias: bias, lower: lower,
+        upper: upper, out: out)
 }
 
-/// Whether a walk adds the bias and clamps each block before storing it.
-private protocol BlockEpilogue { static var enabled: Bool { get } }
-private enum SumsOnly: BlockEpilogue { static var enabled: Bool { false } }
-private enum BiasAndClamp: BlockEpilogue { static var enabled: Bool { true } }
-
-/// The loops of ``depthwiseConv3x3F32AVX2(_:rowRuns:_:_:_:zero:weights:start:bias:lower:upper:out:)``,
-/// specialized for each ``BlockEpilogue`` inside this module.
-private struct Depthwise3x3WalkAVX2<Epilogue: BlockEpilogue> {
-    let shape: Depthwise3x3Row
-    let w: UnsafePointer<Float>
-    let start: SIMD8<Float>
-    let bias: UnsafePointer<Float>
-    let lower: SIMD8<Float>, upper: SIMD8<Float>
-    /// Channels in whole blocks of 8; the rest go through `tail`'s lanes.
-    let full: Int
+/// Eight channels per `ymm`; the tail through `vmaskmovps`.
+private struct LanesAVX2: Depthwise3x3F32Lanes {
+    static var width: Int { 8 }
     let tail: __m256i
 
     @inline(__always)
-    init(
-        _ shape: Depthwise3x3Row, weights: UnsafePointer<Float>, start: Float, bias: UnsafePointer<Float>,
-        lower: Float, upper: Float
-    ) {
-        self.shape = shape
-        w = weights
-        self.start = SIMD8(repeating: start)
-        self.bias = bias
-        self.lower = SIMD8(repeating: lower)
-        self.upper = SIMD8(repeating: upper)
-        full = shape.channels & ~7
-        let rest = Int32(truncatingIfNeeded: shape.channels & 7)
+    init(channels: Int) {
+        let rest = Int32(truncatingIfNeeded: channels & 7)
         tail = _mm256_cmpgt_epi32(_mm256_set1_epi32(rest), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7))
     }
+
+    @inline(__always)
+    func splat(_ x: Float) -> SIMD8<Float> { SIMD8(repeating: x) }
 
     @inline(__always)
     func load(_ p: UnsafePointer<Float>, _ masked: Bool) -> SIMD8<Float> {
         masked ? _mm256_maskload_ps(p, tail) : UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Float>.self)
     }
 
-    /// Adds the bias, clamps (when the walk has the epilogue) and stores the block at channel `c`.
     @inline(__always)
-    func store(_ acc: SIMD8<Float>, _ o: UnsafeMutablePointer<Float>, channel c: Int, _ masked: Bool) {
-        var v = acc
-        if Epilogue.enabled { v = _mm256_min_ps(_mm256_max_ps(v + load(bias + c, masked), lower), upper) }
+    func store(_ v: SIMD8<Float>, _ p: UnsafeMutablePointer<Float>, _ masked: Bool) {
         if masked {
-            _mm256_maskstore_ps(o, tail, v)
+            _mm256_maskstore_ps(p, tail, v)
         } else {
-            UnsafeMutableRawPointer(o).storeBytes(of: v, as: SIMD8<Float>.self)
+            UnsafeMutableRawPointer(p).storeBytes(of: v, as: SIMD8<Float>.self)
         }
-    }
-
-    /// `body(c, masked)` for each block of 8 channels, the last one masked when `C` is not
-    /// a multiple of 8.
-    @inline(__always)
-    func forEachBlock(_ body: (Int, Bool) -> Void) {
-        var c = 0
-        while c < full {
-            body(c, false)
-            c += 8
-        }
-        if c < shape.channels { body(c, true) }
     }
 
     @inline(__always)
     func fma(_ x: SIMD8<Float>, _ k: SIMD8<Float>, _ acc: SIMD8<Float>) -> SIMD8<Float> { _mm256_fmadd_ps(x, k, acc) }
 
     @inline(__always)
-    func row(
-        _ r0: UnsafePointer<Float>?, _ r1: UnsafePointer<Float>?, _ r2: UnsafePointer<Float>?,
-        zero: UnsafePointer<Float>, rowRuns: Bool, out: UnsafeMutablePointer<Float>
-    ) {
-        let s = shape, C = s.channels
-        var interior = 0 ..< 0
-        if let r0, let r1, let r2, !s.interior.isEmpty {
-            interior = s.interior
-            let first = (interior.lowerBound * s.stride - s.padLeft) * C
-            let step = s.stride * C
-            let o = out + interior.lowerBound * C
-            if rowRuns {
-                forEachBlock { c, masked in
-                    run(
-                        r0 + first, r1 + first, r2 + first, step: step, pixels: interior.count, out: o, channel: c,
-                        masked)
-                }
-            } else {
-                var i = 0
-                while i + 2 <= interior.count {
-                    let at = first + i * step
-                    pair(r0 + at, r1 + at, r2 + at, step: step, out: o + i * C)
-                    i += 2
-                }
-                if i < interior.count {
-                    let a = r0 + first + i * step, d = r1 + first + i * step, e = r2 + first + i * step
-                    pixel((a, a + C, a + 2 * C), (d, d + C, d + 2 * C), (e, e + C, e + 2 * C), out: o + i * C)
-                }
-            }
-        }
-        for ox in 0 ..< s.outputWidth where !interior.contains(ox) {
-            pixel(
-                s.taps(r0, column: ox, fill: zero), s.taps(r1, column: ox, fill: zero),
-                s.taps(r2, column: ox, fill: zero), out: out + ox * C)
-        }
-    }
+    func add(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> { a + b }
 
-    /// Channel block `c` of `pixels` consecutive interior pixels, `step` floats apart in
-    /// the input rows whose first window starts at `a`, `d`, `e`.
+    /// vmaxps/vminps: the generic SIMD min/max are out-of-line calls.
     @inline(__always)
-    func run(
-        _ a: UnsafePointer<Float>, _ d: UnsafePointer<Float>, _ e: UnsafePointer<Float>, step: Int, pixels: Int,
-        out: UnsafeMutablePointer<Float>, channel c: Int, _ masked: Bool
-    ) {
-        let C = shape.channels, k = w + c
-        let w0 = load(k, masked), w1 = load(k + C, masked), w2 = load(k + 2 * C, masked)
-        let w3 = load(k + 3 * C, masked), w4 = load(k + 4 * C, masked), w5 = load(k + 5 * C, masked)
-        let w6 = load(k + 6 * C, masked), w7 = load(k + 7 * C, masked), w8 = load(k + 8 * C, masked)
-        var a = a + c, d = d + c, e = e + c, o = out + c
-        var n = pixels
-        while n > 0 {
-            var acc = fma(load(a, masked), w0, start)
-            acc = fma(load(a + C, masked), w1, acc)
-            acc = fma(load(a + 2 * C, masked), w2, acc)
-            acc = fma(load(d, masked), w3, acc)
-            acc = fma(load(d + C, masked), w4, acc)
-            acc = fma(load(d + 2 * C, masked), w5, acc)
-            acc = fma(load(e, masked), w6, acc)
-            acc = fma(load(e + C, masked), w7, acc)
-            acc = fma(load(e + 2 * C, masked), w8, acc)
-            store(acc, o, channel: c, masked)
-            a += step; d += step; e += step; o += C
-            n -= 1
-        }
-    }
-
-    /// Two horizontally adjacent interior pixels (the second `step` floats after the first).
-    @inline(__always)
-    func pair(
-        _ a: UnsafePointer<Float>, _ d: UnsafePointer<Float>, _ e: UnsafePointer<Float>, step: Int,
-        out: UnsafeMutablePointer<Float>
-    ) {
-        let C = shape.channels
-        @inline(__always) func block(_ c: Int, _ masked: Bool) {
-            var p = start, q = start
-            // Constant trip counts: LLVM unrolls both loops into 18 FMAs.
-            for ky in 0 ..< 3 {
-                let r = (ky == 0 ? a : ky == 1 ? d : e) + c
-                for kx in 0 ..< 3 {
-                    let wt = load(w + (3 * ky + kx) * C + c, masked)
-                    p = fma(load(r + kx * C, masked), wt, p)
-                    q = fma(load(r + kx * C + step, masked), wt, q)
-                }
-            }
-            store(p, out + c, channel: c, masked)
-            store(q, out + C + c, channel: c, masked)
-        }
-        forEachBlock(block)
-    }
-
-    /// One pixel from its nine tap pointers, row by row.
-    @inline(__always)
-    func pixel(
-        _ t0: (UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>),
-        _ t1: (UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>),
-        _ t2: (UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>), out: UnsafeMutablePointer<Float>
-    ) {
-        let C = shape.channels
-        @inline(__always) func block(_ c: Int, _ masked: Bool) {
-            let k = w + c
-            var acc = fma(load(t0.0 + c, masked), load(k, masked), start)
-            acc = fma(load(t0.1 + c, masked), load(k + C, masked), acc)
-            acc = fma(load(t0.2 + c, masked), load(k + 2 * C, masked), acc)
-            acc = fma(load(t1.0 + c, masked), load(k + 3 * C, masked), acc)
-            acc = fma(load(t1.1 + c, masked), load(k + 4 * C, masked), acc)
-            acc = fma(load(t1.2 + c, masked), load(k + 5 * C, masked), acc)
-            acc = fma(load(t2.0 + c, masked), load(k + 6 * C, masked), acc)
-            acc = fma(load(t2.1 + c, masked), load(k + 7 * C, masked), acc)
-            acc = fma(load(t2.2 + c, masked), load(k + 8 * C, masked), acc)
-            store(acc, out + c, channel: c, masked)
-        }
-        forEachBlock(block)
+    func clamp(_ v: SIMD8<Float>, _ lower: SIMD8<Float>, _ upper: SIMD8<Float>) -> SIMD8<Float> {
+        _mm256_min_ps(_mm256_max_ps(v, lower), upper)
     }
 }
 #endif

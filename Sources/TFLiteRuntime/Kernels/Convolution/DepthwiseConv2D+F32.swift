@@ -2,6 +2,7 @@ import Microkernels
 import TFLiteModel
 #if arch(x86_64)
 import MicrokernelsAVX2
+import MicrokernelsAVX512
 #endif
 
 /// Float DEPTHWISE_CONV_2D: a general per-pixel kernel, and `DepthwiseConv2D3x3F32` for the
@@ -179,9 +180,15 @@ struct DepthwiseConv2D3x3F32: PreparedKernel {
     ) {
         #if arch(x86_64)
         let range = general.epilogue.range
-        depthwiseConv3x3F32AVX2(
-            walk.shape, rowRuns: walk.rowRuns, r.0, r.1, r.2, zero: zero, weights: w, start: 0,
-            bias: bias, lower: range.lower, upper: range.upper, out: out)
+        if level >= .avx512 {
+            depthwiseConv3x3F32AVX512(
+                walk.shape, rowRuns: walk.rowRuns, r.0, r.1, r.2, zero: zero, weights: w, start: 0,
+                bias: bias, lower: range.lower, upper: range.upper, out: out)
+        } else {
+            depthwiseConv3x3F32AVX2(
+                walk.shape, rowRuns: walk.rowRuns, r.0, r.1, r.2, zero: zero, weights: w, start: 0,
+                bias: bias, lower: range.lower, upper: range.upper, out: out)
+        }
         #endif
     }
 
