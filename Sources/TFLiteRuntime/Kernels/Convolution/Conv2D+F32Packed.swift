@@ -5,7 +5,8 @@ import MicrokernelsAVX512
 #endif
 
 /// Float CONV_2D with constant filter and bias on levels with a float GEMM microkernel
-/// (``KernelLevel/avx2``): the filter rows and bias are packed once at prepare
+/// (``KernelLevel/avx2``, and ``KernelLevel/avx512`` with two panels per zmm block on the
+/// same packed filter): the filter rows and bias are packed once at prepare
 /// (``GemmF32Layout``) and each tile of output pixels is one call of the level's GEMM,
 /// with bias and activation applied on the accumulators before they are stored.
 ///

@@ -129,7 +129,8 @@ struct DepthwiseConv2DF32General: PreparedKernel {
 ///
 /// At ``KernelLevel/avx2`` each row is `depthwiseConv3x3F32AVX2` instead: the same walk
 /// eight channels wide with fused multiply-adds, bias and clamp applied to each block
-/// before it is stored (so results differ from the portable level's in the last bits).
+/// before it is stored (so results differ from the portable level's in the last bits); at
+/// ``KernelLevel/avx512``, `depthwiseConv3x3F32AVX512`, the same sums sixteen channels wide.
 struct DepthwiseConv2D3x3F32: PreparedKernel {
     let general: DepthwiseConv2DF32General
     let walk: Depthwise3x3Walk
@@ -171,7 +172,7 @@ struct DepthwiseConv2D3x3F32: PreparedKernel {
         }
     }
 
-    /// One output row, bias and activation included, with the AVX2 microkernel (only
+    /// One output row, bias and activation included, with the level's microkernel (only
     /// called when the engine's level is at least ``KernelLevel/avx2``).
     @inline(__always)
     private func rowAVX2(
