@@ -145,8 +145,9 @@ func runDepthwise(
     /// are mostly border (including ones with no interior pixel) the result must still be
     /// the general kernel's, bit for bit at the portable level (SIMD4 blocks and scalar
     /// channel tails), within rounding at the others (FMA, 8-wide blocks, masked tails),
-    /// for interior pixels done row by row (13 channels) and pixel by pixel (64 channels).
-    @Test(arguments: [13, 64])
+    /// for interior pixels done row by row (13 channels) and pixel by pixel (64 channels
+    /// below avx512, 256 at avx512).
+    @Test(arguments: [13, 64, 256])
     func threeByThreeBordersMatchGeneralKernelExactly(channels: Int) throws {
         for level in QTest.levels { try threeByThreeBorders(channels: channels, level: level) }
     }
