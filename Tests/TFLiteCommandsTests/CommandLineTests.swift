@@ -90,7 +90,7 @@ import TFLiteRuntime
         ),
         (
             ["bench", "m.tflite", "--kernel-level", "sse"],
-            "Error: The value 'sse' is invalid for '--kernel-level <level>': expected portable or avx2"
+            "Error: The value 'sse' is invalid for '--kernel-level <level>': expected portable or avx2 or avx512"
         ),
         (
             ["run", "m.tflite", "--requantization", "fast"],
