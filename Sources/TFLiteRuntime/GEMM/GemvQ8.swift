@@ -1,6 +1,7 @@
 import TFLiteModel
 #if arch(x86_64)
 import MicrokernelsAVX2
+import MicrokernelsAVX512
 #endif
 
 /// Quantized CONV_2D and FULLY_CONNECTED whose output is a single row of channels (a
@@ -18,6 +19,11 @@ import MicrokernelsAVX2
 /// in wrapping `Int32`, which is TFLite's sum modulo 2^32 whatever the order. Each product
 /// and each pair of products fits in `Int32` (`2·255·255`), so LLVM forms the sum with
 /// `pmaddwd`. Output channels are split over the threads; ``Requantizer`` finishes.
+///
+/// int8 at ``KernelLevel/avx512`` reads the row as unsigned bytes `x + 128` instead and
+/// sums with `vpdpbusd` against the weights as stored (`gemvU8S8AVX512VNNI`), which
+/// subtracts `(128 + zx)·Σ w` to give the same sums (int8 weights have `zw = 0`); taps in
+/// the padding hold `zx + 128`, which adds nothing after the subtraction.
 struct GemvQ8: Quantized8Kernel {
     /// How the row of `depth` activations is read from the input tensor.
     enum Row: Sendable {
@@ -40,6 +46,8 @@ struct GemvQ8: Quantized8Kernel {
     let scratch: Int
     /// The level's matrix-vector microkernel computes the sums (else the portable loop).
     let vectorized: Bool
+    /// The sums come from the 8-bit dot product on bytes `x + 128` (int8 at `avx512`).
+    let byteDot: Bool
     /// Offset of the `Int32` accumulators in the scratch, after the `Int16` row.
     let accOffset: Int
     /// Output channels per parallel block.
@@ -65,7 +73,8 @@ struct GemvQ8: Quantized8Kernel {
             units: units, depth: depth, inputZeroPoint: params.inputZeroPoint,
             weightZeroPoint: params.weightZeroPoint, requantizer: params.requantizer,
             scratch: context.requestScratch(bytes: total),
-            vectorized: context.kernelLevel >= .avx2, accOffset: accOffset)
+            vectorized: context.kernelLevel >= .avx2,
+            byteDot: context.kernelLevel >= .avx512 && signed && params.weightZeroPoint == 0, accOffset: accOffset)
     }
 
     func run<T: Quantized8>(_ context: EvalContext, _: T.Type) {
@@ -75,35 +84,73 @@ struct GemvQ8: Quantized8Kernel {
         let memory = UnsafeMutableRawPointer(context.scratch(scratch, as: UInt8.self))
         let xc = memory.assumingMemoryBound(to: Int16.self)
         let acc = (memory + accOffset).assumingMemoryBound(to: Int32.self)
-        switch row {
-        case .dense:
-            for i in 0 ..< depth { xc[i] = Int16(truncatingIfNeeded: Int32(x[i]) &- inputZeroPoint) }
-        case .patch(let g):
-            gather(g, x, into: xc)
+        let zx = inputZeroPoint
+        #if arch(x86_64)
+        if byteDot {
+            // The row as `x + 128` (the sign bit of int8 codes flipped), in the `Int16` row's bytes.
+            let xb = memory.assumingMemoryBound(to: UInt8.self)
+            fillRow(x, into: xb, zero: UInt8(truncatingIfNeeded: 128 &+ zx)) { src, count, dst in
+                for i in 0 ..< count { dst[i] = UInt8(truncatingIfNeeded: src[i]) ^ 0x80 }
+            }
+            guard let base = weights.bytes.baseAddress?.assumingMemoryBound(to: Int8.self) else { return }
+            forEachBlock(context) { o0, n in
+                gemvU8S8AVX512VNNI(
+                    n: n, k: depth, w: base + o0 * depth, ldw: depth, x: xb, offset: 128 &+ zx, acc: acc + o0)
+                requantizer.store(acc + o0, count: n, firstChannel: o0, bias: b, into: y + o0)
+            }
+            return
+        }
+        #endif
+        fillRow(x, into: xc, zero: 0) { src, count, dst in
+            for i in 0 ..< count { dst[i] = Int16(truncatingIfNeeded: Int32(src[i]) &- zx) }
         }
         var sum: Int32 = 0
         for i in 0 ..< depth { sum = sum &+ Int32(xc[i]) }
         let offset = weightZeroPoint &* sum
         let w = weights.typed(T.self)
         guard let base = w.baseAddress else { return }
+        forEachBlock(context) { o0, n in
+            #if arch(x86_64)
+            if vectorized {
+                gemvS8S16AVX2(
+                    n: n, k: depth, w: base + o0 * depth, ldw: depth, signed: T.isSigned, x: xc, acc: acc + o0)
+                for o in o0 ..< o0 + n { acc[o] = acc[o] &- offset }
+                requantizer.store(acc + o0, count: n, firstChannel: o0, bias: b, into: y + o0)
+                return
+            }
+            #endif
+            for o in o0 ..< o0 + n {
+                acc[o] = Self.dot(base + o * depth, xc, depth) &- offset
+            }
+            requantizer.store(acc + o0, count: n, firstChannel: o0, bias: b, into: y + o0)
+        }
+    }
+
+    /// Calls `body(first, count)` for the blocks of output channels, split over the threads.
+    @inline(__always)
+    private func forEachBlock(_ context: EvalContext, _ body: (Int, Int) -> Void) {
         let blocks = (units + Self.block - 1) / Self.block
         forEachWorker(context.parallel, blocks) { _, range in
             for blk in range {
-                let o0 = blk * Self.block, n = Swift.min(Self.block, units - o0)
-                #if arch(x86_64)
-                if vectorized {
-                    gemvS8S16AVX2(
-                        n: n, k: depth, w: base + o0 * depth, ldw: depth, signed: T.isSigned, x: xc, acc: acc + o0)
-                    for o in o0 ..< o0 + n { acc[o] = acc[o] &- offset }
-                    requantizer.store(acc + o0, count: n, firstChannel: o0, bias: b, into: y + o0)
-                    continue
-                }
-                #endif
-                for o in o0 ..< o0 + n {
-                    acc[o] = Self.dot(base + o * depth, xc, depth) &- offset
-                }
-                requantizer.store(acc + o0, count: n, firstChannel: o0, bias: b, into: y + o0)
+                let o0 = blk * Self.block
+                body(o0, Swift.min(Self.block, units - o0))
             }
+        }
+    }
+
+    /// Writes the row of `depth` values: the input's codes (`.dense`) or the single output
+    /// pixel's receptive field (`.patch`, batch 1, `outH = outW = 1`), each code converted by
+    /// `convert`, taps in the padding `zero`.
+    @inline(__always)
+    private func fillRow<T: Quantized8, E>(
+        _ x: UnsafePointer<T>, into out: UnsafeMutablePointer<E>, zero: E,
+        convert: (UnsafePointer<T>, Int, UnsafeMutablePointer<E>) -> Void
+    ) {
+        switch row {
+        case .dense:
+            convert(x, depth, out)
+        case .patch(let g):
+            im2colRow(g, pixel: 0, firstChannel: 0, channels: g.inC, x, into: out, zero: zero, center: convert)
         }
     }
 
@@ -113,24 +160,5 @@ struct GemvQ8: Quantized8Kernel {
         var sum: Int32 = 0
         for i in 0 ..< count { sum = sum &+ Int32(truncatingIfNeeded: w[i]) &* Int32(x[i]) }
         return sum
-    }
-
-    /// The receptive field of the single output pixel (batch 1, `outH = outW = 1`).
-    private func gather<T: Quantized8>(_ g: Conv2DGeometry, _ x: UnsafePointer<T>, into xc: UnsafeMutablePointer<Int16>)
-    {
-        var k = 0
-        for ky in 0 ..< g.kh {
-            let iy = ky * g.dilationH - g.padTop
-            for kx in 0 ..< g.kw {
-                let ix = kx * g.dilationW - g.padLeft
-                if iy >= 0, iy < g.inH, ix >= 0, ix < g.inW {
-                    let src = x + (iy * g.inW + ix) * g.inC
-                    for c in 0 ..< g.inC { xc[k + c] = Int16(truncatingIfNeeded: Int32(src[c]) &- inputZeroPoint) }
-                } else {
-                    (xc + k).update(repeating: 0, count: g.inC)
-                }
-                k += g.inC
-            }
-        }
     }
 }
