@@ -61,7 +61,7 @@ struct IntegerConvPlan: Sendable {
                         im2colRow(
                             g, pixel: p0 + r, firstChannel: group * groupInC, channels: groupInC, x, into: row,
                             zero: zero, center: convert)
-                        (row + patch).update(repeating: fill, count: kp - patch)
+                        for d in patch ..< kp { row[d] = fill }
                     }
                 }
                 gemm(rows, group, columns, tile.sums)

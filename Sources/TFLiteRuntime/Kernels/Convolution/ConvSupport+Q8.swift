@@ -287,9 +287,11 @@ func im2colRow<T: Quantized8, E>(
             // one run of the input row, centered in one call (a stem convolution's 3
             // channels a tap would otherwise be a call per tap).
             let kx0 = Swift.min(g.kw, Swift.max(0, -ix0)), kx1 = Swift.max(kx0, Swift.min(g.kw, g.inW - ix0))
-            dst.update(repeating: zero, count: kx0 * cg)
+            // The fills are skipped when empty, as they are for interior pixels: each is a
+            // `memset` call otherwise, a stem convolution's largest cost per pixel.
+            if kx0 > 0 { dst.update(repeating: zero, count: kx0 * cg) }
             if kx1 > kx0 { center(row + (ix0 + kx0) * g.inC, (kx1 - kx0) * cg, dst + kx0 * cg) }
-            (dst + kx1 * cg).update(repeating: zero, count: (g.kw - kx1) * cg)
+            if kx1 < g.kw { (dst + kx1 * cg).update(repeating: zero, count: (g.kw - kx1) * cg) }
             continue
         }
         for kx in 0 ..< g.kw {
