@@ -2,36 +2,40 @@ import Testing
 import TFLiteModel
 @testable import TFLiteRuntime
 
-/// int8 convolutions shaped for the 8-bit dot-product GEMM (``Conv2DQ8GemmU8S8``, 8 or more
-/// output channels per group): pointwise layers whose depth is a multiple of four (the
-/// input read as the GEMM's rows), the same with other depths, and padded, strided and
-/// grouped layers, with codes at the ends of the range. Outputs must equal the reference
-/// loops' at every level.
+/// int8 and uint8 convolutions shaped for the 8-bit dot-product GEMM (``Conv2DQ8GemmU8S8``,
+/// 8 or more output channels per group): pointwise layers whose depth is a multiple of four
+/// (the input pixels taken as the GEMM's rows), the same with other depths, and padded,
+/// strided and grouped layers, with codes at the ends of the range. Outputs must equal the
+/// reference loops' at every level.
 @Suite struct QuantizedConvDotTests {
-    @Test func pointwiseInt8MatchesReference() throws {
+    @Test(arguments: [ElementType.int8, .uint8])
+    func pointwiseMatchesReference(type: ElementType) throws {
         var rng = SplitMix64(seed: 0xd07)
         for (cin, outC) in [(4, 8), (8, 16), (32, 24), (64, 40), (320, 17), (6, 9), (33, 64)] {
             let input = [2, Int.random(in: 5 ... 19, using: &rng), Int.random(in: 5 ... 19, using: &rng), cin]
             let filter = [outC, 1, 1, cin]
             let q = QuantizedWeights(
-                type: .int8, count: filter.reduce(1, *), channels: outC, axis: 0, depth: cin,
+                type: type, count: filter.reduce(1, *), channels: outC, axis: 0, depth: cin,
                 perChannel: Bool.random(using: &rng), bias: Bool.random(using: &rng), rng: &rng)
-            let x = QTest.randomCodes(input.reduce(1, *), .int8, &rng).map { v in
+            let range = QTest.range(type)
+            let x = QTest.randomCodes(input.reduce(1, *), type, &rng).map { v in
                 // Ends of the range often: the largest offsets and products.
-                Int.random(in: 0 ..< 4, using: &rng) == 0 ? (Bool.random(using: &rng) ? -128 : 127) : v
+                Int.random(in: 0 ..< 4, using: &rng) == 0
+                    ? (Bool.random(using: &rng) ? range.lowerBound : range.upperBound) : v
             }
             let options = Conv2DOptions(
                 padding: .same, strideWidth: 1, strideHeight: 1,
                 activation: QTest.activations.randomElement(using: &rng) ?? .none, dilationWidth: 1, dilationHeight: 1)
             try QuantizedConvTests().expectFastMatchesReference(
-                "pointwise int8 \(input) \(filter)", x: x, weights: q.codes, threads: [1, 2]
+                "pointwise \(type) \(input) \(filter)", x: x, weights: q.codes, threads: [1, 2]
             ) { constant in
                 q.conv2DGraph(input: input, filter: filter, options: options, constant: constant)
             }
         }
     }
 
-    @Test func paddedStridedGroupedInt8MatchesReference() throws {
+    @Test(arguments: [ElementType.int8, .uint8])
+    func paddedStridedGroupedMatchesReference(type: ElementType) throws {
         var rng = SplitMix64(seed: 0xd08)
         for trial in 0 ..< 16 {
             let groups = trial % 4 == 0 ? 2 : 1
@@ -42,26 +46,26 @@ import TFLiteModel
             let filter = [outC, k, k, cg]
             let stride = 1 + trial % 2
             let q = QuantizedWeights(
-                type: .int8, count: filter.reduce(1, *), channels: outC, axis: 0, depth: k * k * cg,
+                type: type, count: filter.reduce(1, *), channels: outC, axis: 0, depth: k * k * cg,
                 perChannel: Bool.random(using: &rng), bias: Bool.random(using: &rng), rng: &rng)
-            let x = QTest.randomCodes(input.reduce(1, *), .int8, &rng)
+            let x = QTest.randomCodes(input.reduce(1, *), type, &rng)
             let options = Conv2DOptions(
                 padding: trial % 3 == 0 ? .valid : .same, strideWidth: stride, strideHeight: stride,
                 activation: QTest.activations.randomElement(using: &rng) ?? .none, dilationWidth: 1, dilationHeight: 1)
             try QuantizedConvTests().expectFastMatchesReference(
-                "int8 conv \(input) \(filter) \(options)", x: x, weights: q.codes, threads: [1, 2]
+                "\(type) conv \(input) \(filter) \(options)", x: x, weights: q.codes, threads: [1, 2]
             ) { constant in
                 q.conv2DGraph(input: input, filter: filter, options: options, constant: constant)
             }
         }
     }
 
-    @Test(.enabled(if: KernelLevel.host >= .avx512, "needs AVX-512 VNNI"))
-    func avx512ChoosesDotProductGemm() throws {
+    @Test(.enabled(if: KernelLevel.host >= .avx512, "needs AVX-512 VNNI"), arguments: [ElementType.int8, .uint8])
+    func avx512ChoosesDotProductGemm(type: ElementType) throws {
         var rng = SplitMix64(seed: 0xd09)
         let filter = [16, 3, 3, 8]
         let q = QuantizedWeights(
-            type: .int8, count: filter.reduce(1, *), channels: 16, axis: 0, depth: 72, perChannel: true, bias: true,
+            type: type, count: filter.reduce(1, *), channels: 16, axis: 0, depth: 72, perChannel: true, bias: true,
             rng: &rng)
         let g = q.conv2DGraph(
             input: [1, 6, 6, 8], filter: filter,

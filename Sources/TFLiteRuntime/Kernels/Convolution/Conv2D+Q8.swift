@@ -39,10 +39,9 @@ enum Conv2DQ8 {
         {
             return single
         }
-        if T.isSigned,
-            let dot = try Conv2DQ8GemmU8S8.make(
-                &context, geometry: g, groups: groups, input: input, filter: constant, bias: bias, output: output,
-                params: params)
+        if let dot = try Conv2DQ8GemmU8S8.make(
+            T.self, &context, geometry: g, groups: groups, input: input, filter: constant, bias: bias,
+            output: output, params: params)
         {
             return dot
         }

@@ -7,12 +7,16 @@ struct IntegerConvPlan: Sendable {
     let groups: Int, groupInC: Int, groupOutC: Int
     /// `kh·kw·Cg`, and the same rounded up to the GEMM's depth step: the im2col row stride.
     let patch: Int, paddedPatch: Int
+    /// `Int32` sums per tile row: `groupOutC`, plus any extra columns the GEMM computes.
+    let sumsStride: Int
     let tiles: GemmTiles
 
     /// Plans the tiles of `g`'s output pixels; `paddedDepth` rounds a patch up to the
-    /// GEMM's step. The GEMM's rows take at most the Float rows' bytes the tiles plan for.
+    /// GEMM's step, and the GEMM writes `extraColumns` more sums per row than there are
+    /// output channels. The GEMM's rows take at most the Float rows' bytes the tiles plan for.
     init(
-        _ context: inout PrepareContext, geometry g: Conv2DGeometry, groups: Int, paddedDepth: (Int) -> Int
+        _ context: inout PrepareContext, geometry g: Conv2DGeometry, groups: Int, paddedDepth: (Int) -> Int,
+        extraColumns: Int = 0
     ) throws(KernelError) {
         geometry = g
         self.groups = groups
@@ -20,7 +24,8 @@ struct IntegerConvPlan: Sendable {
         groupOutC = g.outC / groups
         patch = try ConvCheck.product([g.kh, g.kw, groupInC], "CONV_2D patch")
         paddedPatch = paddedDepth(patch)
-        tiles = try GemmTiles(&context, pixels: g.outputPixels, patch: patch, outChannels: groupOutC, op: "CONV_2D")
+        sumsStride = groupOutC + extraColumns
+        tiles = try GemmTiles(&context, pixels: g.outputPixels, patch: patch, outChannels: sumsStride, op: "CONV_2D")
     }
 
     /// The `[outC, patch]` filter codes, checked to be all there.
@@ -36,8 +41,9 @@ struct IntegerConvPlan: Sendable {
     /// Runs the convolution: for each tile and group, the rows `paddedPatch` apart are the
     /// receptive fields converted by `convert` (taps in the padding: `zero`; depths past
     /// the patch: `fill`), `gemm(rows, group, a, sums)` writes the tile's `Int32` sums
-    /// (`groupOutC` a row), and `requantizer` stores them. A 1x1 stride-1 unpadded
-    /// convolution with no depth padding converts the tile's input pixels in one call.
+    /// (`sumsStride` a row, the first `groupOutC` the channels'), and `requantizer` stores
+    /// them. A 1x1 stride-1 unpadded convolution with no depth padding converts the tile's
+    /// input pixels in one call.
     @inline(__always)
     func run<T: Quantized8, E>(
         _ context: EvalContext, x: UnsafePointer<T>, y: UnsafeMutablePointer<T>, bias: UnsafePointer<Int32>?,
@@ -66,7 +72,7 @@ struct IntegerConvPlan: Sendable {
                 }
                 gemm(rows, group, columns, tile.sums)
                 requantizer.storeRows(
-                    tile.sums, rows: rows, count: groupOutC, accStride: groupOutC,
+                    tile.sums, rows: rows, count: groupOutC, accStride: sumsStride,
                     firstChannel: group * groupOutC, bias: bias,
                     into: y + p0 * outC + group * groupOutC, outStride: outC)
             }
