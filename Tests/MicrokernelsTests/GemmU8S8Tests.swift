@@ -114,7 +114,10 @@ func gemmU8S8WrapsLikeInt32() {
 @Test(.enabled(if: KernelLevel.host >= .avx512, "needs AVX-512 VNNI"))
 func gemvU8S8AVX512VNNIMatchesDefinition() {
     var rng = SplitMix64(seed: 11)
-    for (n, k) in [(1, 1), (3, 15), (4, 64), (5, 65), (9, 100), (1001, 1024), (7, 127), (2, 1 << 17)] {
+    for (index, (n, k)) in [(1, 1), (3, 15), (4, 64), (5, 65), (9, 100), (1001, 1024), (7, 127), (2, 1 << 17)]
+        .enumerated()
+    {
+        let flip = index % 2 == 1
         let ldw = k + 5
         // Extremes often, so that long rows wrap.
         let w = (0 ..< n * ldw).map { _ in rng.next() % 3 == 0 ? Int8.min : Int8.random(in: -128 ... 127, using: &rng) }
@@ -125,15 +128,20 @@ func gemvU8S8AVX512VNNIMatchesDefinition() {
             x.withUnsafeBufferPointer { xp in
                 acc.withUnsafeMutableBufferPointer { ap in
                     gemvU8S8AVX512VNNI(
-                        n: n, k: k, w: wp.baseAddress!, ldw: ldw, x: xp.baseAddress!, offset: offset,
-                        acc: ap.baseAddress!)
+                        n: n, k: k, w: UnsafeRawPointer(wp.baseAddress!), ldw: ldw, flip: flip, x: xp.baseAddress!,
+                        offset: offset, acc: ap.baseAddress!)
                 }
             }
         }
         for o in 0 ..< n {
             var s: Int32 = 0
-            for d in 0 ..< k { s = s &+ (Int32(x[d]) &- offset) &* Int32(w[o * ldw + d]) }
-            #expect(acc[o] == s, "n \(n) k \(k) row \(o)")
+            for d in 0 ..< k {
+                // With `flip`, the byte as an unsigned weight less 128.
+                let code = w[o * ldw + d]
+                let b = flip ? Int32(UInt8(bitPattern: code)) - 128 : Int32(code)
+                s = s &+ (Int32(x[d]) &- offset) &* b
+            }
+            #expect(acc[o] == s, "n \(n) k \(k) flip \(flip) row \(o)")
         }
         #expect(acc[n] == 0x5A5A)
     }

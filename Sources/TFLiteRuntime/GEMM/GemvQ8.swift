@@ -20,10 +20,11 @@ import MicrokernelsAVX512
 /// and each pair of products fits in `Int32` (`2·255·255`), so LLVM forms the sum with
 /// `pmaddwd`. Output channels are split over the threads; ``Requantizer`` finishes.
 ///
-/// int8 at ``KernelLevel/avx512`` reads the row as unsigned bytes `x + 128` instead and
-/// sums with `vpdpbusd` against the weights as stored (`gemvU8S8AVX512VNNI`), which
-/// subtracts `(128 + zx)·Σ w` to give the same sums (int8 weights have `zw = 0`); taps in
-/// the padding hold `zx + 128`, which adds nothing after the subtraction.
+/// At ``KernelLevel/avx512`` the row is unsigned bytes instead and the sums come from
+/// `vpdpbusd` against the weights as stored (`gemvU8S8AVX512VNNI`): int8 rows are
+/// `x + 128` and the kernel subtracts `(128 + zx)·Σ w` (int8 weights have `zw = 0`);
+/// uint8 rows are `x`, the kernel sums `(x - zx)·(w - 128)`, and `(128 - zw)·Σ (x - zx)`
+/// is added. Taps in the padding hold the code that stands for `zx`, so they add nothing.
 struct GemvQ8: Quantized8Kernel {
     /// How the row of `depth` activations is read from the input tensor.
     enum Row: Sendable {
@@ -74,7 +75,8 @@ struct GemvQ8: Quantized8Kernel {
             weightZeroPoint: params.weightZeroPoint, requantizer: params.requantizer,
             scratch: context.requestScratch(bytes: total),
             vectorized: context.kernelLevel >= .avx2,
-            byteDot: context.kernelLevel >= .avx512 && signed && params.weightZeroPoint == 0, accOffset: accOffset)
+            byteDot: context.kernelLevel >= .avx512 && (!signed || params.weightZeroPoint == 0),
+            accOffset: accOffset)
     }
 
     func run<T: Quantized8>(_ context: EvalContext, _: T.Type) {
@@ -87,15 +89,23 @@ struct GemvQ8: Quantized8Kernel {
         let zx = inputZeroPoint
         #if arch(x86_64)
         if byteDot {
-            // The row as `x + 128` (the sign bit of int8 codes flipped), in the `Int16` row's bytes.
+            // The row as unsigned bytes (int8: `x + 128`, the sign bit flipped), in the
+            // `Int16` row's bytes.
             let xb = memory.assumingMemoryBound(to: UInt8.self)
-            fillRow(x, into: xb, zero: UInt8(truncatingIfNeeded: 128 &+ zx)) { src, count, dst in
-                for i in 0 ..< count { dst[i] = UInt8(truncatingIfNeeded: src[i]) ^ 0x80 }
+            let signed = T.isSigned, offset = signed ? 128 &+ zx : zx
+            fillRow(x, into: xb, zero: UInt8(truncatingIfNeeded: offset)) { src, count, dst in
+                for i in 0 ..< count { dst[i] = UInt8(truncatingIfNeeded: src[i]) ^ (signed ? 0x80 : 0) }
             }
-            guard let base = weights.bytes.baseAddress?.assumingMemoryBound(to: Int8.self) else { return }
+            // uint8: `(128 - zw)·Σ (x - zx)`, the part of the sum the kernel's `w - 128` leaves out.
+            var centered: Int32 = 0
+            if !signed { for i in 0 ..< depth { centered &+= Int32(xb[i]) &- zx } }
+            let rest = signed ? 0 : (128 &- weightZeroPoint) &* centered
+            guard let base = weights.bytes.baseAddress else { return }
             forEachBlock(context) { o0, n in
                 gemvU8S8AVX512VNNI(
-                    n: n, k: depth, w: base + o0 * depth, ldw: depth, x: xb, offset: 128 &+ zx, acc: acc + o0)
+                    n: n, k: depth, w: base + o0 * depth, ldw: depth, flip: !signed, x: xb, offset: offset,
+                    acc: acc + o0)
+                if rest != 0 { for o in o0 ..< o0 + n { acc[o] &+= rest } }
                 requantizer.store(acc + o0, count: n, firstChannel: o0, bias: b, into: y + o0)
             }
             return
