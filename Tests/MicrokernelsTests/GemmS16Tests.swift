@@ -50,15 +50,7 @@ private func checkGemmS16(
         }
     }
     let expected = referenceGemm(m: m, n: n, k: k, a: a, b: b)
-    for i in 0 ..< m {
-        for j in 0 ..< ldc {
-            if j < n {
-                #expect(c[i * ldc + j] == expected[i * n + j], "m \(m) n \(n) k \(k): C[\(i), \(j)]")
-            } else {
-                #expect(c[i * ldc + j] == 0x5A5A, "m \(m) n \(n) k \(k): wrote past column \(n - 1)")
-            }
-        }
-    }
+    expectGemmResult(c, ldc: ldc, expected: expected, m: m, n: n, k: k)
 }
 
 private let shapes: [(m: Int, n: Int, k: Int)] = [

@@ -2,8 +2,9 @@ import Testing
 import TFLiteModel
 @testable import TFLiteRuntime
 
-/// `gatherPatches` (row walk, short-run copies) must write exactly what the per-pixel
-/// `gatherPatch` writes, for every geometry and for tiles that start and end mid-row.
+/// `gatherPatches` and `gatherIntegerPatches` (row walk, short-run copies) must write
+/// exactly what the per-pixel `gatherPatch` and `im2colRow` write, for every geometry and
+/// for tiles that start and end mid-row.
 @Suite struct Im2colTests {
     @Test func tileGatherMatchesPerPixelGather() throws {
         var checked = 0
@@ -19,8 +20,7 @@ import TFLiteModel
                                     padding: padding)
                             else { continue }
                             try check(g)
-                            checkCentered(g, Int8.self, zeroPoint: -7)
-                            checkCentered(g, UInt8.self, zeroPoint: 131)
+                            checkIntegerRows(g)
                             checked += 1
                         }
                     }
@@ -63,39 +63,61 @@ import TFLiteModel
         }
     }
 
-    /// The 16-bit centered rows of the exact 8-bit GEMM: the row walk against the per-pixel
-    /// `im2colRow`, with the rows' even-depth padding zeroed.
-    private func checkCentered<T: Quantized8>(_ g: Conv2DGeometry, _: T.Type, zeroPoint zx: Int32) {
-        let inputCount = g.batch * g.inH * g.inW * g.inC
-        let x = (0 ..< inputCount).map { T(truncatingIfNeeded: $0 &* 37) }
-        let patch = g.kh * g.kw * g.inC, stride = patch + patch % 2
+    /// The integer GEMMs' rows (16-bit centered codes, depth padded to 2; offset bytes,
+    /// depth padded to 4): the row walk against the per-pixel `im2colRow`, with the depth
+    /// padding filled.
+    private func checkIntegerRows(_ g: Conv2DGeometry) {
+        let patch = g.kh * g.kw * g.inC
+        let codes = (0 ..< g.batch * g.inH * g.inW * g.inC).map { Int8(truncatingIfNeeded: $0 &* 37) }
+        let zx: Int32 = -7
+        checkRows(
+            g, codes, stride: patch + patch % 2, zero: Int16(0), fill: 0,
+            convert: { centerCodes($0, count: $1, zeroPoint: zx, into: $2) },
+            shortRun: { centerShortRun(from: $0, to: $1, count: $2, zero: Int16(truncatingIfNeeded: zx)) })
+        checkRows(
+            g, codes, stride: (patch + 3) / 4 * 4, zero: UInt8(truncatingIfNeeded: zx + 128), fill: 0x33,
+            convert: { x, n, out in
+                for i in 0 ..< n { out[i] = UInt8(bitPattern: x[i]) ^ 0x80 }
+            },
+            shortRun: { x, out, n in
+                let bytes = UnsafeRawPointer(x).assumingMemoryBound(to: UInt8.self)
+                flipShortRun(from: bytes, to: out, count: n, flip: 0x80)
+            })
+    }
+
+    private func checkRows<E: Equatable & BinaryInteger>(
+        _ g: Conv2DGeometry, _ x: [Int8], stride: Int, zero: E, fill: E,
+        convert: (UnsafePointer<Int8>, Int, UnsafeMutablePointer<E>) -> Void,
+        shortRun: (UnsafePointer<Int8>, UnsafeMutablePointer<E>, Int) -> Void
+    ) {
+        let patch = g.kh * g.kw * g.inC
         let pixels = g.outputPixels
-        var expected = [Int16](repeating: 0, count: pixels * stride)
+        var expected = [E](repeating: fill, count: pixels * stride)
         x.withUnsafeBufferPointer { xs in
             expected.withUnsafeMutableBufferPointer { e in
                 for p in 0 ..< pixels {
                     im2colRow(
                         g, pixel: p, firstChannel: 0, channels: g.inC, xs.baseAddress!,
                         into: e.baseAddress! + p * stride,
-                        center: { centerCodes($0, count: $1, zeroPoint: zx, into: $2) })
+                        zero: zero, center: convert)
                 }
             }
         }
         for tile in [1, 5, 13, pixels] {
-            var actual = [Int16](repeating: 0x5A5A, count: pixels * stride)
+            var actual = [E](repeating: 0x5A, count: pixels * stride)
             x.withUnsafeBufferPointer { xs in
                 actual.withUnsafeMutableBufferPointer { a in
                     var first = 0
                     while first < pixels {
                         let count = Swift.min(tile, pixels - first)
-                        g.gatherCenteredPatches(
-                            first: first, count: count, from: xs.baseAddress!, zeroPoint: zx,
-                            into: a.baseAddress! + first * stride, rowStride: stride)
+                        g.gatherIntegerPatches(
+                            first: first, count: count, from: xs.baseAddress!, into: a.baseAddress! + first * stride,
+                            rowStride: stride, zero: zero, fill: fill, convert: convert, shortRun: shortRun)
                         first += count
                     }
                 }
             }
-            #expect(actual == expected, "\(T.self) \(g) tile \(tile)")
+            #expect(actual == expected, "\(E.self) \(g) tile \(tile) patch \(patch)")
         }
     }
 }

@@ -25,26 +25,47 @@ public enum GemmS16Layout {
     /// `Int16` elements of `B` packed for `n` columns of depth `k`, or nil on overflow.
     @inlinable
     public static func packedCount(n: Int, k: Int) -> Int? {
-        let panels = (n + panelWidth - 1) / panelWidth
-        let (a, o1) = panels.multipliedReportingOverflow(by: panelWidth)
-        let (b, o2) = a.multipliedReportingOverflow(by: paddedDepth(k))
-        return o1 || o2 ? nil : b
+        IntegerPanels.count(n: n, kp: paddedDepth(k), width: panelWidth)
     }
 
     /// Packs `B[j, k] = value(j, k)` for `n` columns of depth `k` into `out`
     /// (``packedCount(n:k:)`` elements).
     @inlinable
     public static func pack(n: Int, k: Int, into out: UnsafeMutablePointer<Int16>, value: (Int, Int) -> Int16) {
-        let kp = paddedDepth(k)
-        let panels = (n + panelWidth - 1) / panelWidth
+        IntegerPanels.pack(n: n, k: k, kp: paddedDepth(k), width: panelWidth, group: 2, into: out, value: value)
+    }
+}
+
+/// The panel order both integer GEMM layouts share (``GemmS16Layout``: pairs of depths,
+/// ``GemmU8S8Layout``: quads): per panel of `width` columns, per `group` consecutive depths,
+/// each column's `group` values side by side, so that one broadcast of a row's `group`
+/// values meets every column of the panel.
+public enum IntegerPanels {
+    /// Elements of `n` columns packed at padded depth `kp`, or nil on overflow.
+    @inlinable
+    public static func count(n: Int, kp: Int, width: Int) -> Int? {
+        let panels = (n + width - 1) / width
+        let (a, o1) = panels.multipliedReportingOverflow(by: width)
+        let (b, o2) = a.multipliedReportingOverflow(by: kp)
+        return o1 || o2 ? nil : b
+    }
+
+    /// `panel[(q · width + c) · group + r] = value(width · p + c, group · q + r)`, zero
+    /// past `n` columns and `k` depths.
+    @inlinable
+    public static func pack<E: FixedWidthInteger>(
+        n: Int, k: Int, kp: Int, width: Int, group: Int, into out: UnsafeMutablePointer<E>,
+        value: (Int, Int) -> E
+    ) {
+        let panels = (n + width - 1) / width
         for p in 0 ..< panels {
-            let panel = out + p * panelWidth * kp
-            for q in 0 ..< kp / 2 {
-                for c in 0 ..< panelWidth {
-                    let j = p * panelWidth + c
-                    for r in 0 ..< 2 {
-                        let d = 2 * q + r
-                        panel[(q * panelWidth + c) * 2 + r] = j < n && d < k ? value(j, d) : 0
+            let panel = out + p * width * kp
+            for q in 0 ..< kp / group {
+                for c in 0 ..< width {
+                    let j = p * width + c
+                    for r in 0 ..< group {
+                        let d = group * q + r
+                        panel[(q * width + c) * group + r] = j < n && d < k ? value(j, d) : 0
                     }
                 }
             }

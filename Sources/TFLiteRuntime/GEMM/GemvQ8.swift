@@ -1,6 +1,7 @@
 import TFLiteModel
 #if arch(x86_64)
 import MicrokernelsAVX2
+import MicrokernelsAVX512
 #endif
 
 /// Quantized CONV_2D and FULLY_CONNECTED whose output is a single row of channels (a
@@ -18,6 +19,12 @@ import MicrokernelsAVX2
 /// in wrapping `Int32`, which is TFLite's sum modulo 2^32 whatever the order. Each product
 /// and each pair of products fits in `Int32` (`2·255·255`), so LLVM forms the sum with
 /// `pmaddwd`. Output channels are split over the threads; ``Requantizer`` finishes.
+///
+/// At ``KernelLevel/avx512`` the row is unsigned bytes instead and the sums come from
+/// `vpdpbusd` against the weights as stored (`gemvU8S8AVX512VNNI`): int8 rows are
+/// `x + 128` and the kernel subtracts `(128 + zx)·Σ w` (int8 weights have `zw = 0`);
+/// uint8 rows are `x`, the kernel sums `(x - zx)·(w - 128)`, and `(128 - zw)·Σ (x - zx)`
+/// is added. Taps in the padding hold the code that stands for `zx`, so they add nothing.
 struct GemvQ8: Quantized8Kernel {
     /// How the row of `depth` activations is read from the input tensor.
     enum Row: Sendable {
@@ -40,6 +47,8 @@ struct GemvQ8: Quantized8Kernel {
     let scratch: Int
     /// The level's matrix-vector microkernel computes the sums (else the portable loop).
     let vectorized: Bool
+    /// The sums come from the 8-bit dot product on bytes `x + 128` (int8 at `avx512`).
+    let byteDot: Bool
     /// Offset of the `Int32` accumulators in the scratch, after the `Int16` row.
     let accOffset: Int
     /// Output channels per parallel block.
@@ -65,7 +74,9 @@ struct GemvQ8: Quantized8Kernel {
             units: units, depth: depth, inputZeroPoint: params.inputZeroPoint,
             weightZeroPoint: params.weightZeroPoint, requantizer: params.requantizer,
             scratch: context.requestScratch(bytes: total),
-            vectorized: context.kernelLevel >= .avx2, accOffset: accOffset)
+            vectorized: context.kernelLevel >= .avx2,
+            byteDot: context.kernelLevel >= .avx512 && (!signed || params.weightZeroPoint == 0),
+            accOffset: accOffset)
     }
 
     func run<T: Quantized8>(_ context: EvalContext, _: T.Type) {
@@ -75,35 +86,81 @@ struct GemvQ8: Quantized8Kernel {
         let memory = UnsafeMutableRawPointer(context.scratch(scratch, as: UInt8.self))
         let xc = memory.assumingMemoryBound(to: Int16.self)
         let acc = (memory + accOffset).assumingMemoryBound(to: Int32.self)
-        switch row {
-        case .dense:
-            for i in 0 ..< depth { xc[i] = Int16(truncatingIfNeeded: Int32(x[i]) &- inputZeroPoint) }
-        case .patch(let g):
-            gather(g, x, into: xc)
+        let zx = inputZeroPoint
+        #if arch(x86_64)
+        if byteDot {
+            // The row as unsigned bytes (int8: `x + 128`, the sign bit flipped), in the
+            // `Int16` row's bytes.
+            let xb = memory.assumingMemoryBound(to: UInt8.self)
+            let signed = T.isSigned, offset = signed ? 128 &+ zx : zx
+            fillRow(x, into: xb, zero: UInt8(truncatingIfNeeded: offset)) { src, count, dst in
+                for i in 0 ..< count { dst[i] = UInt8(truncatingIfNeeded: src[i]) ^ (signed ? 0x80 : 0) }
+            }
+            // uint8: `(128 - zw)·Σ (x - zx)`, the part of the sum the kernel's `w - 128` leaves out.
+            var centered: Int32 = 0
+            if !signed { for i in 0 ..< depth { centered &+= Int32(xb[i]) &- zx } }
+            let rest = signed ? 0 : (128 &- weightZeroPoint) &* centered
+            guard let base = weights.bytes.baseAddress else { return }
+            forEachBlock(context) { o0, n in
+                gemvU8S8AVX512VNNI(
+                    n: n, k: depth, w: base + o0 * depth, ldw: depth, flip: !signed, x: xb, offset: offset,
+                    acc: acc + o0)
+                if rest != 0 { for o in o0 ..< o0 + n { acc[o] &+= rest } }
+                requantizer.store(acc + o0, count: n, firstChannel: o0, bias: b, into: y + o0)
+            }
+            return
+        }
+        #endif
+        fillRow(x, into: xc, zero: 0) { src, count, dst in
+            for i in 0 ..< count { dst[i] = Int16(truncatingIfNeeded: Int32(src[i]) &- zx) }
         }
         var sum: Int32 = 0
         for i in 0 ..< depth { sum = sum &+ Int32(xc[i]) }
         let offset = weightZeroPoint &* sum
         let w = weights.typed(T.self)
         guard let base = w.baseAddress else { return }
+        forEachBlock(context) { o0, n in
+            #if arch(x86_64)
+            if vectorized {
+                gemvS8S16AVX2(
+                    n: n, k: depth, w: base + o0 * depth, ldw: depth, signed: T.isSigned, x: xc, acc: acc + o0)
+                for o in o0 ..< o0 + n { acc[o] = acc[o] &- offset }
+                requantizer.store(acc + o0, count: n, firstChannel: o0, bias: b, into: y + o0)
+                return
+            }
+            #endif
+            for o in o0 ..< o0 + n {
+                acc[o] = Self.dot(base + o * depth, xc, depth) &- offset
+            }
+            requantizer.store(acc + o0, count: n, firstChannel: o0, bias: b, into: y + o0)
+        }
+    }
+
+    /// Calls `body(first, count)` for the blocks of output channels, split over the threads.
+    @inline(__always)
+    private func forEachBlock(_ context: EvalContext, _ body: (Int, Int) -> Void) {
         let blocks = (units + Self.block - 1) / Self.block
         forEachWorker(context.parallel, blocks) { _, range in
             for blk in range {
-                let o0 = blk * Self.block, n = Swift.min(Self.block, units - o0)
-                #if arch(x86_64)
-                if vectorized {
-                    gemvS8S16AVX2(
-                        n: n, k: depth, w: base + o0 * depth, ldw: depth, signed: T.isSigned, x: xc, acc: acc + o0)
-                    for o in o0 ..< o0 + n { acc[o] = acc[o] &- offset }
-                    requantizer.store(acc + o0, count: n, firstChannel: o0, bias: b, into: y + o0)
-                    continue
-                }
-                #endif
-                for o in o0 ..< o0 + n {
-                    acc[o] = Self.dot(base + o * depth, xc, depth) &- offset
-                }
-                requantizer.store(acc + o0, count: n, firstChannel: o0, bias: b, into: y + o0)
+                let o0 = blk * Self.block
+                body(o0, Swift.min(Self.block, units - o0))
             }
+        }
+    }
+
+    /// Writes the row of `depth` values: the input's codes (`.dense`) or the single output
+    /// pixel's receptive field (`.patch`, batch 1, `outH = outW = 1`), each code converted by
+    /// `convert`, taps in the padding `zero`.
+    @inline(__always)
+    private func fillRow<T: Quantized8, E>(
+        _ x: UnsafePointer<T>, into out: UnsafeMutablePointer<E>, zero: E,
+        convert: (UnsafePointer<T>, Int, UnsafeMutablePointer<E>) -> Void
+    ) {
+        switch row {
+        case .dense:
+            convert(x, depth, out)
+        case .patch(let g):
+            im2colRow(g, pixel: 0, firstChannel: 0, channels: g.inC, x, into: out, zero: zero, center: convert)
         }
     }
 
@@ -113,24 +170,5 @@ struct GemvQ8: Quantized8Kernel {
         var sum: Int32 = 0
         for i in 0 ..< count { sum = sum &+ Int32(truncatingIfNeeded: w[i]) &* Int32(x[i]) }
         return sum
-    }
-
-    /// The receptive field of the single output pixel (batch 1, `outH = outW = 1`).
-    private func gather<T: Quantized8>(_ g: Conv2DGeometry, _ x: UnsafePointer<T>, into xc: UnsafeMutablePointer<Int16>)
-    {
-        var k = 0
-        for ky in 0 ..< g.kh {
-            let iy = ky * g.dilationH - g.padTop
-            for kx in 0 ..< g.kw {
-                let ix = kx * g.dilationW - g.padLeft
-                if iy >= 0, iy < g.inH, ix >= 0, ix < g.inW {
-                    let src = x + (iy * g.inW + ix) * g.inC
-                    for c in 0 ..< g.inC { xc[k + c] = Int16(truncatingIfNeeded: Int32(src[c]) &- inputZeroPoint) }
-                } else {
-                    (xc + k).update(repeating: 0, count: g.inC)
-                }
-                k += g.inC
-            }
-        }
     }
 }

@@ -39,6 +39,12 @@ enum Conv2DQ8 {
         {
             return single
         }
+        if let dot = try Conv2DQ8GemmU8S8.make(
+            T.self, &context, geometry: g, groups: groups, input: input, filter: constant, bias: bias,
+            output: output, params: params)
+        {
+            return dot
+        }
         if let integer = try Conv2DQ8GemmS16.make(
             T.self, &context, geometry: g, groups: groups, input: input,
             filter: constant, bias: bias, output: output, params: params)
@@ -99,7 +105,7 @@ struct Conv2DQ8Gemm: Quantized8Kernel {
                     for r in 0 ..< rows {
                         im2colRow(
                             g, pixel: p0 + r, firstChannel: group * groupInC, channels: groupInC, x,
-                            into: tile.columns + r * patch
+                            into: tile.columns + r * patch, zero: 0
                         ) {
                             centerCodes($0, count: $1, zeroPoint: inputZeroPoint, into: $2)
                         }

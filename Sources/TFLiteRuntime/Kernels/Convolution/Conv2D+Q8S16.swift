@@ -13,11 +13,7 @@ import MicrokernelsAVX512
 struct Conv2DQ8GemmS16: Quantized8Kernel {
     let signed: Bool
     let input: Int, bias: Int?, output: Int
-    let geometry: Conv2DGeometry
-    let groups: Int, groupInC: Int, groupOutC: Int
-    /// `kh·kw·Cg`, and the same rounded up to even: the im2col row stride.
-    let patch: Int, paddedPatch: Int
-    let tiles: GemmTiles
+    let plan: IntegerConvPlan
     /// Per group, ``GemmS16Layout``'s panels of the centered filter rows `w - zw`.
     let packed: PackedBuffer
     let packedPerGroup: Int
@@ -33,16 +29,13 @@ struct Conv2DQ8GemmS16: Quantized8Kernel {
         input: Int, filter constant: ConstantBytes, bias: Int?, output: Int,
         params: QuantizedConvParams
     ) throws(KernelError) -> Conv2DQ8GemmS16? {
-        let groupInC = g.inC / groups, groupOutC = g.outC / groups
         // Panels of 16 columns: below 8 output channels a group's packed Int16 weights
         // would take more than 4 bytes per 8-bit weight, the most any packing here costs
         // (packed constants are paid for by the file's bytes, not the memory budget).
-        guard context.kernelLevel >= .avx2, groupOutC >= 8 else { return nil }
-        let patch = try ConvCheck.product([g.kh, g.kw, groupInC], "CONV_2D patch")
-        let weights = constant.typed(T.self)
-        guard weights.count >= (try ConvCheck.product([g.outC, patch], "CONV_2D filter")) else {
-            throw .invalid("the filter holds \(weights.count) values; \(g.outC) x \(patch) needed")
-        }
+        guard context.kernelLevel >= .avx2, g.outC / groups >= 8 else { return nil }
+        let plan = try IntegerConvPlan(&context, geometry: g, groups: groups, paddedDepth: GemmS16Layout.paddedDepth)
+        let patch = plan.patch, groupOutC = plan.groupOutC
+        let weights = try plan.filter(constant, as: T.self)
         guard let perGroup = GemmS16Layout.packedCount(n: groupOutC, k: patch) else {
             throw .invalid("CONV_2D packed filter size overflows")
         }
@@ -63,51 +56,23 @@ struct Conv2DQ8GemmS16: Quantized8Kernel {
             constant.releasePages()
             return 0
         }
-        // Int16 rows of `paddedPatch` take at most the Float rows' bytes the tiles plan for.
-        let tiles = try GemmTiles(&context, pixels: g.outputPixels, patch: patch, outChannels: groupOutC, op: "CONV_2D")
         return Conv2DQ8GemmS16(
-            signed: T.isSigned, input: input, bias: bias, output: output, geometry: g, groups: groups,
-            groupInC: groupInC, groupOutC: groupOutC, patch: patch, paddedPatch: GemmS16Layout.paddedDepth(patch),
-            tiles: tiles, packed: packed, packedPerGroup: perGroup, inputZeroPoint: params.inputZeroPoint,
-            requantizer: params.requantizer, level: context.kernelLevel)
+            signed: T.isSigned, input: input, bias: bias, output: output, plan: plan, packed: packed,
+            packedPerGroup: perGroup, inputZeroPoint: params.inputZeroPoint, requantizer: params.requantizer,
+            level: context.kernelLevel)
     }
 
     func run<T: Quantized8>(_ context: EvalContext, _: T.Type) {
-        let x = UnsafePointer(context.pointer(input, as: T.self))
-        let y = context.pointer(output, as: T.self)
-        let b = context.optionalInt32s(bias)
         let w = UnsafePointer(packed.pointer.assumingMemoryBound(to: Int16.self))
-        let g = geometry, outC = g.outC, kp = paddedPatch, zx = inputZeroPoint
-        let pointwise =
-            groups == 1 && g.kh == 1 && g.kw == 1 && g.strideH == 1 && g.strideW == 1
-            && g.padTop == 0 && g.padLeft == 0 && g.outH == g.inH && g.outW == g.inW && patch == kp
-        tiles.forEach(context) { tile in
-            let p0 = tile.first, rows = tile.count
-            let columns = UnsafeMutableRawPointer(tile.columns).assumingMemoryBound(to: Int16.self)
-            for group in 0 ..< groups {
-                if pointwise {
-                    Self.center(x + p0 * g.inC, rows * g.inC, columns, zeroPoint: zx)
-                } else if groups == 1 {
-                    g.gatherCenteredPatches(
-                        first: p0, count: rows, from: x, zeroPoint: zx, into: columns, rowStride: kp)
-                } else {
-                    for r in 0 ..< rows {
-                        let row = columns + r * kp
-                        im2colRow(
-                            g, pixel: p0 + r, firstChannel: group * groupInC, channels: groupInC, x, into: row,
-                            center: { Self.center($0, $1, $2, zeroPoint: zx) })
-                        if kp > patch { row[patch] = 0 }
-                    }
-                }
-                gemmS16(
-                    m: rows, n: groupOutC, kp: kp, a: columns, lda: kp, packedB: w + group * packedPerGroup,
-                    c: tile.sums, ldc: groupOutC)
-                requantizer.storeRows(
-                    tile.sums, rows: rows, count: groupOutC, accStride: groupOutC,
-                    firstChannel: group * groupOutC, bias: b,
-                    into: y + p0 * outC + group * groupOutC, outStride: outC)
-            }
-        }
+        let zx = inputZeroPoint, kp = plan.paddedPatch, n = plan.groupOutC, perGroup = packedPerGroup
+        plan.run(
+            context, x: UnsafePointer(context.pointer(input, as: T.self)), y: context.pointer(output, as: T.self),
+            bias: context.optionalInt32s(bias), requantizer: requantizer, zero: Int16(0), fill: 0,
+            convert: { Self.center($0, $1, $2, zeroPoint: zx) },
+            shortRun: { centerShortRun(from: $0, to: $1, count: $2, zero: Int16(truncatingIfNeeded: zx)) },
+            gemm: { rows, group, a, sums in
+                gemmS16(m: rows, n: n, kp: kp, a: a, lda: kp, packedB: w + group * perGroup, c: sums, ldc: n)
+            })
     }
 
     /// `out[i] = x[i] - zx` as `Int16`, with the level's microkernel.

@@ -266,13 +266,14 @@ func centerCodes<T: Quantized8, E: CenteredCode>(
 
 /// The receptive field of output pixel `pixel` (flattened `(b, oy, ox)`) over input
 /// channels `firstChannel ..< firstChannel + channels`, as `kh·kw·channels` centered
-/// values ordered `(ky, kx, channel)`; taps in the padding are 0 (what skipping them means).
-/// `center(src, n, dst)` centers the `n` codes of one in-image tap (``centerCodes`` with
+/// values ordered `(ky, kx, channel)`; taps in the padding are `zero`, the element that
+/// stands for the code `zx` (centered: 0, what skipping them means).
+/// `center(src, n, dst)` converts the `n` codes of one in-image tap (``centerCodes`` with
 /// the input's zero point, or a level's microkernel).
 @inline(__always)
-func im2colRow<T: Quantized8, E: CenteredCode>(
+func im2colRow<T: Quantized8, E>(
     _ g: Conv2DGeometry, pixel: Int, firstChannel: Int, channels cg: Int,
-    _ x: UnsafePointer<T>, into col: UnsafeMutablePointer<E>,
+    _ x: UnsafePointer<T>, into col: UnsafeMutablePointer<E>, zero: E,
     center: (UnsafePointer<T>, Int, UnsafeMutablePointer<E>) -> Void
 ) {
     let perImage = g.outH * g.outW
@@ -281,7 +282,6 @@ func im2colRow<T: Quantized8, E: CenteredCode>(
     let ox = pixel % g.outW
     let iy0 = oy * g.strideH - g.padTop
     let ix0 = ox * g.strideW - g.padLeft
-    let zero = E.centered(0)
     for ky in 0 ..< g.kh {
         let dst = col + ky * g.kw * cg
         let iy = iy0 + ky * g.dilationH
@@ -295,9 +295,11 @@ func im2colRow<T: Quantized8, E: CenteredCode>(
             // one run of the input row, centered in one call (a stem convolution's 3
             // channels a tap would otherwise be a call per tap).
             let kx0 = Swift.min(g.kw, Swift.max(0, -ix0)), kx1 = Swift.max(kx0, Swift.min(g.kw, g.inW - ix0))
-            dst.update(repeating: zero, count: kx0 * cg)
+            // The fills are skipped when empty, as they are for interior pixels: each is a
+            // `memset` call otherwise, a stem convolution's largest cost per pixel.
+            if kx0 > 0 { dst.update(repeating: zero, count: kx0 * cg) }
             if kx1 > kx0 { center(row + (ix0 + kx0) * g.inC, (kx1 - kx0) * cg, dst + kx0 * cg) }
-            (dst + kx1 * cg).update(repeating: zero, count: (g.kw - kx1) * cg)
+            if kx1 < g.kw { (dst + kx1 * cg).update(repeating: zero, count: (g.kw - kx1) * cg) }
             continue
         }
         for kx in 0 ..< g.kw {
