@@ -1,21 +1,30 @@
 #if arch(x86_64)
 import _Builtin_intrinsics.intel
 
-/// TFLite's fixed-point requantization, sixteen channels per step in 512-bit lanes, the
-/// same formulas as the AVX2 level's `requantizeQ31AVX2`:
+/// TFLite's fixed-point requantization, sixteen channels per step in 512-bit lanes, with the
+/// results of the AVX2 level's `requantizeQ31AVX2`:
 ///
 ///     s = (acc + bias[c]) << left[c]                         (wrapping Int32)
 ///     h = (s · M[c] + 2^30) >> 31                            (SaturatingRoundingDoublingHighMul, M ≥ 0)
 ///     r = (h >> R[c]) + [ (h & mask) > (mask >> 1) + [h < 0] ]   (RoundingDivideByPOT, mask = 2^R - 1)
 ///     out = clamp(r, lower - zp, upper - zp) + zp             (as 8 bits)
 ///
-/// `vpmuldq` forms the 64-bit products of the even lanes and, after a 32-bit shift, of the
-/// odd ones; bits 31...62 of each (below 2^62 in magnitude, so a logical shift is exact)
-/// are merged back into 32-bit lanes with a mask blend. `vpmovdb` keeps each result's low
-/// byte, as the portable path's truncating store does, so int8 and uint8 share the kernel.
-/// A row's last `count mod 16` channels run the same vector code under a lane mask, so
-/// there is no scalar tail. Bit-identical to the reference for every `M ∈ [0, 2^31)`,
-/// `left ∈ 0...30`, `R ∈ 0...31`.
+/// AVX-512 has 64-bit arithmetic shifts, so the two roundings are done as one division of
+/// the 64-bit product `P = s·M` (`vpmuldq`, even lanes, then the odd ones shifted down):
+/// for `R ≥ 1`, `RoundingDivideByPOT(h, R) = (h + 2^(R-1) - [h < 0]) >> R`, and since
+/// `floor((floor(y / 2^31) + c) / 2^R) = floor((y + c·2^31) / 2^(31+R))` for an integer
+/// `c`,
+///
+///     r = (P + 2^30 + 2^(30+R) - 2^31·[P < 0]) >> (31 + R)     (R ≥ 1; R = 0: (P + 2^30) >> 31)
+///
+/// `[P < 0]` may stand for `[h < 0]`: they differ only for `-2^30 ≤ P < 0`, where `h` is 0
+/// and both forms give 0. `|P| < 2^62`, so nothing overflows; the addends and shifts
+/// follow from `R` and are made once per channel block. The low halves of the even and odd
+/// 64-bit results are put back in channel order with one `vpermt2d`, and `vpmovdb` keeps
+/// each result's low byte, as the portable path's truncating store does, so int8 and uint8
+/// share the kernel. A row's last `count mod 16` channels run under a lane mask, so there
+/// is no scalar tail. Bit-identical to the reference for every `M ∈ [0, 2^31)`,
+/// `left ∈ 0...30`, `R ∈ 0...31` (tested for every exponent).
 ///
 /// Arguments as for the AVX2 kernel: `rows` rows of `count` accumulators `accStride` apart,
 /// output rows `outStride` bytes apart; per-channel `M`, `left` and `R` from the
@@ -66,26 +75,39 @@ private struct RequantizeQ31Block {
         @inline(__always) func load(_ p: UnsafePointer<Int32>) -> __m512i {
             _mm512_maskz_loadu_epi32(k, UnsafeRawPointer(p))
         }
-        let nudge = _mm512_set1_epi64(1 << 30)
-        let ones = _mm512_set1_epi32(1)
         let b = bias.map(load) ?? _mm512_setzero_si512()
         let m = load(mantissa), mOdd = _mm512_srli_epi64(m, 32)
         let shiftL = shiftsLeft ? load(left) : _mm512_setzero_si512()
-        let shiftR = load(right)
-        let mask = _mm512_sub_epi32(_mm512_sllv_epi32(ones, shiftR), ones)
-        let halfMask = _mm512_srli_epi32(mask, 1)
+        // Per 64-bit lane (even channels, then odd ones): the total shift 31 + R, the
+        // addend 2^30 + 2^(30 + R) and the negative-product correction 2^31, the last two
+        // only where R ≥ 1 (R = 0 leaves SaturatingRoundingDoublingHighMul's result as is).
+        let rightBoth = load(right)
+        let low = _mm512_set1_epi64(0xFFFF_FFFF)
+        let rEven = _mm512_and_si512(rightBoth, low), rOdd = _mm512_srli_epi64(rightBoth, 32)
+        let thirtyOne = _mm512_set1_epi64(31), nudge = _mm512_set1_epi64(1 << 30)
+        let halfOne = _mm512_set1_epi64(1 << 31)
+        @inline(__always) func addend(_ r: __m512i) -> __m512i {
+            let rounding = _mm512_maskz_mov_epi64(_mm512_test_epi64_mask(r, r), _mm512_sllv_epi64(nudge, r))
+            return _mm512_add_epi64(nudge, rounding)
+        }
+        @inline(__always) func correction(_ r: __m512i) -> __m512i {
+            _mm512_maskz_mov_epi64(_mm512_test_epi64_mask(r, r), halfOne)
+        }
+        let addEven = addend(rEven), addOdd = addend(rOdd)
+        let fixEven = correction(rEven), fixOdd = correction(rOdd)
+        let shiftEven = _mm512_add_epi64(rEven, thirtyOne), shiftOdd = _mm512_add_epi64(rOdd, thirtyOne)
+        // Gathers the low halves of the even and odd 64-bit lanes back into channel order.
+        let interleave = _mm512_set_epi32(30, 14, 28, 12, 26, 10, 24, 8, 22, 6, 20, 4, 18, 2, 16, 0)
+        @inline(__always) func divide(_ p: __m512i, _ add: __m512i, _ fix: __m512i, _ shift: __m512i) -> __m512i {
+            let q = _mm512_add_epi64(p, add)
+            return _mm512_srav_epi64(_mm512_mask_sub_epi64(q, _mm512_movepi64_mask(p), q, fix), shift)
+        }
         for row in 0 ..< rows {
             let x = _mm512_add_epi32(_mm512_maskz_loadu_epi32(k, UnsafeRawPointer(acc + row * accStride)), b)
             let s = shiftsLeft ? _mm512_sllv_epi32(x, shiftL) : x
-            let even = _mm512_add_epi64(_mm512_mul_epi32(s, m), nudge)
-            let odd = _mm512_add_epi64(_mm512_mul_epi32(_mm512_srli_epi64(s, 32), mOdd), nudge)
-            // Even lanes from `even >> 31`, odd lanes from `odd << 1` (bits 31...62 moved up).
-            let h = _mm512_mask_blend_epi32(0xAAAA, _mm512_srli_epi64(even, 31), _mm512_slli_epi64(odd, 1))
-            let threshold = _mm512_sub_epi32(halfMask, _mm512_srai_epi32(h, 31))
-            // `h & mask` and `threshold` are both in 0...2^31 - 1, so their difference cannot
-            // overflow and its sign bit is the comparison `(h & mask) > threshold`.
-            let roundUp = _mm512_srli_epi32(_mm512_sub_epi32(threshold, _mm512_and_si512(h, mask)), 31)
-            let r = _mm512_add_epi32(_mm512_srav_epi32(h, shiftR), roundUp)
+            let even = divide(_mm512_mul_epi32(s, m), addEven, fixEven, shiftEven)
+            let odd = divide(_mm512_mul_epi32(_mm512_srli_epi64(s, 32), mOdd), addOdd, fixOdd, shiftOdd)
+            let r = _mm512_permutex2var_epi32(even, interleave, odd)
             let v = _mm512_add_epi32(_mm512_min_epi32(_mm512_max_epi32(r, vlo), vhi), vzp)
             _mm_mask_storeu_epi8(out + row * outStride, k, _mm512_cvtepi32_epi8(v))
         }
