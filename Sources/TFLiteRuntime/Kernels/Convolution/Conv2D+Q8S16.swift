@@ -1,11 +1,11 @@
 import Microkernels
 #if arch(x86_64)
 import MicrokernelsAVX2
-import MicrokernelsAVX512
 #endif
 
 /// Quantized CONV_2D with a constant filter on levels that have an integer GEMM
-/// (``KernelLevel/avx2``): the same im2col tiles as ``Conv2DQ8Gemm``, but the rows
+/// (``KernelLevel/avx2``; at ``KernelLevel/avx512`` the byte GEMM of
+/// ``Conv2DQ8GemmU8S8`` takes every case this kernel takes): the same im2col tiles as ``Conv2DQ8Gemm``, but the rows
 /// hold centered codes as `Int16` and the exact sums come from the level's 16-bit integer
 /// GEMM (``GemmS16Layout``) instead of chunked `Float` BLAS calls. Wrapping `Int32` sums
 /// are TFLite's accumulator whatever the order, so outputs are bit-identical to the
@@ -19,8 +19,6 @@ struct Conv2DQ8GemmS16: Quantized8Kernel {
     let packedPerGroup: Int
     let inputZeroPoint: Int32
     let requantizer: Requantizer
-    /// The level whose GEMM runs (``KernelLevel/avx2`` or above).
-    let level: KernelLevel
 
     /// The kernel when `level` has an integer GEMM, else nil (the caller's portable kernel
     /// applies).
@@ -58,8 +56,7 @@ struct Conv2DQ8GemmS16: Quantized8Kernel {
         }
         return Conv2DQ8GemmS16(
             signed: T.isSigned, input: input, bias: bias, output: output, plan: plan, packed: packed,
-            packedPerGroup: perGroup, inputZeroPoint: params.inputZeroPoint, requantizer: params.requantizer,
-            level: context.kernelLevel)
+            packedPerGroup: perGroup, inputZeroPoint: params.inputZeroPoint, requantizer: params.requantizer)
     }
 
     func run<T: Quantized8>(_ context: EvalContext, _: T.Type) {
@@ -95,18 +92,14 @@ struct Conv2DQ8GemmS16: Quantized8Kernel {
         #endif
     }
 
-    /// The level's GEMM (only levels with one build this kernel).
+    /// The AVX2 level's GEMM (only levels with one build this kernel).
     @inline(__always)
     private func gemmS16(
         m: Int, n: Int, kp: Int, a: UnsafePointer<Int16>, lda: Int, packedB: UnsafePointer<Int16>,
         c: UnsafeMutablePointer<Int32>, ldc: Int
     ) {
         #if arch(x86_64)
-        if level >= .avx512 {
-            gemmS16x8x16c2AVX512VNNI(m: m, n: n, kp: kp, a: a, lda: lda, packedB: packedB, c: c, ldc: ldc)
-        } else {
-            gemmS16x4x16c2(m: m, n: n, kp: kp, a: a, lda: lda, packedB: packedB, c: c, ldc: ldc)
-        }
+        gemmS16x4x16c2(m: m, n: n, kp: kp, a: a, lda: lda, packedB: packedB, c: c, ldc: ldc)
         #endif
     }
 }
