@@ -436,6 +436,46 @@ import TFLiteModel
         }
     }
 
+    /// With int8 codes over the whole int8 range and every `R ≥ 1`, the AVX-512 store clamps
+    /// by its narrowing's signed saturation; the bits stay the scalar form's, extremes
+    /// included, and any narrower range or an `R` of 0 keeps the explicit clamp.
+    @Test(arguments: KernelLevel.allCases.filter { $0 <= KernelLevel.host })
+    func saturatingStoreMatchesScalarRequantization(level: KernelLevel) {
+        var rng = SplitMix64(seed: 0x5a7)
+        let exponents = (0 ..< 70).map { -1 - $0 % 31 }
+        let mantissas = exponents.map { _ in Int32.random(in: (1 << 30) ... Int32.max, using: &rng) }
+        #expect(
+            !Requantizer(
+                mode: .fixedPoint(mantissas: [1 << 30], exponents: [0]), outputZeroPoint: 0, lower: -128, upper: 127
+            ).saturates)
+        #expect(
+            !Requantizer(
+                mode: .fixedPoint(mantissas: [1 << 30], exponents: [-1]), outputZeroPoint: 0, lower: -128, upper: 100
+            ).saturates)
+        for zero: Int32 in [-128, -5, 127] {
+            let r = Requantizer(
+                mode: .fixedPoint(mantissas: mantissas, exponents: exponents), outputZeroPoint: zero, lower: -128,
+                upper: 127, level: level)
+            #expect(r.saturates)
+            for round in 0 ..< 50 {
+                let acc = (0 ..< 70).map { c -> Int32 in
+                    round == 0
+                        ? (c % 2 == 0 ? Int32.max : Int32.min)
+                        : Int32(truncatingIfNeeded: rng.next()) >> Int32(rng.next() % 32)
+                }
+                var got = [Int8](repeating: 0, count: 70)
+                acc.withUnsafeBufferPointer { a in
+                    got.withUnsafeMutableBufferPointer {
+                        r.storeRows(
+                            a.baseAddress!, rows: 1, count: 70, accStride: 70, firstChannel: 0, bias: nil,
+                            into: $0.baseAddress!, outStride: 70)
+                    }
+                }
+                #expect(got.map { Int32($0) } == (0 ..< 70).map { r.apply(acc[$0], channel: $0) }, "zp \(zero)")
+            }
+        }
+    }
+
     /// The per-tensor form (one `R` for every lane, a plain shift) gives the scalar bits
     /// too, for every exponent.
     @Test(arguments: KernelLevel.allCases.filter { $0 <= KernelLevel.host })

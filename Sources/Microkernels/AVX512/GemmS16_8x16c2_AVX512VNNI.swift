@@ -20,6 +20,6 @@ public func gemmS16x8x16c2AVX512VNNI(
 ) {
     integerPanels8x16(
         m: m, n: n, steps: kp / 2, a: UnsafeRawPointer(a), rowBytes: 2 * lda, packedB: UnsafeRawPointer(packedB),
-        initial: nil, c: c, ldc: ldc, dot: _mm512_dpwssd_epi32)
+        initial: nil, output: Int32PanelRows(c: c, ldc: ldc), dot: _mm512_dpwssd_epi32)
 }
 #endif

@@ -24,6 +24,6 @@ public func gemmU8S8x8x16c4AVX512VNNI(
 ) {
     integerPanels8x16(
         m: m, n: n, steps: kp / 4, a: UnsafeRawPointer(a), rowBytes: lda, packedB: UnsafeRawPointer(packedB),
-        initial: initial, c: c, ldc: ldc, dot: _mm512_dpbusd_epi32)
+        initial: initial, output: Int32PanelRows(c: c, ldc: ldc), dot: _mm512_dpbusd_epi32)
 }
 #endif

@@ -12,11 +12,13 @@ import _Builtin_intrinsics.intel
 /// `C0` (or zero); a step costs one panel load and eight broadcasts. Rows are the inner
 /// loop so the panel stays in L1 while rows stream past it. A short last block repeats its
 /// last row (computed and dropped); a last panel narrower than 16 columns is read and
-/// stored with a lane mask.
+/// stored with a lane mask. `C0[j]` is `initial[j] + bias[j]` (either may be absent).
+/// What becomes of a finished row of 16 sums is `output`'s: stored as `Int32`
+/// (``Int32PanelRows``) or requantized to codes in registers.
 @inline(__always)
-func integerPanels8x16(
+func integerPanels8x16<Output: IntegerPanelOutput>(
     m: Int, n: Int, steps: Int, a: UnsafeRawPointer, rowBytes: Int, packedB: UnsafeRawPointer,
-    initial: UnsafePointer<Int32>?, c: UnsafeMutablePointer<Int32>, ldc: Int,
+    initial: UnsafePointer<Int32>?, bias: UnsafePointer<Int32>? = nil, output: Output,
     dot: (__m512i, __m512i, __m512i) -> __m512i
 ) {
     guard m > 0, n > 0 else { return }
@@ -25,7 +27,11 @@ func integerPanels8x16(
         let panel = packedB + p * 64 * steps
         let j0 = p * 16, width = Swift.min(16, n - j0)
         let mask = __mmask16(truncatingIfNeeded: (1 << width) - 1)
-        let start = initial.map { _mm512_maskz_loadu_epi32(mask, UnsafeRawPointer($0 + j0)) } ?? _mm512_setzero_si512()
+        @inline(__always) func load(_ v: UnsafePointer<Int32>?) -> __m512i {
+            v.map { _mm512_maskz_loadu_epi32(mask, UnsafeRawPointer($0 + j0)) } ?? _mm512_setzero_si512()
+        }
+        let start = _mm512_add_epi32(load(initial), load(bias))
+        let columns = output.columns(first: j0, mask: mask)
         var i = 0
         while i < m {
             let rows = Swift.min(8, m - i)
@@ -55,10 +61,7 @@ func integerPanels8x16(
                 c7 = dot(c7, _mm512_set1_epi32(r7.loadUnaligned(fromByteOffset: o, as: Int32.self)), b)
                 q += 1
             }
-            let out = c + i * ldc + j0
-            @inline(__always) func store(_ v: __m512i, row r: Int) {
-                _mm512_mask_storeu_epi32(UnsafeMutableRawPointer(out + r * ldc), mask, v)
-            }
+            @inline(__always) func store(_ v: __m512i, row r: Int) { columns.store(v, row: i + r) }
             store(c0, row: 0)
             if rows > 1 { store(c1, row: 1) }
             if rows > 2 { store(c2, row: 2) }
@@ -70,5 +73,35 @@ func integerPanels8x16(
             i += rows
         }
     }
+}
+
+/// Where ``integerPanels8x16`` puts its rows: per panel, `columns(first:mask:)` makes what
+/// a panel's stores need (once per panel, so per-channel vectors stay in registers over
+/// its rows), then each row's 16 sums go to `store(_:row:)`.
+protocol IntegerPanelOutput {
+    associatedtype Columns: IntegerPanelColumns
+    func columns(first: Int, mask: __mmask16) -> Columns
+}
+
+/// One panel's store of ``IntegerPanelOutput``.
+protocol IntegerPanelColumns {
+    func store(_ sums: __m512i, row: Int)
+}
+
+/// `Int32` rows `ldc` apart: the plain GEMM's output.
+struct Int32PanelRows: IntegerPanelOutput {
+    let c: UnsafeMutablePointer<Int32>, ldc: Int
+
+    struct Columns: IntegerPanelColumns {
+        let c: UnsafeMutablePointer<Int32>, ldc: Int, mask: __mmask16
+
+        @inline(__always)
+        func store(_ sums: __m512i, row: Int) {
+            _mm512_mask_storeu_epi32(UnsafeMutableRawPointer(c + row * ldc), mask, sums)
+        }
+    }
+
+    @inline(__always)
+    func columns(first j0: Int, mask: __mmask16) -> Columns { Columns(c: c + j0, ldc: ldc, mask: mask) }
 }
 #endif

@@ -41,6 +41,10 @@ struct Requantizer: Sendable {
     let rightShifts: [Int32]
     /// Some channel shifts left (a multiplier of 1 or more).
     let anyLeftShift: Bool
+    /// int8 codes over the whole int8 range, every right shift at least 1 and an int8 zero
+    /// point: the clamp is the AVX-512 narrowing's signed saturation (see the AVX-512
+    /// requantization kernels).
+    let saturates: Bool
     /// The microkernel level ``store(_:count:firstChannel:bias:into:)`` runs.
     let level: KernelLevel
     let outputZeroPoint: Int32
@@ -65,6 +69,9 @@ struct Requantizer: Sendable {
         leftShifts = shiftable ? exponents.map { Int32(Swift.max($0, 0)) } : []
         rightShifts = shiftable ? exponents.map { Int32(Swift.max(-$0, 0)) } : []
         anyLeftShift = leftShifts.contains { $0 != 0 }
+        saturates =
+            lower == -128 && upper == 127 && (-128 ... 127).contains(outputZeroPoint) && !rightShifts.isEmpty
+            && rightShifts.allSatisfy { $0 >= 1 }
         self.level = shiftable ? level : .portable
     }
 
@@ -228,12 +235,21 @@ extension Requantizer {
                 leftShifts.withUnsafeBufferPointer { l in
                     rightShifts.withUnsafeBufferPointer { r in
                         guard let m = m.baseAddress, let l = l.baseAddress, let r = r.baseAddress else { return }
-                        // Arguments: acc, rows, count, accStride, bias, mantissa, left, shiftsLeft,
-                        // right, outputZeroPoint, lower, upper, into, outStride.
-                        let kernel = level >= .avx512 ? requantizeQ31AVX512 : requantizeQ31AVX2
-                        kernel(
-                            acc, rows, count, accStride, b, m + firstChannel, l + firstChannel, anyLeftShift,
-                            r + firstChannel, outputZeroPoint, lower, upper, output, outStride)
+                        if level >= .avx512 {
+                            requantizeQ31AVX512(
+                                acc, rows: rows, count: count, accStride: accStride, bias: b,
+                                mantissa: m + firstChannel,
+                                left: l + firstChannel, shiftsLeft: anyLeftShift, right: r + firstChannel,
+                                outputZeroPoint: outputZeroPoint, lower: lower, upper: upper, saturating: saturates,
+                                into: output, outStride: outStride)
+                        } else {
+                            requantizeQ31AVX2(
+                                acc, rows: rows, count: count, accStride: accStride, bias: b,
+                                mantissa: m + firstChannel,
+                                left: l + firstChannel, shiftsLeft: anyLeftShift, right: r + firstChannel,
+                                outputZeroPoint: outputZeroPoint, lower: lower, upper: upper, into: output,
+                                outStride: outStride)
+                        }
                     }
                 }
             }

@@ -67,8 +67,9 @@ struct Conv2DQ8GemmS16: Quantized8Kernel {
             bias: context.optionalInt32s(bias), requantizer: requantizer, zero: Int16(0), fill: 0,
             convert: { Self.center($0, $1, $2, zeroPoint: zx) },
             shortRun: { centerShortRun(from: $0, to: $1, count: $2, zero: Int16(truncatingIfNeeded: zx)) },
-            gemm: { rows, group, a, sums in
+            gemm: { rows, group, a, sums, _ in
                 gemmS16(m: rows, n: n, kp: kp, a: a, lda: kp, packedB: w + group * perGroup, c: sums, ldc: n)
+                return false
             })
     }
 

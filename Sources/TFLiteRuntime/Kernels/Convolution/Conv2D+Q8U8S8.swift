@@ -17,7 +17,9 @@ import MicrokernelsAVX512
 ///   the accumulators start from the last term (prepare), and `(128 - zw)` times the
 ///   row's sum is added after the GEMM. Taps in the padding hold `zx`.
 ///
-/// A padding tap thus adds `(zx - zx)·(w - zw) = 0`, as TFLite's skipped taps do.
+/// A padding tap thus adds `(zx - zx)·(w - zw) = 0`, as TFLite's skipped taps do. int8
+/// requantizes in the GEMM's epilogue (``Requantizer/gemmU8S8Requantized``): uint8's row
+/// sums are only known once a row's last panel is done, so it stores sums first.
 /// Everything is wrapping `Int32` arithmetic, so outputs are bit-identical to the other
 /// levels' and to the reference.
 struct Conv2DQ8GemmU8S8: Quantized8Kernel {
@@ -99,27 +101,37 @@ struct Conv2DQ8GemmU8S8: Quantized8Kernel {
         let w = UnsafePointer((packed.pointer + panelsOffset).assumingMemoryBound(to: Int8.self))
         let kp = plan.paddedPatch, n = plan.groupOutC, ldc = plan.sumsStride, perGroup = packedPerGroup
         let scale = rowSumScale, addRowSums = !signed
+        let biases = context.optionalInt32s(bias), requantizer = requantizer
+        let fused = signed && requantizer.level >= .avx512 && requantizer.arithmetic != .double
+        let outC = plan.geometry.outC
         // Depths past the patch meet zero weights; any byte will do.
         plan.run(
             context, x: UnsafePointer(context.pointer(input, as: T.self)), y: context.pointer(output, as: T.self),
-            bias: context.optionalInt32s(bias), requantizer: requantizer, zero: paddingCode, fill: 0,
+            bias: biases, requantizer: requantizer, zero: paddingCode, fill: 0,
             convert: Self.offsetCodes,
             shortRun: { source, row, count in
                 let bytes = UnsafeRawPointer(source).assumingMemoryBound(to: UInt8.self)
                 flipShortRun(from: bytes, to: row, count: count, flip: T.isSigned ? 0x80 : 0)
             },
-            gemm: { rows, group, a, sums in
+            gemm: { rows, group, a, sums, out in
                 #if arch(x86_64)
+                if fused {
+                    requantizer.gemmU8S8Requantized(
+                        m: rows, n: n, kp: kp, a: a, packedB: w + group * perGroup, initial: starts + group * ldc,
+                        firstChannel: group * n, bias: biases, into: out, outStride: outC)
+                    return true
+                }
                 gemmU8S8x8x16c4AVX512VNNI(
                     m: rows, n: ldc, kp: kp, a: a, lda: kp, packedB: w + group * perGroup,
                     initial: starts + group * ldc, c: sums, ldc: ldc)
                 #endif
-                guard addRowSums else { return }
+                guard addRowSums else { return false }
                 for r in 0 ..< rows {
                     let row = sums + r * ldc
                     let add = scale &* row[n]
                     for j in 0 ..< n { row[j] &+= add }
                 }
+                return false
             })
     }
 

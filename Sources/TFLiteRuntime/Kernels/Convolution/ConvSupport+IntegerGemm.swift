@@ -41,9 +41,10 @@ struct IntegerConvPlan: Sendable {
     /// Runs the convolution: for each tile and group, the rows `paddedPatch` apart are the
     /// receptive fields converted by `convert` (taps in the padding: `zero`; depths past
     /// the patch: `fill`; with one group, interior filter rows by `shortRun`, see
-    /// ``Conv2DGeometry/gatherIntegerPatches(first:count:from:into:rowStride:zero:fill:convert:shortRun:)``), `gemm(rows, group, a, sums)` writes the tile's `Int32` sums
-    /// (`sumsStride` a row, the first `groupOutC` the channels'), and `requantizer` stores
-    /// them. A 1x1 stride-1 unpadded convolution with no depth padding converts the tile's
+    /// ``Conv2DGeometry/gatherIntegerPatches(first:count:from:into:rowStride:zero:fill:convert:shortRun:)``), `gemm(rows, group, a, sums, out)` either writes the tile's `Int32` sums
+    /// (`sumsStride` a row, the first `groupOutC` the channels') for `requantizer` to store,
+    /// and returns false, or stores the group's codes at `out` itself (rows `outC` apart)
+    /// and returns true. A 1x1 stride-1 unpadded convolution with no depth padding converts the tile's
     /// input pixels in one call.
     @inline(__always)
     func run<T: Quantized8, E>(
@@ -51,7 +52,10 @@ struct IntegerConvPlan: Sendable {
         requantizer: Requantizer, zero: E, fill: E,
         convert: (UnsafePointer<T>, Int, UnsafeMutablePointer<E>) -> Void,
         shortRun: (UnsafePointer<T>, UnsafeMutablePointer<E>, Int) -> Void,
-        gemm: (_ rows: Int, _ group: Int, _ a: UnsafePointer<E>, _ sums: UnsafeMutablePointer<Int32>) -> Void
+        gemm: (
+            _ rows: Int, _ group: Int, _ a: UnsafePointer<E>, _ sums: UnsafeMutablePointer<Int32>,
+            _ out: UnsafeMutablePointer<T>
+        ) -> Bool
     ) {
         let g = geometry, outC = g.outC, kp = paddedPatch
         let pointwise =
@@ -76,11 +80,11 @@ struct IntegerConvPlan: Sendable {
                         for d in patch ..< kp { row[d] = fill }
                     }
                 }
-                gemm(rows, group, columns, tile.sums)
+                let out = y + p0 * outC + group * groupOutC
+                guard !gemm(rows, group, columns, tile.sums, out) else { continue }
                 requantizer.storeRows(
                     tile.sums, rows: rows, count: groupOutC, accStride: sumsStride,
-                    firstChannel: group * groupOutC, bias: bias,
-                    into: y + p0 * outC + group * groupOutC, outStride: outC)
+                    firstChannel: group * groupOutC, bias: bias, into: out, outStride: outC)
             }
         }
     }
