@@ -132,3 +132,35 @@ func depthwiseConv3x3F32MatchesDefinition(level: KernelLevel, integers: Bool) {
     }
 }
 #endif
+
+#if arch(x86_64)
+/// The AVX-512 pair layout: per 32 channels and pair of taps, channels 0-7 and 16-23 in the
+/// first vector, 8-15 and 24-31 in the second, tap `a` in the low and `b` in the high 16
+/// bits, the ninth tap alone, channels past `C` zero.
+@Test func depthwise3x3Q8PairLayoutPlacesChannelsAndTaps() {
+    let channels = 40
+    #expect(Depthwise3x3Q8PairLayout.count(channels: channels) == 2 * 160)
+    #expect(Depthwise3x3Q8PairLayout.count(channels: Int.max) == nil)
+    // Weight of tap t, channel c: distinct, negative for odd channels (two's-complement halves).
+    let w = (0 ..< 9 * channels).map { i -> Int32 in Int32((i % channels) * 10 + i / channels) * (i % 2 == 0 ? 1 : -1) }
+    var out = [Int32](repeating: 7, count: 2 * 160)
+    w.withUnsafeBufferPointer { wp in
+        out.withUnsafeMutableBufferPointer {
+            Depthwise3x3Q8PairLayout.pack(wp.baseAddress!, channels: channels, into: $0.baseAddress!)
+        }
+    }
+    func word(block: Int, pair: Int, half: Int, lane: Int) -> (Int16, Int16) {
+        let v = UInt32(bitPattern: out[((block * 5 + pair) * 2 + half) * 16 + lane])
+        return (Int16(truncatingIfNeeded: v), Int16(truncatingIfNeeded: v >> 16))
+    }
+    func tap(_ t: Int, _ c: Int) -> Int16 { Int16(w[t * channels + c]) }
+    #expect(word(block: 0, pair: 0, half: 0, lane: 0) == (tap(0, 0), tap(1, 0)))
+    #expect(word(block: 0, pair: 1, half: 0, lane: 8) == (tap(2, 16), tap(3, 16)))
+    #expect(word(block: 0, pair: 3, half: 1, lane: 3) == (tap(6, 11), tap(7, 11)))
+    #expect(word(block: 0, pair: 2, half: 1, lane: 15) == (tap(4, 31), tap(5, 31)))
+    #expect(word(block: 0, pair: 4, half: 0, lane: 1) == (tap(8, 1), 0))
+    #expect(word(block: 1, pair: 0, half: 0, lane: 7) == (tap(0, 39), tap(1, 39)))
+    #expect(word(block: 1, pair: 0, half: 1, lane: 0) == (0, 0)) // channel 40
+    #expect(word(block: 1, pair: 4, half: 0, lane: 8) == (0, 0)) // channel 48
+}
+#endif

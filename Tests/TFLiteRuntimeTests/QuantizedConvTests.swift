@@ -157,7 +157,7 @@ import TFLiteModel
         var rng = SplitMix64(seed: 0xd3)
         for trial in 0 ..< 70 {
             let type: ElementType = trial % 2 == 0 ? .uint8 : .int8
-            let channels = [1, 3, 4, 5, 8, 13, 16, 21, 32, 33, 64].randomElement(using: &rng) ?? 8
+            let channels = [1, 3, 4, 5, 8, 13, 16, 21, 32, 33, 48, 64, 144].randomElement(using: &rng) ?? 8
             let small = trial % 5 == 0
             let input = [
                 Int.random(in: 1 ... 2, using: &rng), Int.random(in: 1 ... (small ? 3 : 14), using: &rng),

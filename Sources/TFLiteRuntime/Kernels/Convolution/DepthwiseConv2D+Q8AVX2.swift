@@ -26,6 +26,8 @@ struct DepthwiseConv2D3x3Q8AVX2: PreparedKernel {
     let wide: Bool
     /// `w - zw` as `Int32`, `[9, C]`.
     let weights: AlignedBuffer
+    /// The same in `Depthwise3x3Q8PairLayout`, for the AVX-512 kernel (empty otherwise).
+    let pairs: AlignedBuffer
     /// `-zx·Σ_t (w - zw)` per channel, plus the bias when it is constant, wrapping.
     let channelTerms: AlignedBuffer
     /// `C` bytes holding `zx`: what taps in the padding read.
@@ -59,6 +61,12 @@ struct DepthwiseConv2D3x3Q8AVX2: PreparedKernel {
         padding = AlignedBuffer(zeroedCount: C)
         let centered = weights.typed(Int32.self), terms = channelTerms.typed(Int32.self)
         for i in 0 ..< count { centered[i] = Int32(truncatingIfNeeded: w[i]) &- zw }
+        guard let pairWords = Depthwise3x3Q8PairLayout.count(channels: C) else {
+            throw .invalid("DEPTHWISE_CONV_2D filter size overflows")
+        }
+        pairs = AlignedBuffer(
+            zeroedCount: wide ? try ConvCheck.product([pairWords, 4], "DEPTHWISE_CONV_2D filter") : 0)
+        if wide { Depthwise3x3Q8PairLayout.pack(centered, channels: C, into: pairs.typed(Int32.self)) }
         for c in 0 ..< C {
             var sum: Int32 = 0
             for t in 0 ..< 9 { sum &+= centered[t * C + c] }
@@ -78,7 +86,7 @@ struct DepthwiseConv2D3x3Q8AVX2: PreparedKernel {
         let y = context.pointer(output, as: UInt8.self)
         let b = context.optionalInt32s(runtimeBias)
         let memory = UnsafeMutableRawPointer(context.scratch(scratch, as: UInt8.self))
-        let w = UnsafePointer(weights.typed(Int32.self))
+        let w = UnsafePointer(weights.typed(Int32.self)), pairWeights = UnsafePointer(pairs.typed(Int32.self))
         let terms = UnsafePointer(channelTerms.typed(Int32.self))
         let pad = UnsafePointer(padding.typed(UInt8.self))
         let g = walk.geometry, C = g.inC
@@ -99,8 +107,15 @@ struct DepthwiseConv2D3x3Q8AVX2: PreparedKernel {
                     let iy = iy0 + k
                     return iy >= 0 && iy < g.inH ? x + (n * g.inH + iy) * rowBytes : nil
                 }
-                let kernel = wide ? depthwiseConv3x3Q8AVX512 : depthwiseConv3x3Q8AVX2
-                kernel(walk.shape, signed, inputRow(0), inputRow(1), inputRow(2), pad, w, sums)
+                if wide {
+                    depthwiseConv3x3Q8AVX512(
+                        walk.shape, signed: signed, inputRow(0), inputRow(1), inputRow(2), padding: pad, weights: w,
+                        pairs: pairWeights, out: sums)
+                } else {
+                    depthwiseConv3x3Q8AVX2(
+                        walk.shape, signed: signed, inputRow(0), inputRow(1), inputRow(2), padding: pad, weights: w,
+                        out: sums)
+                }
                 requantizer.storeRows(
                     sums, rows: g.outW, count: C, accStride: C, firstChannel: 0, bias: adjusted,
                     into: y + row * outCount, outStride: C)
