@@ -17,18 +17,21 @@ package struct Parallel: Sendable {
     private let runner: (any TaskRunner)?
 
     /// Smallest amount of work, in the units of `forEachChunk(_:cost:_:)` (about one
-    /// multiply-add or one byte moved each), worth handing to another thread: waking a
-    /// parked worker costs some microseconds, in which a core does this much.
-    package static let minimumWorkPerThread = 1 << 15
+    /// multiply-add or one byte moved each), worth handing to another thread. Workers spin
+    /// between the operators of an invocation, so a hand-off costs little; and an operator
+    /// left on one thread reads the half of its input the other core wrote, through the
+    /// shared cache. Measured on a 2-vCPU Zen 4 VM at 2 threads: 2^12 against 2^15 made the
+    /// short-range face detector 5% and MobileNet v2 int8 4% faster; 2^10 gained nothing
+    /// more.
+    package static let minimumWorkPerThread = 1 << 12
 
     /// Whether an operator that declared `work` multiply-accumulates (or comparable steps,
     /// ``PrepareContext/declareWork(_:)``) at prepare is too small to repay a second thread
     /// and runs on the calling thread alone: below four times ``minimumWorkPerThread``
-    /// (about 5 µs of a float convolution on one core). Measured on a 2-vCPU VM, a 74K
-    /// multiply-accumulate convolution took 4 µs on one thread and 19 µs split in two, the
-    /// hand-off and join costing more than the half it saved. Operators that declare no work
-    /// (elementwise, data movement) are left to their kernels, which weigh their loops with
-    /// ``forEachChunk(_:cost:_:)``.
+    /// (under a microsecond of a float convolution on one core). A floor of 2^17 instead
+    /// measured 2-3% slower on the face detectors at 2 threads. Operators that declare no
+    /// work (elementwise, data movement) are left to their kernels, which weigh their loops
+    /// with ``forEachChunk(_:cost:_:)``.
     package static func runsSerially(work: Int) -> Bool {
         work > 0 && work < 4 * minimumWorkPerThread
     }

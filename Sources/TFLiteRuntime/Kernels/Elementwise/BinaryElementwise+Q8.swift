@@ -302,14 +302,14 @@ struct BinaryQ8Kernel<Op: QuantizedBinaryOp>: PreparedKernel {
             let pa = UnsafePointer(context.pointer(a, as: Int8.self)),
                 pb = UnsafePointer(context.pointer(b, as: Int8.self))
             let py = context.pointer(output, as: Int8.self)
-            context.parallel.forEachChunk(broadcast.elementCount, minimumChunk: 1 << 14) { range in
+            context.parallel.forEachChunk(broadcast.elementCount, minimumChunk: 1 << 11) { range in
                 broadcast.forEachRun(in: range) { o, ia, ib, n in op.run(pa + ia, sa, pb + ib, sb, py + o, n) }
             }
         } else {
             let pa = UnsafePointer(context.pointer(a, as: UInt8.self)),
                 pb = UnsafePointer(context.pointer(b, as: UInt8.self))
             let py = context.pointer(output, as: UInt8.self)
-            context.parallel.forEachChunk(broadcast.elementCount, minimumChunk: 1 << 14) { range in
+            context.parallel.forEachChunk(broadcast.elementCount, minimumChunk: 1 << 11) { range in
                 broadcast.forEachRun(in: range) { o, ia, ib, n in op.run(pa + ia, sa, pb + ib, sb, py + o, n) }
             }
         }

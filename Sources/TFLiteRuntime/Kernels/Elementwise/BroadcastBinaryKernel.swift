@@ -48,7 +48,7 @@ struct BroadcastBinaryKernel<Op: BinaryElementOp>: PreparedKernel {
     let broadcast: Broadcast
     let clamp: OutputClamp<Scalar>?
     /// Elements per thread below which splitting is not worth it.
-    static var minimumChunk: Int { 1 << 14 }
+    static var minimumChunk: Int { 1 << 11 }
 
     func eval(_ context: EvalContext) throws(KernelError) {
         let pa = UnsafePointer(context.pointer(a, as: Scalar.self))
