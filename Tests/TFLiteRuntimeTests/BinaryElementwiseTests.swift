@@ -235,6 +235,44 @@ import TFLiteModel
         #expect(prepare(.add, ([1, 2, 1, 2, 1, 2, 1, 2], .float32), ([1, 2, 1, 2, 1, 2, 1, 2], .float32)) == nil)
     }
 
+    /// Every pair of codes, at every level: the AVX-512 kernel's table-free rescale (split
+    /// mantissas, one-division output) must give `apply`'s codes for input multipliers from
+    /// tiny to almost 1/2, for output ranges that are the whole type (the saturating store)
+    /// and narrower, for both types and both operations.
+    @Test(arguments: QTest.levels)
+    func quantizedAddSubEveryCodePair(level: KernelLevel) {
+        let a = (0 ..< 65536).map { UInt8(truncatingIfNeeded: $0) }, b = (0 ..< 65536).map { UInt8($0 >> 8) }
+        for (index, (sA, sB, sY)) in [(0.37, 0.49, 0.93), (0.0007, 0.5, 0.02), (0.25, 0.003, 3.9), (0.5, 0.5, 1.0)]
+            .enumerated()
+        {
+            for (lowest, highest): (Int32, Int32) in [(0, 255), (-128, 127)] {
+                for (subtract, narrow) in [(false, false), (true, true), (false, true), (true, false)] {
+                    let zeroA = lowest + Int32(11 * index + 5), zeroB = highest - Int32(40 * index)
+                    let op = AddSubQ8(
+                        subtract: subtract, lowest: lowest, highest: highest, zeroA: zeroA, zeroB: zeroB,
+                        zeroY: lowest + 90, multiplierA: QuantizedMultiplier(sA), multiplierB: QuantizedMultiplier(sB),
+                        multiplierY: QuantizedMultiplier(sY / Double(1 << AddSubQ8.leftShift)),
+                        lower: narrow ? lowest + 90 : lowest, upper: narrow ? highest - 20 : highest, level: level)
+                    var y = [UInt8](repeating: 0, count: a.count)
+                    if lowest == 0 {
+                        y.withUnsafeMutableBufferPointer { op.run(a, 1, b, 1, $0.baseAddress!, a.count) }
+                    } else {
+                        let a8 = a.map { Int8(bitPattern: $0) }, b8 = b.map { Int8(bitPattern: $0) }
+                        var y8 = [Int8](repeating: 0, count: a.count)
+                        y8.withUnsafeMutableBufferPointer { op.run(a8, 1, b8, 1, $0.baseAddress!, a.count) }
+                        y = y8.map { UInt8(bitPattern: $0) }
+                    }
+                    let code = { (v: UInt8) -> Int32 in lowest == 0 ? Int32(v) : Int32(Int8(bitPattern: v)) }
+                    let wrong = (0 ..< a.count).filter { code(y[$0]) != op.apply(code(a[$0]), code(b[$0])) }
+                    #expect(
+                        wrong.isEmpty,
+                        "case \(index) \(lowest) subtract \(subtract) narrow \(narrow) \(level): \(wrong.count) wrong, first at \(wrong.first ?? 0)"
+                    )
+                }
+            }
+        }
+    }
+
     /// Quantized ADD/SUB's block loop (table sums, lane rescale, clamp) gives `apply`'s
     /// codes for every length around the block and lane sizes, with contiguous and
     /// broadcast (stride 0) operands, for both 8-bit types.

@@ -121,14 +121,25 @@ struct RequantizeQ31Lanes16 {
         @inline(__always) func load(_ p: UnsafePointer<Int32>) -> __m512i {
             _mm512_maskz_loadu_epi32(k, UnsafeRawPointer(p))
         }
-        self.bias = bias.map(load)
-        m = load(mantissa)
+        self.init(
+            bias: bias.map(load), mantissa: load(mantissa), left: shiftsLeft ? load(left) : nil, right: load(right))
+    }
+
+    /// One multiplier `M·2^-R` (`M ≥ 0`, `R ∈ 0...31`) for every lane, no bias, no left shift.
+    @inline(__always)
+    init(mantissa: Int32, right: Int32) {
+        self.init(bias: nil, mantissa: _mm512_set1_epi32(mantissa), left: nil, right: _mm512_set1_epi32(right))
+    }
+
+    @inline(__always)
+    init(bias: __m512i?, mantissa: __m512i, left: __m512i?, right rightBoth: __m512i) {
+        self.bias = bias
+        m = mantissa
         mOdd = _mm512_srli_epi64(m, 32)
-        shiftL = shiftsLeft ? load(left) : nil
+        shiftL = left
         // Per 64-bit lane (even channels, then odd ones): the total shift 31 + R, the
         // addend 2^30 + 2^(30 + R) and the negative-product correction 2^31, the last two
         // only where R ≥ 1 (R = 0 leaves SaturatingRoundingDoublingHighMul's result as is).
-        let rightBoth = load(right)
         let rEven = _mm512_and_si512(rightBoth, _mm512_set1_epi64(0xFFFF_FFFF))
         let rOdd = _mm512_srli_epi64(rightBoth, 32)
         let thirtyOne = _mm512_set1_epi64(31), nudge = _mm512_set1_epi64(1 << 30)

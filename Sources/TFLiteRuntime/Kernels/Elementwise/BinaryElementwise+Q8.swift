@@ -1,6 +1,7 @@
 import TFLiteModel
 #if arch(x86_64)
 import MicrokernelsAVX2
+import MicrokernelsAVX512
 #endif
 
 extension BinaryElementwise {
@@ -120,6 +121,11 @@ struct AddSubQ8: QuantizedBinaryOp, @unchecked Sendable {
     /// repeated for a block of 64 lanes (the per-channel form `requantizeQ31AVX2` takes),
     /// else nil.
     private let blockConstants: AlignedBuffer?
+    #if arch(x86_64)
+    /// At ``KernelLevel/avx512``: the whole operation in 16 lanes without the tables
+    /// (`addQ8AVX512`), for contiguous operands.
+    private let wide: AddQ8AVX512Parameters?
+    #endif
 
     init(
         subtract: Bool, lowest: Int32, highest: Int32, zeroA: Int32, zeroB: Int32, zeroY: Int32,
@@ -145,6 +151,15 @@ struct AddSubQ8: QuantizedBinaryOp, @unchecked Sendable {
         }
         scaledA = UnsafePointer(table) - Int(lowest)
         scaledB = UnsafePointer(table) + codes - Int(lowest)
+        #if arch(x86_64)
+        wide =
+            level >= .avx512
+            ? AddQ8AVX512Parameters(
+                signed: lowest < 0, subtract: subtract, zeroA: zeroA, mantissaA: multiplierA.mantissa,
+                exponentA: multiplierA.exponent, zeroB: zeroB, mantissaB: multiplierB.mantissa,
+                exponentB: multiplierB.exponent, mantissaY: multiplierY.mantissa, exponentY: multiplierY.exponent,
+                zeroY: zeroY, lower: lower, upper: upper) : nil
+        #endif
         let e = multiplierY.exponent
         if level >= .avx2, (-31 ... 30).contains(e), multiplierY.mantissa >= 0 {
             let constants = AlignedBuffer(uninitializedCount: 3 * Self.block * MemoryLayout<Int32>.stride)
@@ -206,6 +221,10 @@ struct AddSubQ8: QuantizedBinaryOp, @unchecked Sendable {
         _ y: UnsafeMutableRawPointer, _ n: Int
     ) {
         #if arch(x86_64)
+        if let wide, sa == 1, sb == 1 {
+            addQ8AVX512(a, b, y, count: n, wide)
+            return
+        }
         if let blockConstants {
             let c = UnsafePointer(blockConstants.typed(Int32.self))
             withUnsafeTemporaryAllocation(of: Int32.self, capacity: Self.block) { tb in
