@@ -4,6 +4,12 @@
 import Accelerate
 #else
 import COpenBLAS
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import Synchronization
 #endif
 
 /// Single-precision GEMM through CBLAS, row-major:
@@ -24,12 +30,37 @@ func sgemm(
         a, Int32(lda), b, Int32(ldb), beta, c, Int32(ldc))
 }
 
-/// Sets how many threads the BLAS library may use (no-op where it cannot be set).
+/// Sets how many threads the BLAS library may use (no-op where it cannot be set). With
+/// OpenBLAS, setting 1 also stops its idle server threads (see ``blasThreadLock``).
 func setBLASThreadCount(_ n: Int) {
     #if !canImport(Accelerate)
-    openblas_set_num_threads(Int32(n))
+    blasThreadLock.withLock { _ in
+        // OpenBLAS 0.3.21 restarts its server threads inside `openblas_set_num_threads`,
+        // whatever the count, so the call is made only when the count changes.
+        guard openblas_get_num_threads() != Int32(n) else { return }
+        openblas_set_num_threads(Int32(n))
+        guard n == 1, let symbol = dlsym(nil, "blas_thread_shutdown_") else { return }
+        typealias Shutdown = @convention(c) () -> Int32
+        _ = unsafeBitCast(symbol, to: Shutdown.self)()
+    }
     #endif
 }
+
+#if !canImport(Accelerate)
+/// Serializes the engine's changes to OpenBLAS's thread count.
+///
+/// OpenBLAS's threaded builds start server threads when the library loads, and a server
+/// thread with no work calls `sched_yield` in a loop for 2^28 time-stamp ticks (about
+/// 0.1 s) before it sleeps, and again after every job. The engine runs BLAS
+/// single-threaded under its own partitioning and never hands them work, but while they
+/// spin they hold a core: on a 2-core machine, most two-thread runs of a 0.12 ms
+/// depthwise layer in a fresh process measured at one-thread speed. So when the engine
+/// sets one thread it also stops them with `blas_thread_shutdown_` (looked up at run
+/// time: OpenBLAS's serial builds have no server and no such function). A later
+/// multi-threaded BLAS call elsewhere in the process restarts them, as OpenBLAS does
+/// after a `fork`.
+private let blasThreadLock = Mutex<Void>(())
+#endif
 
 /// The BLAS library's name for the kernels it chose for this CPU (OpenBLAS's core name,
 /// e.g. `Haswell` or `SkylakeX`; it follows `OPENBLAS_CORETYPE` when that is set).
