@@ -160,3 +160,22 @@ import TFLiteModel
     }
     #endif
 }
+
+/// GEMM tiles split evenly over the threads: the tile count is a multiple of the thread
+/// count, no tile exceeds the bound, and every pixel is covered.
+@Test func gemmTilesSplitEvenlyOverThreads() {
+    #expect(GemmTiles.evenRows(pixels: 784, most: 256, threads: 2) == 200)
+    #expect(GemmTiles.evenRows(pixels: 784, most: 256, threads: 1) == 256)
+    #expect(GemmTiles.evenRows(pixels: 10, most: 5, threads: 2) == 5)
+    for (pixels, most, threads) in [(784, 256, 2), (1000, 256, 3), (12544, 256, 2), (49, 25, 2), (3, 1, 2), (7, 7, 4)] {
+        let rows = GemmTiles.evenRows(pixels: pixels, most: most, threads: threads)
+        let tiles = (pixels + rows - 1) / rows
+        #expect(rows >= 1 && rows <= most, "\(pixels) \(most) \(threads)")
+        // Equal shares of whole tiles, the last share short by at most one tile.
+        let shares = (0 ..< threads).map { t in
+            (0 ..< tiles).filter { $0 * threads / tiles == t }.reduce(0) { $0 + Swift.min(rows, pixels - $1 * rows) }
+        }
+        #expect(shares.reduce(0, +) == pixels)
+        #expect((shares.max() ?? 0) - (shares.min() ?? 0) <= rows, "\(pixels) \(most) \(threads): \(shares)")
+    }
+}
