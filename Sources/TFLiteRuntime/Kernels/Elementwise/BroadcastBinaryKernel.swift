@@ -70,14 +70,25 @@ extension BinaryElementOp {
         _ a: UnsafePointer<Scalar>, _ sa: Int, _ b: UnsafePointer<Scalar>, _ sb: Int,
         _ y: UnsafeMutablePointer<Scalar>, _ n: Int, _ clamp: OutputClamp<Scalar>?
     ) {
-        switch (sa, sb) {
-        case (1, 1): for i in 0 ..< n { y[i] = apply(a[i], b[i]) }
-        case (1, _): let vb = b[0]; for i in 0 ..< n { y[i] = apply(a[i], vb) }
-        case (_, 1): let va = a[0]; for i in 0 ..< n { y[i] = apply(va, b[i]) }
-        default: let v = apply(a[0], b[0]); for i in 0 ..< n { y[i] = v }
-        }
+        // The clamp goes into the same loop (one pass over `y`, not two), so each case is
+        // specialized twice.
         if let clamp {
-            for i in 0 ..< n { y[i] = clamp.apply(y[i]) }
+            runs(a, sa, b, sb, y, n) { clamp.apply($0) }
+        } else {
+            runs(a, sa, b, sb, y, n) { $0 }
+        }
+    }
+
+    @inline(__always)
+    private static func runs(
+        _ a: UnsafePointer<Scalar>, _ sa: Int, _ b: UnsafePointer<Scalar>, _ sb: Int,
+        _ y: UnsafeMutablePointer<Scalar>, _ n: Int, _ finish: (Scalar) -> Scalar
+    ) {
+        switch (sa, sb) {
+        case (1, 1): for i in 0 ..< n { y[i] = finish(apply(a[i], b[i])) }
+        case (1, _): let vb = b[0]; for i in 0 ..< n { y[i] = finish(apply(a[i], vb)) }
+        case (_, 1): let va = a[0]; for i in 0 ..< n { y[i] = finish(apply(va, b[i])) }
+        default: let v = finish(apply(a[0], b[0])); for i in 0 ..< n { y[i] = v }
         }
     }
 }
