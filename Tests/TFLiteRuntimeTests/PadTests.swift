@@ -73,13 +73,15 @@ import TFLiteModel
         #expect(values == [9, 9, 9, 9, 9, 9, 9, 9, 0, 1, 2, 9, 9, 9, 3, 4, 5, 9])
     }
 
-    @Test func padFourDMatchesNaiveReference() throws {
+    /// Every axis padded, and the last axis alone (the one-pass path), at 1 and 3 threads.
+    @Test(arguments: [[0, 1, 2, 0, 1, 1, 3, 2], [0, 0, 0, 0, 0, 0, 3, 2]], [1, 3])
+    func padFourDMatchesNaiveReference(pads: [Int], threads: Int) throws {
         let shape = [2, 1, 3, 2]
-        let pads = [0, 1, 2, 0, 1, 1, 3, 2]
-        let out = [3, 3, 5, 7]
+        var out: [Int] = []
+        for axis in 0 ..< 4 { out.append(shape[axis] + pads[2 * axis] + pads[2 * axis + 1]) }
         let (outShape, values) = try ShapeTest.run(
             padGraph(shape, pads.map(Int32.init), type: .int32),
-            input: ShapeTest.iota(12, as: Int32.self).map { $0 + 1 }, as: Int32.self)
+            input: ShapeTest.iota(12, as: Int32.self).map { $0 + 1 }, as: Int32.self, threads: threads)
         #expect(outShape == out)
         let expected = (0 ..< out.reduce(1, *)).map { flat -> Int32 in
             let o = ShapeTest.unravel(flat, out)
