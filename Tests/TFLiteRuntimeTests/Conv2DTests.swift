@@ -100,6 +100,10 @@ func runConv2D(
         try check(ConvCase(input: [1, 5, 5, 12], filter: [40, 1, 1, 12], activation: .relu6), seed: 4)
         try check(ConvCase(input: [1, 7, 3, 9], filter: [24, 1, 1, 9]), seed: 5)
         try check(ConvCase(input: [1, 4, 7, 5], filter: [48, 3, 3, 5], stride: (2, 1)), seed: 6)
+        // Fewer pixels than a row block per thread: at 2 threads the output columns are
+        // split by whole panels (7 and 5 of them, odd, so one thread ends on a lone panel).
+        try check(ConvCase(input: [1, 1, 1, 200], filter: [100, 1, 1, 200], activation: .relu6), seed: 7)
+        try check(ConvCase(input: [1, 1, 3, 96], filter: [72, 1, 1, 96]), seed: 8)
     }
 
     @Test func im2colPaddingStridesAndActivations() throws {

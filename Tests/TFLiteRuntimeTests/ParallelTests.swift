@@ -123,6 +123,45 @@ import TFLiteModel
         #expect(helped)
     }
 
+    /// The caller claims from the top and the worker from the bottom, so with two threads
+    /// each one's tasks are a contiguous block, whoever wins each claim.
+    @Test func twoThreadsEachRunAContiguousBlock() {
+        let parallel = Parallel(threadCount: 2)
+        let caller = pthread_self()
+        for count in [2, 3, 4, 9, 64] {
+            for _ in 0 ..< 20 {
+                let onCaller = Tally(count)
+                parallel.forEachTask(count) { i in
+                    onCaller.slots[i] = pthread_equal(pthread_self(), caller) != 0 ? 1 : 0
+                    usleep(50)
+                }
+                let flags = Array(onCaller.slots.prefix(count))
+                // Worker's tasks (0s) first, then the caller's (1s): at most one switch.
+                #expect(flags == flags.sorted(), "\(count) tasks: \(flags)")
+                #expect(flags.last == 1, "the caller takes the top task first")
+            }
+        }
+    }
+
+    @Test func claimsWordHandsOutBothEnds() {
+        var word = Claims.region(5, count: 4)
+        var taken: [Int] = []
+        for fromTop in [true, false, true, false] {
+            guard let (task, next) = Claims.claim(word, fromTop: fromTop) else { break }
+            taken.append(task)
+            word = next
+            #expect(Claims.generation(word) == 5)
+        }
+        #expect(taken == [3, 0, 2, 1])
+        #expect(Claims.claim(word, fromTop: true) == nil)
+        #expect(Claims.claim(word, fromTop: false) == nil)
+        // The generation wraps within its field and never leaks into the task indices.
+        let last = Claims.region(Claims.generationMask, count: Int(Claims.indexMask))
+        #expect(Claims.generation(last) == Claims.generationMask)
+        #expect(Claims.claim(last, fromTop: true)?.task == Int(Claims.indexMask) - 1)
+        #expect(Claims.claim(last, fromTop: false)?.task == 0)
+    }
+
     @Test func releasingThePoolJoinsItsWorkers() {
         guard #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) else { return }
         weak var team: WorkerTeam?

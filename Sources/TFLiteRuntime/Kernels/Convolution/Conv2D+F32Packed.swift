@@ -27,6 +27,12 @@ struct Conv2DF32Packed: PreparedKernel {
     let lower: Float, upper: Float
     /// The level whose GEMM runs (``KernelLevel/avx2`` or above).
     let level: KernelLevel
+    /// A pointwise convolution of fewer pixels than one row block per thread (MobileNet
+    /// v1's classifier, 1 pixel by 1024 → 1000): the threads split the output columns,
+    /// whole packed panels each, instead of the pixels. Split by pixels, such a layer ran
+    /// on one thread (a single tile), or every thread streamed all the weights for a few
+    /// rows; the layer is bound by reading its weights once.
+    let splitColumns: Bool
 
     /// The kernel when the level has a float GEMM and the operator fits it, else nil.
     static func make(
@@ -72,17 +78,36 @@ struct Conv2DF32Packed: PreparedKernel {
         let tiles = try GemmTiles(
             &context, pixels: g.outputPixels, patch: pointwise ? 0 : patch, outChannels: outC,
             results: false, op: "CONV_2D")
+        let panels = (outC + GemmF32Layout.panelWidth - 1) / GemmF32Layout.panelWidth
+        let splitColumns =
+            pointwise && context.threadCount > 1 && panels >= context.threadCount
+            && g.outputPixels < Self.rowBlock * context.threadCount
         return Conv2DF32Packed(
             input: input, output: output, geometry: g, pointwise: pointwise, patch: patch,
             tiles: tiles, packed: packed, lower: range.lower, upper: range.upper,
-            level: context.kernelLevel)
+            level: context.kernelLevel, splitColumns: splitColumns)
     }
+
+    /// Rows of the microkernels' largest block.
+    static let rowBlock = 8
 
     func eval(_ context: EvalContext) throws(KernelError) {
         let x = UnsafePointer(context.pointer(input, as: Float.self))
         let y = context.pointer(output, as: Float.self)
         let w = UnsafePointer(packed.pointer.assumingMemoryBound(to: Float.self))
         let g = geometry, outC = g.outC
+        if splitColumns {
+            let width = GemmF32Layout.panelWidth, panelCount = GemmF32Layout.panelCount(k: patch)
+            let panels = (outC + width - 1) / width
+            let pixels = g.outputPixels
+            context.parallel.forEachChunk(panels, cost: pixels * width * patch) { range in
+                let first = range.lowerBound * width
+                gemm(
+                    m: pixels, n: Swift.min(outC, range.upperBound * width) - first, k: patch, a: x, lda: g.inC,
+                    packedB: w + range.lowerBound * panelCount, c: y + first, ldc: outC)
+            }
+            return
+        }
         tiles.forEach(context) { tile in
             let a: UnsafePointer<Float>, lda: Int
             if pointwise {
