@@ -64,10 +64,10 @@ struct GemmTiles: Sendable {
         let sums: UnsafeMutablePointer<Int32>
     }
 
-    /// Calls `body` for every tile, the tiles split over the workers. Tiles that need no
-    /// scratch (a GEMM reading the input in place and writing the output) go to threads as
-    /// they free up, so a thread the machine delays does not hold the others back; tiles
-    /// with per-worker scratch are split in fixed blocks, one per worker.
+    /// Calls `body` for every tile, the tiles going to threads as they free up, so a thread
+    /// the machine delays does not hold the others back; a tile's scratch is that of the
+    /// thread running it. Threads claim tiles from both ends of the range (``WorkerTeam``),
+    /// so each thread's tiles stay contiguous.
     @inline(__always)
     func forEach(_ context: EvalContext, _ body: (Tile) -> Void) {
         let memory = UnsafeMutableRawPointer(context.scratch(scratch, as: UInt8.self))
@@ -83,18 +83,15 @@ struct GemmTiles: Sendable {
             }
             return
         }
-        forEachWorker(context.parallel, tiles) { worker, range in
-            let base = memory + worker * workerBytes
-            let columns = base.assumingMemoryBound(to: Float.self)
-            let result = (base + columnsBytes).assumingMemoryBound(to: Float.self)
-            let sums = (base + columnsBytes + resultBytes).assumingMemoryBound(to: Int32.self)
-            for t in range {
-                let first = t * rows
-                body(
-                    Tile(
-                        first: first, count: Swift.min(rows, pixels - first), columns: columns, result: result,
-                        sums: sums))
-            }
+        context.parallel.forEachTaskOnThread(tiles) { thread, t in
+            let base = memory + thread * workerBytes
+            let first = t * rows
+            body(
+                Tile(
+                    first: first, count: Swift.min(rows, pixels - first),
+                    columns: base.assumingMemoryBound(to: Float.self),
+                    result: (base + columnsBytes).assumingMemoryBound(to: Float.self),
+                    sums: (base + columnsBytes + resultBytes).assumingMemoryBound(to: Int32.self)))
         }
     }
 }

@@ -140,7 +140,7 @@ struct GemvQ8: Quantized8Kernel {
     @inline(__always)
     private func forEachBlock(_ context: EvalContext, _ body: (Int, Int) -> Void) {
         let blocks = (units + Self.block - 1) / Self.block
-        forEachWorker(context.parallel, blocks) { _, range in
+        context.parallel.forEachChunk(blocks) { range in
             for blk in range {
                 let o0 = blk * Self.block
                 body(o0, Swift.min(Self.block, units - o0))

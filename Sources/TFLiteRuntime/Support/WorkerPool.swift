@@ -9,10 +9,12 @@ import Synchronization
 
 /// Runs numbered tasks on persistent worker threads together with the calling thread.
 ///
-/// Contract of ``run(_:_:)``: `body` is called exactly once for every index in
-/// `0 ..< count`, on the caller or on a worker, and `run` returns only after every call
-/// has returned. Which thread runs which index is not fixed; callers make each index's
-/// work independent of where it runs. A call made while the pool is already running a
+/// Contract of ``run(_:_:)``: `body(thread, index)` is called exactly once for every index
+/// in `0 ..< count`, on the caller or on a worker, and `run` returns only after every call
+/// has returned. `thread` is below ``threadCount`` and names the running thread (0 is the
+/// caller): no two calls with the same `thread` overlap, so it can index per-thread
+/// scratch. Which thread runs which index is not fixed; callers make each index's work
+/// independent of where it runs. A call made while the pool is already running a
 /// region (a nested call from inside `body`, or a second thread) runs its indices in
 /// order on the calling thread, so it cannot deadlock.
 ///
@@ -24,7 +26,7 @@ import Synchronization
 protocol TaskRunner: AnyObject, Sendable {
     /// Number of threads taking part in a region, the caller included.
     var threadCount: Int { get }
-    func run(_ count: Int, _ body: (Int) -> Void)
+    func run(_ count: Int, _ body: (_ thread: Int, _ index: Int) -> Void)
 }
 
 /// The owner of a ``WorkerTeam``: releasing it stops and joins the workers.
@@ -38,7 +40,12 @@ final class WorkerPool: TaskRunner {
     init(workers: Int) {
         let team = WorkerTeam()
         self.team = team
-        self.threads = (0 ..< Swift.max(0, workers)).compactMap { _ in WorkerThread.start(team) }
+        var started: [WorkerThread] = []
+        for _ in 0 ..< Swift.max(0, workers) {
+            // A worker's thread number is its place among those that started (1, 2, ...).
+            if let thread = WorkerThread.start(team, number: started.count + 1) { started.append(thread) }
+        }
+        self.threads = started
     }
 
     deinit {
@@ -48,7 +55,7 @@ final class WorkerPool: TaskRunner {
 
     var threadCount: Int { threads.count + 1 }
 
-    func run(_ count: Int, _ body: (Int) -> Void) {
+    func run(_ count: Int, _ body: (_ thread: Int, _ index: Int) -> Void) {
         team.run(count, body)
     }
 }
@@ -89,14 +96,14 @@ final class WorkerTeam: @unchecked Sendable {
     /// Written by the caller owning the region (`busy`) before it publishes `claims` and
     /// read by workers only after claiming a task of that region, so the atomics order
     /// every access.
-    private var body: ((Int) -> Void)?
+    private var body: ((Int, Int) -> Void)?
     private var generation: UInt32 = 0
 
-    func run(_ count: Int, _ body: (Int) -> Void) {
+    func run(_ count: Int, _ body: (_ thread: Int, _ index: Int) -> Void) {
         guard count > 1, count <= Self.maximumTasks,
             busy.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged
         else {
-            for i in 0 ..< Swift.max(0, count) { body(i) }
+            for i in 0 ..< Swift.max(0, count) { body(0, i) }
             return
         }
         withoutActuallyEscaping(body) { body in
@@ -107,7 +114,7 @@ final class WorkerTeam: @unchecked Sendable {
             // Sequentially consistent, as `ParkingLot` requires of the condition it checks.
             claims.store(Claims.region(g, count: count), ordering: .sequentiallyConsistent)
             parking.wakeSleepers()
-            drain(generation: g, fromTop: true)
+            drain(generation: g, thread: 0)
             waitUntilFinished()
             self.body = nil
         }
@@ -115,15 +122,15 @@ final class WorkerTeam: @unchecked Sendable {
     }
 
     /// Claims and runs tasks of region `g` until none is left: the highest unclaimed one
-    /// each time for the caller (`fromTop`), the lowest for a worker.
-    private func drain(generation g: UInt32, fromTop: Bool) {
+    /// each time for the caller (`thread` 0), the lowest for a worker.
+    private func drain(generation g: UInt32, thread: Int) {
         var word = claims.load(ordering: .relaxed)
-        while Claims.generation(word) == g, let (task, next) = Claims.claim(word, fromTop: fromTop) {
+        while Claims.generation(word) == g, let (task, next) = Claims.claim(word, fromTop: thread == 0) {
             let (exchanged, current) = claims.compareExchange(
                 expected: word, desired: next,
                 successOrdering: .acquiring, failureOrdering: .relaxed)
             if exchanged {
-                runTask(task)
+                runTask(thread, task)
                 unfinished.subtract(1, ordering: .releasing)
                 word = claims.load(ordering: .relaxed)
             } else {
@@ -136,8 +143,8 @@ final class WorkerTeam: @unchecked Sendable {
     /// is, before the task is counted as finished: the caller's `withoutActuallyEscaping`
     /// checks that no copy outlives the region.
     @inline(never)
-    private func runTask(_ index: Int) {
-        body?(index)
+    private func runTask(_ thread: Int, _ index: Int) {
+        body?(thread, index)
     }
 
     private func waitUntilFinished() {
@@ -152,11 +159,12 @@ final class WorkerTeam: @unchecked Sendable {
     }
 
     /// A worker's life: wait for a region newer than the last one seen, help drain it.
-    func workerLoop() {
+    /// `thread` is the worker's number (1, 2, ...).
+    func workerLoop(thread: Int) {
         var seen = Claims.generation(claims.load(ordering: .acquiring))
         while let g = nextRegion(after: seen) {
             seen = g
-            drain(generation: g, fromTop: false)
+            drain(generation: g, thread: thread)
         }
     }
 

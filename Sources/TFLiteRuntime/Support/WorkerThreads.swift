@@ -63,8 +63,8 @@ final class ParkingLot: @unchecked Sendable {
     }
 }
 
-/// A joinable thread running ``WorkerTeam/workerLoop()``; the thread keeps the team alive
-/// until the loop returns.
+/// A joinable thread running ``WorkerTeam/workerLoop(thread:)``; the thread keeps the team
+/// alive until the loop returns.
 @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
 final class WorkerThread: @unchecked Sendable {
     private let handle: pthread_t
@@ -73,19 +73,21 @@ final class WorkerThread: @unchecked Sendable {
         self.handle = handle
     }
 
-    /// Starts a worker for `team`, or returns nil if the system cannot create a thread.
-    static func start(_ team: WorkerTeam) -> WorkerThread? {
-        let context = Unmanaged.passRetained(team).toOpaque()
+    /// Starts worker `number` (1, 2, ...) of `team`, or returns nil if the system cannot
+    /// create a thread.
+    static func start(_ team: WorkerTeam, number: Int) -> WorkerThread? {
+        let context = Unmanaged.passRetained(WorkerStart(team: team, number: number)).toOpaque()
         #if canImport(Darwin)
         var handle: pthread_t?
         let status = pthread_create(
             &handle, nil,
             { raw in
-                Unmanaged<WorkerTeam>.fromOpaque(raw).takeRetainedValue().workerLoop()
+                let start = Unmanaged<WorkerStart>.fromOpaque(raw).takeRetainedValue()
+                start.team.workerLoop(thread: start.number)
                 return nil
             }, context)
         guard status == 0, let handle else {
-            Unmanaged<WorkerTeam>.fromOpaque(context).release()
+            Unmanaged<WorkerStart>.fromOpaque(context).release()
             return nil
         }
         #else
@@ -94,15 +96,23 @@ final class WorkerThread: @unchecked Sendable {
             &handle, nil,
             { raw in
                 guard let raw else { return nil }
-                Unmanaged<WorkerTeam>.fromOpaque(raw).takeRetainedValue().workerLoop()
+                let start = Unmanaged<WorkerStart>.fromOpaque(raw).takeRetainedValue()
+                start.team.workerLoop(thread: start.number)
                 return nil
             }, context)
         guard status == 0 else {
-            Unmanaged<WorkerTeam>.fromOpaque(context).release()
+            Unmanaged<WorkerStart>.fromOpaque(context).release()
             return nil
         }
         #endif
         return WorkerThread(handle: handle)
+    }
+
+    /// What a new thread needs: its team and its number.
+    private final class WorkerStart {
+        let team: WorkerTeam
+        let number: Int
+        init(team: WorkerTeam, number: Int) { (self.team, self.number) = (team, number) }
     }
 
     /// Waits for the thread to exit; the team must be stopping.

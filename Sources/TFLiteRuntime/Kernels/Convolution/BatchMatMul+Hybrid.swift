@@ -95,8 +95,8 @@ struct BatchMatMulHybridGemm: PreparedKernel {
         let memory = UnsafeMutableRawPointer(context.scratch(work, as: UInt8.self))
         columnSums.withUnsafeBufferPointer { sums in
             weightScales.withUnsafeBufferPointer { ws in
-                forEachWorker(context.parallel, broadcast.count) { worker, matrices in
-                    let base = memory + worker * workerBytes
+                context.parallel.forEachChunkOnThread(broadcast.count) { thread, matrices in
+                    let base = memory + thread * workerBytes
                     let temp = base.assumingMemoryBound(to: Float.self)
                     let acc = (base + m * n * 4).assumingMemoryBound(to: Int32.self)
                     for i in matrices {

@@ -341,14 +341,3 @@ extension EvalContext {
         index.map { UnsafePointer(pointer($0, as: Int32.self)) }
     }
 }
-
-/// Splits `count` items over at most `threads` workers, each a contiguous block, and calls
-/// `body(worker, range)`; `worker` indexes per-worker scratch. The split may depend on the
-/// thread count: kernels using it compute every output exactly, whatever the block.
-func forEachWorker(_ parallel: Parallel, _ count: Int, _ body: (Int, Range<Int>) -> Void) {
-    guard count > 0 else { return }
-    let workers = Swift.min(parallel.threadCount, count)
-    parallel.forEachChunk(workers) { ws in
-        for w in ws { body(w, count * w / workers ..< count * (w + 1) / workers) }
-    }
-}

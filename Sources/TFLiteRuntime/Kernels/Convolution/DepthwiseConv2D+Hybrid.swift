@@ -66,8 +66,8 @@ struct DepthwiseConv2DHybridDirect: PreparedKernel {
         weights.withUnsafeBufferPointer { wb in
             weightScales.withUnsafeBufferPointer { ws in
                 guard let w = wb.baseAddress else { return }
-                forEachWorker(context.parallel, g.batch * g.outH) { worker, rows in
-                    let acc = (memory + worker * workerBytes).assumingMemoryBound(to: Int32.self)
+                context.parallel.forEachChunkOnThread(g.batch * g.outH) { thread, rows in
+                    let acc = (memory + thread * workerBytes).assumingMemoryBound(to: Int32.self)
                     for row in rows {
                         let image = row / g.outH
                         let scale = params[2 * image], offset = Int32(params[2 * image + 1])

@@ -99,8 +99,8 @@ struct DepthwiseConv2DQ8Direct: Quantized8Kernel {
         let g = geometry
         weights.withUnsafeBufferPointer { wb in
             guard let w = wb.baseAddress else { return }
-            forEachWorker(context.parallel, g.batch * g.outH) { worker, rows in
-                let base = memory + worker * workerBytes
+            context.parallel.forEachChunkOnThread(g.batch * g.outH) { thread, rows in
+                let base = memory + thread * workerBytes
                 let acc = base.assumingMemoryBound(to: Int32.self)
                 let taps = (base + accBytes).assumingMemoryBound(to: Int.self)
                 for row in rows {

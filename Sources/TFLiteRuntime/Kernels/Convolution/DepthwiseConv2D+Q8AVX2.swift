@@ -91,8 +91,8 @@ struct DepthwiseConv2D3x3Q8AVX2: PreparedKernel {
         let pad = UnsafePointer(padding.typed(UInt8.self))
         let g = walk.geometry, C = g.inC
         let rowBytes = g.inW * C, outCount = g.outW * C
-        forEachWorker(context.parallel, g.batch * g.outH) { worker, rows in
-            let base = memory + worker * workerBytes
+        context.parallel.forEachChunkOnThread(g.batch * g.outH) { thread, rows in
+            let base = memory + thread * workerBytes
             let sums = base.bindMemory(to: Int32.self, capacity: outCount)
             var adjusted = terms
             if let b {

@@ -101,8 +101,8 @@ struct DepthwiseConv2D3x3Q8: PreparedKernel {
         let g = walk.geometry
         let layout = layout
         let rowCount = g.inW * g.inC, outCount = g.outW * g.outC
-        forEachWorker(context.parallel, g.batch * g.outH) { worker, rows in
-            let base = memory + worker * layout.workerFloats
+        context.parallel.forEachChunkOnThread(g.batch * g.outH) { thread, rows in
+            let base = memory + thread * layout.workerFloats
             let zero = base + layout.zeros, sums = base + layout.sums
             zero.update(repeating: 0, count: g.inC)
             let adjusted = UnsafeMutableRawPointer(base + layout.bias).bindMemory(to: Int32.self, capacity: g.outC)

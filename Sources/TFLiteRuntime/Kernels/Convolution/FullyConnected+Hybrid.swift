@@ -71,8 +71,8 @@ struct FullyConnectedHybridGemm: PreparedKernel {
         let w = UnsafePointer(packed.typed(Float.self))
         let rowTiles = (batch + rows - 1) / rows, columnTiles = (units + columns - 1) / columns
         weightScales.withUnsafeBufferPointer { ws in
-            forEachWorker(context.parallel, rowTiles * columnTiles) { worker, tiles in
-                let base = memory + worker * workerBytes
+            context.parallel.forEachChunkOnThread(rowTiles * columnTiles) { thread, tiles in
+                let base = memory + thread * workerBytes
                 let temp = base.assumingMemoryBound(to: Float.self)
                 let acc = (base + rows * columns * 4).assumingMemoryBound(to: Int32.self)
                 for t in tiles {

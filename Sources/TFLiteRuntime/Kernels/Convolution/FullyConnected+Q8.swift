@@ -89,8 +89,8 @@ struct FullyConnectedQ8Gemm: Quantized8Kernel {
         let gemm = ExactGEMM(maxAbsA: maxAbsInput, maxAbsB: packed.derived)
         let memory = UnsafeMutableRawPointer(context.scratch(scratch, as: UInt8.self))
         let rowTiles = (batch + rows - 1) / rows, columnTiles = (units + columns - 1) / columns
-        forEachWorker(context.parallel, rowTiles * columnTiles) { worker, range in
-            let base = memory + worker * workerBytes
+        context.parallel.forEachChunkOnThread(rowTiles * columnTiles) { thread, range in
+            let base = memory + thread * workerBytes
             let a = base.assumingMemoryBound(to: Float.self)
             let temp = (base + inputBytes).assumingMemoryBound(to: Float.self)
             let acc = (base + inputBytes + resultBytes).assumingMemoryBound(to: Int32.self)

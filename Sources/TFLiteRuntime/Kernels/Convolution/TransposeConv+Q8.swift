@@ -103,8 +103,8 @@ struct TransposeConvQ8Gemm: Quantized8Kernel {
         let tiles = (pixels + tileRows - 1) / tileRows
         for n in 0 ..< g.batch {
             let image = x + n * pixels * g.inC
-            forEachWorker(context.parallel, tiles) { worker, range in
-                let base = memory + worker * workerBytes
+            context.parallel.forEachChunkOnThread(tiles) { thread, range in
+                let base = memory + thread * workerBytes
                 let a = base.assumingMemoryBound(to: Float.self)
                 let temp = (base + inputBytes).assumingMemoryBound(to: Float.self)
                 for t in range {
@@ -117,8 +117,8 @@ struct TransposeConvQ8Gemm: Quantized8Kernel {
                 }
             }
             let out = y + n * g.outH * g.outW * g.outC
-            forEachWorker(context.parallel, g.outH) { worker, rows in
-                let acc = (memory + worker * workerBytes + inputBytes + tempBytes).assumingMemoryBound(to: Int32.self)
+            context.parallel.forEachChunkOnThread(g.outH) { thread, rows in
+                let acc = (memory + thread * workerBytes + inputBytes + tempBytes).assumingMemoryBound(to: Int32.self)
                 for oy in rows {
                     for ox in 0 ..< g.outW {
                         gather(oy: oy, ox: ox, columns: UnsafePointer(col), acc: acc)

@@ -62,8 +62,8 @@ struct Pool2DSeparable<Reduction: PoolReduction> {
         let blocks = context.scratch(blocksSlot, as: A.self)
         let blockLength = Swift.max(g.inH, g.inW) * g.channels
         // Rows: every input row (b, iy) → its outW horizontal window results.
-        context.parallel.forEachChunkIndexed(g.batch * g.inH) { chunk, range in
-            let p = blocks + 2 * chunk * blockLength, s = p + blockLength
+        context.parallel.forEachChunkOnThread(g.batch * g.inH) { thread, range in
+            let p = blocks + 2 * thread * blockLength, s = p + blockLength
             for row in range {
                 let src = x + row * g.inW * g.channels, dst = rows + row * g.outW * g.channels
                 Self.pass(
@@ -74,8 +74,8 @@ struct Pool2DSeparable<Reduction: PoolReduction> {
             }
         }
         // Columns: every (b, ox) column of the row results → outH outputs.
-        context.parallel.forEachChunkIndexed(g.batch * g.outW) { chunk, range in
-            let p = blocks + 2 * chunk * blockLength, s = p + blockLength
+        context.parallel.forEachChunkOnThread(g.batch * g.outW) { thread, range in
+            let p = blocks + 2 * thread * blockLength, s = p + blockLength
             for column in range {
                 let b = column / g.outW, ox = column % g.outW
                 let src = rows + (b * g.inH * g.outW + ox) * g.channels
