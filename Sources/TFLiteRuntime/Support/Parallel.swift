@@ -10,9 +10,10 @@ import Dispatch
 /// from the top and the workers from the bottom (``WorkerTeam``), so the caller takes the
 /// upper part of every operator and each thread's tasks stay contiguous.
 ///
-/// More chunks than threads (four per thread, claimed as threads free up) measured 2-3%
-/// slower on the face detectors at 2 threads on an idle machine, for the extra claims on
-/// their many small operators, so loops keep one chunk per thread and only the GEMM tiles
+/// More chunks than threads (four per thread, claimed as threads free up) measured no
+/// different at 2 threads on an idle machine (MobileNet v2 float and int8, the face
+/// detectors: within 2%, this VM's noise) while adding cross-core claims to every small
+/// operator, so loops keep one chunk per thread and only the GEMM tiles
 /// (``forEachTaskOnThread(_:_:)``) balance dynamically.
 ///
 /// A `Parallel` with more than one thread owns a persistent ``WorkerPool`` of
