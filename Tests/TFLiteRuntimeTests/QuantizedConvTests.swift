@@ -224,6 +224,48 @@ import TFLiteModel
         }
     }
 
+    /// At 2 threads each thread's scratch is a region of its own, outside the arena; an
+    /// engine whose memory budget leaves no room for the regions uses its arena slots. The
+    /// bytes are the same either way, and the same as at 1 thread (which has no regions).
+    @Test func threadScratchRegionsAndTheirFallback() throws {
+        var rng = SplitMix64(seed: 0x7e5c)
+        let channels = 32, input = [1, 12, 12, channels]
+        let q = QuantizedWeights(
+            type: .int8, count: 9 * channels, channels: channels, axis: 3, depth: 9, perChannel: true, bias: true,
+            rng: &rng)
+        let bias = try #require(q.biasValues)
+        let x = QTest.bytes(QTest.randomCodes(input.reduce(1, *), .int8, &rng))
+        var g = GraphBuilder()
+        let xi = g.input(input, .int8, quantization: q.inputQuantization)
+        let w = g.constant(QTest.bytes(q.codes), shape: [1, 3, 3, channels], .int8, quantization: q.quantization)
+        let b = g.constant(bias, shape: [channels], .int32, quantization: q.biasQuantization)
+        let y = g.tensor([1], .int8, quantization: q.outputQuantization)
+        let options = DepthwiseConv2DOptions(
+            padding: .same, strideWidth: 1, strideHeight: 1, depthMultiplier: 1, activation: .relu6)
+        g.op(.depthwiseConv2D, inputs: [xi, w, b], outputs: [y], options: .depthwiseConv2D(options))
+        g.output(y)
+        func run(threads: Int, budget: Int? = nil) throws -> (bytes: [UInt8], engine: Engine) {
+            var engineOptions = EngineOptions()
+            engineOptions.threadCount = threads
+            if let budget { engineOptions.memoryBudget = budget }
+            let engine = try Engine(model: g.model(), options: engineOptions)
+            try engine.allocate()
+            try engine.setInput(0, x)
+            try engine.invoke()
+            return (try engine.output(0, as: UInt8.self), engine)
+        }
+        let one = try run(threads: 1)
+        #expect(one.engine.threadRegionBytes == 0)
+        let two = try run(threads: 2)
+        #expect(two.engine.threadRegionBytes > 0)
+        #expect(two.bytes == one.bytes)
+        // Room for the arena and one region, not two: the kernel falls back to its slot.
+        let tight = two.engine.arenaSize + two.engine.foldedConstantBytes + two.engine.threadRegionBytes
+        let fallback = try run(threads: 2, budget: tight)
+        #expect(fallback.engine.threadRegionBytes == 0)
+        #expect(fallback.bytes == one.bytes)
+    }
+
     /// Geometries the Float-sum kernel leaves to the integer one.
     @Test func depthwiseThreeByThreeCoverage() throws {
         func geometry(k: Int = 3, inC: Int = 8, outC: Int = 8, stride: Int = 1, dilation: Int = 1) throws

@@ -174,7 +174,8 @@ extension Engine {
             let op = executionOrder[step.position]
             let context = EvalContext(
                 tensors: pointerTable, scratch: scratch + step.scratchStart, scratchCount: step.scratchCount,
-                parallel: parallel)
+                parallel: parallel, threadRegions: threadRegionBytes > 0 ? UnsafePointer(threadRegionTable) : nil,
+                threadRegionBytes: threadRegionBytes)
             let shapes: [[Int]]
             do {
                 shapes = try boundary.kernel.outputShapes(context)

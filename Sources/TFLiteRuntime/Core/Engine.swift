@@ -57,6 +57,11 @@ public final class Engine {
     var pointerTable: UnsafeMutablePointer<UnsafeMutableRawPointer>
     var scratchTable: UnsafeMutablePointer<UnsafeMutableRawPointer>
     private var scratchTableCount = 0
+    /// Each thread's own scratch region (``PrepareContext/requestThreadScratch(bytesPerThread:)``),
+    /// `threadRegionBytes` each, and the table of their addresses; none at 1 thread.
+    private var threadRegions: [AlignedBuffer] = []
+    let threadRegionTable: UnsafeMutablePointer<UnsafeMutableRawPointer>
+    private(set) var threadRegionBytes = 0
     /// Target of pointers for tensors without storage (absent optional inputs) and for
     /// tensors not placed in any arena yet.
     let emptyStorage = AlignedBuffer(zeroedCount: 64)
@@ -106,8 +111,10 @@ public final class Engine {
         let count = Swift.max(subgraph.tensors.count, 1)
         pointerTable = .allocate(capacity: count)
         scratchTable = .allocate(capacity: 1)
+        threadRegionTable = .allocate(capacity: parallel.threadCount)
         pointerTable.initialize(repeating: emptyStorage.pointer, count: count)
         scratchTable.initialize(to: emptyStorage.pointer)
+        threadRegionTable.initialize(repeating: emptyStorage.pointer, count: parallel.threadCount)
         if let missing = RuntimeError.missingKernels(subgraph.operators, extra: options.customKernels) { throw missing }
         tensors = try Self.initialTensors(subgraph)
         // Surface type and shape errors at creation; memory is only planned at allocate.
@@ -117,6 +124,7 @@ public final class Engine {
     deinit {
         pointerTable.deallocate()
         scratchTable.deallocate()
+        threadRegionTable.deallocate()
     }
 
     /// Tensor indices of the graph's inputs and outputs.
@@ -186,6 +194,8 @@ public final class Engine {
     struct Prepared {
         var steps: [Step]
         var scratchSizes: [Int]
+        /// The largest per-thread scratch of the steps and the boundary.
+        var threadScratchBytes = 0
         /// The dynamic-shape operator that ends the segment, if any (its scratch requests
         /// follow the steps').
         var boundary: (step: Step, kernel: any DynamicShapeKernel)?
@@ -239,6 +249,7 @@ public final class Engine {
                     serial: Parallel.runsSerially(work: context.work))
                 result.boundary = (step, dynamic)
                 result.scratchSizes += context.scratchSizes
+                result.threadScratchBytes = Swift.max(result.threadScratchBytes, context.threadScratchBytes)
                 break
             }
             // An operator whose outputs are all empty has nothing to compute, but its loops
@@ -252,6 +263,7 @@ public final class Engine {
                     scratchStart: result.scratchSizes.count, scratchCount: context.scratchSizes.count,
                     serial: Parallel.runsSerially(work: context.work)))
             result.scratchSizes += context.scratchSizes
+            result.threadScratchBytes = Swift.max(result.threadScratchBytes, context.threadScratchBytes)
         }
         packer.finish()
         return result
@@ -340,8 +352,34 @@ public final class Engine {
         pointConstants()
         arena = buffer
         arenaSize = layout.size
+        placeThreadRegions(bytes: prepared.threadScratchBytes, arenaBytes: layout.size)
         steps = prepared.steps
         headBoundary = prepared.boundary.map { boundary(of: $0, reservedBytes: layout.size) }
+    }
+
+    /// Gives each thread a scratch region of `bytes` when the engine runs more than one
+    /// thread and the regions fit in the memory budget beside the arena (`arenaBytes`) and
+    /// the folded constants; otherwise kernels use their arena slots.
+    private func placeThreadRegions(bytes: Int, arenaBytes: Int) {
+        let threads = parallel.threadCount
+        var required = arenaBytes
+        var overflow = false
+        for more in [foldedConstantBytes, bytes.multipliedReportingOverflow(by: threads).partialValue]
+        where !overflow {
+            (required, overflow) = required.addingReportingOverflow(more)
+        }
+        let (_, productOverflow) = bytes.multipliedReportingOverflow(by: threads)
+        guard threads > 1, bytes > 0, !overflow, !productOverflow, required <= options.memoryBudget else {
+            threadRegions = []
+            threadRegionBytes = 0
+            threadRegionTable.update(repeating: emptyStorage.pointer, count: threads)
+            return
+        }
+        if bytes > threadRegionBytes || threadRegions.count != threads {
+            threadRegions = (0 ..< threads).map { _ in AlignedBuffer(zeroedCount: bytes) }
+            threadRegionBytes = bytes
+            for (t, region) in threadRegions.enumerated() { threadRegionTable[t] = region.pointer }
+        }
     }
 
     /// Points every constant tensor's entry at its bytes.
@@ -370,7 +408,9 @@ public final class Engine {
     func evaluate(_ step: Step, scratch: UnsafeMutablePointer<UnsafeMutableRawPointer>) throws(RuntimeError) {
         let context = EvalContext(
             tensors: pointerTable, scratch: scratch + step.scratchStart, scratchCount: step.scratchCount,
-            parallel: step.serial ? serialParallel : parallel)
+            parallel: step.serial ? serialParallel : parallel,
+            threadRegions: threadRegionBytes > 0 ? UnsafePointer(threadRegionTable) : nil,
+            threadRegionBytes: threadRegionBytes)
         do {
             try step.kernel.eval(context)
         } catch {

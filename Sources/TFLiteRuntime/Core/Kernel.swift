@@ -19,17 +19,23 @@ package struct EvalContext {
     @usableFromInline let tensors: UnsafePointer<UnsafeMutableRawPointer>
     @usableFromInline let scratchBuffers: UnsafePointer<UnsafeMutableRawPointer>
     package let scratchCount: Int
+    /// One region per thread (nil: none), each `threadScratchBytes` long.
+    @usableFromInline let threadRegions: UnsafePointer<UnsafeMutableRawPointer>?
+    @usableFromInline let threadRegionBytes: Int
     /// Parallel loops sized by the interpreter's thread count.
     package let parallel: Parallel
 
     init(
         tensors: UnsafePointer<UnsafeMutableRawPointer>, scratch: UnsafePointer<UnsafeMutableRawPointer>,
-        scratchCount: Int, parallel: Parallel
+        scratchCount: Int, parallel: Parallel,
+        threadRegions: UnsafePointer<UnsafeMutableRawPointer>? = nil, threadRegionBytes: Int = 0
     ) {
         self.tensors = tensors
         self.scratchBuffers = scratch
         self.scratchCount = scratchCount
         self.parallel = parallel
+        self.threadRegions = threadRegions
+        self.threadRegionBytes = threadRegionBytes
     }
 
     /// The data of tensor `index` (a subgraph tensor index captured at prepare).
@@ -42,6 +48,16 @@ package struct EvalContext {
     @inlinable
     package func pointer<T>(_ index: Int, as _: T.Type) -> UnsafeMutablePointer<T> {
         raw(index).assumingMemoryBound(to: T.self)
+    }
+
+    /// Thread `thread`'s `bytes` of the scratch `slot` that
+    /// ``PrepareContext/requestThreadScratch(bytesPerThread:)`` returned for `bytes` per
+    /// thread: the thread's own region when the engine has regions that large, else its
+    /// part of the arena slot.
+    @inlinable
+    package func threadScratch(_ slot: Int, thread: Int, bytes: Int) -> UnsafeMutableRawPointer {
+        if let threadRegions, bytes <= threadRegionBytes { return threadRegions[thread] }
+        return scratchBuffers[slot] + thread * bytes
     }
 
     /// Scratch buffer `slot` returned by `PrepareContext.requestScratch(bytes:)`.

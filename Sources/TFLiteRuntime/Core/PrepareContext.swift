@@ -10,6 +10,8 @@ package struct PrepareContext {
     package internal(set) var tensors: [TensorState]
     /// Scratch sizes requested so far, in bytes.
     package internal(set) var scratchSizes: [Int] = []
+    /// The largest per-thread scratch asked for with ``requestThreadScratch(bytesPerThread:)``.
+    package internal(set) var threadScratchBytes = 0
     /// Work declared with ``declareWork(_:)``.
     package internal(set) var work = 0
     /// The interpreter's thread count (≥ 1).
@@ -129,6 +131,24 @@ package struct PrepareContext {
     package mutating func requestScratch(bytes: Int) -> Int {
         scratchSizes.append(Swift.max(bytes, 0))
         return scratchSizes.count - 1
+    }
+
+    /// Requests `bytesPerThread` of scratch for each thread, live only while this operator
+    /// runs, to be read with ``EvalContext/threadScratch(_:thread:bytes:)``.
+    ///
+    /// A multi-thread engine gives each thread a region of its own, outside the arena and
+    /// the same for every operator, so a thread's scratch stays in its core's cache. In the
+    /// shared arena, the bytes a worker's scratch covers were last written by whichever
+    /// thread the tensors or scratch placed there before belonged to, and every such line
+    /// crossed between the cores again: MobileNet v2 int8's 8-bit depthwise layers took
+    /// 12% longer at 2 threads. The arena slot requested here (`bytesPerThread` times the
+    /// thread count) is the fallback for engines without the regions.
+    package mutating func requestThreadScratch(bytesPerThread: Int) -> Int {
+        let bytes = Swift.max(bytesPerThread, 0)
+        let (rounded, o1) = bytes.addingReportingOverflow(63)
+        threadScratchBytes = Swift.max(threadScratchBytes, o1 ? Int.max : rounded / 64 * 64)
+        let (total, o2) = bytes.multipliedReportingOverflow(by: threadCount)
+        return requestScratch(bytes: o2 ? Int.max : total)
     }
 
     /// Reserves `bytes` of constant data the kernel derives from the model's constants

@@ -34,8 +34,8 @@ struct GemmTiles: Sendable {
         columnsBytes = try ConvCheck.product([rows, patchBytes], "\(op) im2col")
         resultBytes = results ? try ConvCheck.product([rows, outChannels, 4], "\(op) tile") : 0
         workerBytes = try ConvCheck.cacheLines([columnsBytes, resultBytes, resultBytes], "\(op) scratch")
-        scratch = context.requestScratch(
-            bytes: try ConvCheck.product([workerBytes, context.threadCount], "\(op) scratch"))
+        _ = try ConvCheck.product([workerBytes, context.threadCount], "\(op) scratch")
+        scratch = context.requestThreadScratch(bytesPerThread: workerBytes)
         self.pixels = pixels
     }
 
@@ -70,9 +70,9 @@ struct GemmTiles: Sendable {
     /// so each thread's tiles stay contiguous.
     @inline(__always)
     func forEach(_ context: EvalContext, _ body: (Tile) -> Void) {
-        let memory = UnsafeMutableRawPointer(context.scratch(scratch, as: UInt8.self))
         let tiles = (pixels + rows - 1) / rows
         if workerBytes == 0 {
+            let memory = UnsafeMutableRawPointer(context.scratch(scratch, as: UInt8.self))
             let none = memory.assumingMemoryBound(to: Float.self)
             context.parallel.forEachTask(tiles) { t in
                 let first = t * rows
@@ -84,7 +84,7 @@ struct GemmTiles: Sendable {
             return
         }
         context.parallel.forEachTaskOnThread(tiles) { thread, t in
-            let base = memory + thread * workerBytes
+            let base = context.threadScratch(scratch, thread: thread, bytes: workerBytes)
             let first = t * rows
             body(
                 Tile(

@@ -12,9 +12,11 @@ import Synchronization
 /// Contract of ``run(_:_:)``: `body(thread, index)` is called exactly once for every index
 /// in `0 ..< count`, on the caller or on a worker, and `run` returns only after every call
 /// has returned. `thread` is below ``threadCount`` and names the running thread (0 is the
-/// caller): no two calls with the same `thread` overlap, so it can index per-thread
-/// scratch. Which thread runs which index is not fixed; callers make each index's work
-/// independent of where it runs. A call made while the pool is already running a
+/// caller): within a region no two calls with the same `thread` overlap, so it can index
+/// per-thread scratch. A nested or concurrent call, run serially, reports thread 0 for
+/// every index, so kernels do not use per-thread scratch inside another loop's body.
+/// Which thread runs which index is not fixed; callers make each index's work independent
+/// of where it runs. A call made while the pool is already running a
 /// region (a nested call from inside `body`, or a second thread) runs its indices in
 /// order on the calling thread, so it cannot deadlock.
 ///

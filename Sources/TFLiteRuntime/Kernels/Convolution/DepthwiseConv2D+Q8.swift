@@ -62,8 +62,8 @@ enum DepthwiseConv2DQ8 {
         let tapBytes = try ConvCheck.product([g.kh, g.kw, 2 * MemoryLayout<Int>.stride], "DEPTHWISE_CONV_2D")
         let accLines = try ConvCheck.cacheLines([accBytes], "DEPTHWISE_CONV_2D")
         let workerBytes = try ConvCheck.cacheLines([accLines, tapBytes], "DEPTHWISE_CONV_2D")
-        let scratch = context.requestScratch(
-            bytes: try ConvCheck.product([workerBytes, context.threadCount], "DEPTHWISE_CONV_2D"))
+        _ = try ConvCheck.product([workerBytes, context.threadCount], "DEPTHWISE_CONV_2D")
+        let scratch = context.requestThreadScratch(bytesPerThread: workerBytes)
         return DepthwiseConv2DQ8Direct(
             signed: T.isSigned, input: input, bias: bias, output: output, geometry: g,
             multiplier: g.outC / g.inC, weights: packed,
@@ -95,12 +95,11 @@ struct DepthwiseConv2DQ8Direct: Quantized8Kernel {
         let x = UnsafePointer(context.pointer(input, as: T.self))
         let y = context.pointer(output, as: T.self)
         let b = context.optionalInt32s(bias)
-        let memory = UnsafeMutableRawPointer(context.scratch(scratch, as: UInt8.self))
         let g = geometry
         weights.withUnsafeBufferPointer { wb in
             guard let w = wb.baseAddress else { return }
             context.parallel.forEachChunkOnThread(g.batch * g.outH) { thread, rows in
-                let base = memory + thread * workerBytes
+                let base = context.threadScratch(scratch, thread: thread, bytes: workerBytes)
                 let acc = base.assumingMemoryBound(to: Int32.self)
                 let taps = (base + accBytes).assumingMemoryBound(to: Int.self)
                 for row in rows {

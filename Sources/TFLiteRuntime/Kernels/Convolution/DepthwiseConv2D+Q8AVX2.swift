@@ -77,22 +77,21 @@ struct DepthwiseConv2D3x3Q8AVX2: PreparedKernel {
         let sums = try ConvCheck.product([g.outW, C, 4], "DEPTHWISE_CONV_2D sums")
         sumsBytes = try ConvCheck.cacheLines([sums], "DEPTHWISE_CONV_2D")
         workerBytes = try ConvCheck.cacheLines([sumsBytes, C * 4], "DEPTHWISE_CONV_2D")
-        scratch = context.requestScratch(
-            bytes: try ConvCheck.product([workerBytes, context.threadCount], "DEPTHWISE_CONV_2D scratch"))
+        _ = try ConvCheck.product([workerBytes, context.threadCount], "DEPTHWISE_CONV_2D scratch")
+        scratch = context.requestThreadScratch(bytesPerThread: workerBytes)
     }
 
     func eval(_ context: EvalContext) throws(KernelError) {
         let x = UnsafePointer(context.pointer(input, as: UInt8.self))
         let y = context.pointer(output, as: UInt8.self)
         let b = context.optionalInt32s(runtimeBias)
-        let memory = UnsafeMutableRawPointer(context.scratch(scratch, as: UInt8.self))
         let w = UnsafePointer(weights.typed(Int32.self)), pairWeights = UnsafePointer(pairs.typed(Int32.self))
         let terms = UnsafePointer(channelTerms.typed(Int32.self))
         let pad = UnsafePointer(padding.typed(UInt8.self))
         let g = walk.geometry, C = g.inC
         let rowBytes = g.inW * C, outCount = g.outW * C
         context.parallel.forEachChunkOnThread(g.batch * g.outH) { thread, rows in
-            let base = memory + thread * workerBytes
+            let base = context.threadScratch(scratch, thread: thread, bytes: workerBytes)
             let sums = base.bindMemory(to: Int32.self, capacity: outCount)
             var adjusted = terms
             if let b {

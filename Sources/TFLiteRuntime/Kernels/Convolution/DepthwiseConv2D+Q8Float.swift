@@ -87,22 +87,23 @@ struct DepthwiseConv2D3x3Q8: PreparedKernel {
         offset = signed ? zx + 128 : zx
         self.requantizer = requantizer
         layout = try Layout(g)
-        let bytes = try ConvCheck.product(
+        _ = try ConvCheck.product(
             [layout.workerFloats, MemoryLayout<Float>.stride, context.threadCount], "DEPTHWISE_CONV_2D")
-        scratch = context.requestScratch(bytes: bytes)
+        scratch = context.requestThreadScratch(bytesPerThread: layout.workerFloats * MemoryLayout<Float>.stride)
     }
 
     func eval(_ context: EvalContext) throws(KernelError) {
         let x = UnsafePointer(context.pointer(input, as: UInt8.self))
         let y = context.pointer(output, as: UInt8.self)
         let b = context.optionalInt32s(bias)
-        let memory = context.scratch(scratch, as: Float.self)
         let w = UnsafePointer(weights.typed(Float.self))
         let g = walk.geometry
         let layout = layout
         let rowCount = g.inW * g.inC, outCount = g.outW * g.outC
         context.parallel.forEachChunkOnThread(g.batch * g.outH) { thread, rows in
-            let base = memory + thread * layout.workerFloats
+            let base = context.threadScratch(
+                scratch, thread: thread, bytes: layout.workerFloats * MemoryLayout<Float>.stride
+            ).assumingMemoryBound(to: Float.self)
             let zero = base + layout.zeros, sums = base + layout.sums
             zero.update(repeating: 0, count: g.inC)
             let adjusted = UnsafeMutableRawPointer(base + layout.bias).bindMemory(to: Int32.self, capacity: g.outC)
