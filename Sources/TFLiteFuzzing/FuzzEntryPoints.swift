@@ -59,7 +59,9 @@ public enum FuzzEntryPoints {
         }
     }
 
-    /// 2. Model bytes → `Model` → `Interpreter` (16 MB budget, 1 thread) →
+    /// 2. Model bytes → `Model` → `Interpreter` (16 MB budget; 1 thread for an input of
+    /// even length, 2 for odd, so the split loops, the worker pool and the per-thread
+    /// scratch regions are fuzzed too) →
     /// `allocateTensors()` → zeroed inputs → `invoke()` → read every output; then inputs
     /// filled with the fuzz input's own bytes (cycled from its middle) → `invoke()` again,
     /// so data-dependent paths (NaN and infinite floats, zero or negative integer divisors
@@ -72,7 +74,7 @@ public enum FuzzEntryPoints {
             return "rejected at load: \(error)"
         }
         var options = Interpreter.Options()
-        options.threadCount = 1
+        options.threadCount = bytes.count % 2 == 0 ? 1 : 2
         options.memoryBudget = invokeMemoryBudget
         options.workBudget = invokeWorkBudget
         do {
