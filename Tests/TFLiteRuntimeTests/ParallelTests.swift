@@ -250,3 +250,27 @@ import TFLiteModel
         #expect((shares.max() ?? 0) - (shares.min() ?? 0) <= rows, "\(pixels) \(most) \(threads): \(shares)")
     }
 }
+
+/// A graph whose whole work is under `Parallel.graphRunsSerially`'s floor runs every
+/// operator on the calling thread; one above it splits its large operators.
+@Test func tinyGraphsRunOnOneThread() throws {
+    func engine(side: Int) throws -> Engine {
+        var g = GraphBuilder()
+        let x = g.input([1, side, side, 32], .float32)
+        let w = g.constant(seededFloats(32 * 32, seed: 5), shape: [32, 1, 1, 32])
+        let y = g.tensor([1], .float32)
+        g.op(
+            .conv2D, inputs: [x, w, -1], outputs: [y],
+            options: .conv2D(Conv2DOptions(padding: .valid, strideWidth: 1, strideHeight: 1, activation: .none)))
+        g.output(y)
+        let e = try g.engine(threads: 2)
+        try e.allocate()
+        return e
+    }
+    let small = try engine(side: 8) // 64 pixels x 32 x 32 = 65,536 multiply-accumulates
+    #expect(small.work < 1 << 20)
+    #expect(small.steps.allSatisfy { $0.serial })
+    let large = try engine(side: 32) // 1,048,576
+    #expect(!Parallel.graphRunsSerially(work: large.work))
+    #expect(large.steps.allSatisfy { !$0.serial })
+}

@@ -46,8 +46,9 @@ public final class Engine {
         let kernel: any PreparedKernel
         let scratchStart: Int
         let scratchCount: Int
-        /// Whether the operator runs on the calling thread alone (``Parallel/runsSerially(work:)``).
-        let serial: Bool
+        /// Whether the operator runs on the calling thread alone (``Parallel/runsSerially(work:)``,
+        /// or every operator of a graph too small for threads, ``Parallel/graphRunsSerially(work:)``).
+        var serial: Bool
     }
     var steps: [Step] = []
     /// Steps prepared by `init` for the model's own shapes, reused by the first `allocate()`.
@@ -206,7 +207,11 @@ public final class Engine {
         foldedConstantBytes = 0
         work = 0
         reservedArenaBytes = 0
-        return try prepareSegment(from: 0)
+        var prepared = try prepareSegment(from: 0)
+        if prepared.boundary == nil, Parallel.graphRunsSerially(work: work) {
+            for i in prepared.steps.indices { prepared.steps[i].serial = true }
+        }
+        return prepared
     }
 
     /// Prepares the operators from execution position `start` on, through the first one

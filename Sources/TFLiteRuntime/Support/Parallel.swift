@@ -45,6 +45,16 @@ package struct Parallel: Sendable {
         work > 0 && work < 4 * minimumWorkPerThread
     }
 
+    /// Whether a whole graph that declared `work` in total is too small for a second thread
+    /// anywhere: under 2^20 multiply-accumulates, some 30 µs on one core, its operators are
+    /// a few microseconds each, about what handing half of one to the other core and
+    /// joining costs. The 8 µs SSD head of the benchmarks (170K) measured 0.74-1.19x as
+    /// fast at 2 threads as at 1 across runs with its larger operators split; the smallest
+    /// real model benchmarked, the short-range face detector, declares 30M.
+    package static func graphRunsSerially(work: Int) -> Bool {
+        work < 1 << 20
+    }
+
     package init(threadCount: Int) {
         let threads = Swift.max(1, threadCount)
         self.threadCount = threads
