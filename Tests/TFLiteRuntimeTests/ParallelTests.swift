@@ -268,9 +268,11 @@ import TFLiteModel
         return e
     }
     let small = try engine(side: 8) // 64 pixels x 32 x 32 = 65,536 multiply-accumulates
-    #expect(small.work < 1 << 20)
+    #expect(Parallel.graphRunsSerially(work: small.work, arenaBytes: small.arenaSize))
     #expect(small.steps.allSatisfy { $0.serial })
     let large = try engine(side: 32) // 1,048,576
-    #expect(!Parallel.graphRunsSerially(work: large.work))
+    #expect(!Parallel.graphRunsSerially(work: large.work, arenaBytes: large.arenaSize))
     #expect(large.steps.allSatisfy { !$0.serial })
+    // No declared work (an elementwise graph) but a large arena: not tiny.
+    #expect(!Parallel.graphRunsSerially(work: 0, arenaBytes: 2 << 20))
 }

@@ -47,7 +47,7 @@ public final class Engine {
         let scratchStart: Int
         let scratchCount: Int
         /// Whether the operator runs on the calling thread alone (``Parallel/runsSerially(work:)``,
-        /// or every operator of a graph too small for threads, ``Parallel/graphRunsSerially(work:)``).
+        /// or every operator of a graph too small for threads, ``Parallel/graphRunsSerially(work:arenaBytes:)``).
         var serial: Bool
     }
     var steps: [Step] = []
@@ -207,11 +207,7 @@ public final class Engine {
         foldedConstantBytes = 0
         work = 0
         reservedArenaBytes = 0
-        var prepared = try prepareSegment(from: 0)
-        if prepared.boundary == nil, Parallel.graphRunsSerially(work: work) {
-            for i in prepared.steps.indices { prepared.steps[i].serial = true }
-        }
-        return prepared
+        return try prepareSegment(from: 0)
     }
 
     /// Prepares the operators from execution position `start` on, through the first one
@@ -359,6 +355,9 @@ public final class Engine {
         arenaSize = layout.size
         placeThreadRegions(bytes: prepared.threadScratchBytes, arenaBytes: layout.size)
         steps = prepared.steps
+        if prepared.boundary == nil, Parallel.graphRunsSerially(work: work, arenaBytes: layout.size) {
+            for i in steps.indices { steps[i].serial = true }
+        }
         headBoundary = prepared.boundary.map { boundary(of: $0, reservedBytes: layout.size) }
     }
 

@@ -45,14 +45,18 @@ package struct Parallel: Sendable {
         work > 0 && work < 4 * minimumWorkPerThread
     }
 
-    /// Whether a whole graph that declared `work` in total is too small for a second thread
-    /// anywhere: under 2^20 multiply-accumulates, some 30 µs on one core, its operators are
-    /// a few microseconds each, about what handing half of one to the other core and
-    /// joining costs. The 8 µs SSD head of the benchmarks (170K) measured 0.74-1.19x as
-    /// fast at 2 threads as at 1 across runs with its larger operators split; the smallest
-    /// real model benchmarked, the short-range face detector, declares 30M.
-    package static func graphRunsSerially(work: Int) -> Bool {
-        work < 1 << 20
+    /// Whether a whole graph is too small for a second thread anywhere: it declared under
+    /// 2^18 multiply-accumulates in all and its arena, which bounds what the operators that
+    /// declare no work (elementwise, data movement) touch, is under 128 KiB. Its operators
+    /// then take a few microseconds each, about what handing half of one to the other core
+    /// and joining costs. The 8 µs SSD head of the benchmarks (170K, a 48 KiB arena)
+    /// measured 0.74-1.19x as fast at 2 threads as at 1 across runs with its larger
+    /// operators split. A single 8-bit 14×14×576 depthwise layer (1M, 51 µs) still gains
+    /// from the second thread, and a float LOGISTIC over 3000×91 values declares no work
+    /// but has a 2 MiB arena; the smallest real model benchmarked, the short-range face
+    /// detector, declares 30M.
+    package static func graphRunsSerially(work: Int, arenaBytes: Int) -> Bool {
+        work < 1 << 18 && arenaBytes < 128 << 10
     }
 
     package init(threadCount: Int) {
