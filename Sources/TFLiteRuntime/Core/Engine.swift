@@ -366,20 +366,16 @@ public final class Engine {
     /// the folded constants; otherwise kernels use their arena slots.
     private func placeThreadRegions(bytes: Int, arenaBytes: Int) {
         let threads = parallel.threadCount
-        var required = arenaBytes
-        var overflow = false
-        for more in [foldedConstantBytes, bytes.multipliedReportingOverflow(by: threads).partialValue]
-        where !overflow {
-            (required, overflow) = required.addingReportingOverflow(more)
-        }
-        let (_, productOverflow) = bytes.multipliedReportingOverflow(by: threads)
-        guard threads > 1, bytes > 0, !overflow, !productOverflow, required <= options.memoryBudget else {
+        let (total, o1) = bytes.multipliedReportingOverflow(by: threads)
+        let (withArena, o2) = total.addingReportingOverflow(arenaBytes)
+        let (required, o3) = withArena.addingReportingOverflow(foldedConstantBytes)
+        guard threads > 1, bytes > 0, !(o1 || o2 || o3), required <= options.memoryBudget else {
             threadRegions = []
             threadRegionBytes = 0
             threadRegionTable.update(repeating: emptyStorage.pointer, count: threads)
             return
         }
-        if bytes > threadRegionBytes || threadRegions.count != threads {
+        if bytes != threadRegionBytes {
             threadRegions = (0 ..< threads).map { _ in AlignedBuffer(zeroedCount: bytes) }
             threadRegionBytes = bytes
             for (t, region) in threadRegions.enumerated() { threadRegionTable[t] = region.pointer }

@@ -19,7 +19,7 @@ package struct EvalContext {
     @usableFromInline let tensors: UnsafePointer<UnsafeMutableRawPointer>
     @usableFromInline let scratchBuffers: UnsafePointer<UnsafeMutableRawPointer>
     package let scratchCount: Int
-    /// One region per thread (nil: none), each `threadScratchBytes` long.
+    /// One scratch region per thread (nil: none), each `threadRegionBytes` long.
     @usableFromInline let threadRegions: UnsafePointer<UnsafeMutableRawPointer>?
     @usableFromInline let threadRegionBytes: Int
     /// Parallel loops sized by the interpreter's thread count.
