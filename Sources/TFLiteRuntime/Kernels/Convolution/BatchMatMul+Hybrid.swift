@@ -39,8 +39,8 @@ enum BatchMatMulHybrid {
         }
         let workerBytes = try ConvCheck.cacheLines(
             [try ConvCheck.product([2, m, n, 4], "BATCH_MATMUL")], "BATCH_MATMUL")
-        let work = context.requestScratch(
-            bytes: try ConvCheck.product([workerBytes, context.threadCount], "BATCH_MATMUL"))
+        _ = try ConvCheck.product([workerBytes, context.threadCount], "BATCH_MATMUL")
+        let work = context.requestThreadScratch(bytesPerThread: workerBytes)
         let codes = context.requestScratch(bytes: try ConvCheck.product([lhsRows, k, 4], "BATCH_MATMUL"))
         let rowParams = context.requestScratch(bytes: try ConvCheck.product([lhsRows, 8], "BATCH_MATMUL"))
         return BatchMatMulHybridGemm(
@@ -92,11 +92,10 @@ struct BatchMatMulHybridGemm: PreparedKernel {
             }
         }
         let w = UnsafePointer(packed.typed(Float.self))
-        let memory = UnsafeMutableRawPointer(context.scratch(work, as: UInt8.self))
         columnSums.withUnsafeBufferPointer { sums in
             weightScales.withUnsafeBufferPointer { ws in
                 context.parallel.forEachChunkOnThread(broadcast.count) { thread, matrices in
-                    let base = memory + thread * workerBytes
+                    let base = context.threadScratch(work, thread: thread, bytes: workerBytes)
                     let temp = base.assumingMemoryBound(to: Float.self)
                     let acc = (base + m * n * 4).assumingMemoryBound(to: Int32.self)
                     for i in matrices {

@@ -21,8 +21,8 @@ enum DepthwiseConv2DHybrid {
         }
         let accBytes = try ConvCheck.product([g.outC, 4], "DEPTHWISE_CONV_2D")
         let workerBytes = try ConvCheck.cacheLines([accBytes], "DEPTHWISE_CONV_2D")
-        let work = context.requestScratch(
-            bytes: try ConvCheck.product([workerBytes, context.threadCount], "DEPTHWISE_CONV_2D"))
+        _ = try ConvCheck.product([workerBytes, context.threadCount], "DEPTHWISE_CONV_2D")
+        let work = context.requestThreadScratch(bytesPerThread: workerBytes)
         let codes = context.requestScratch(bytes: input.elementCount)
         let imageParams = context.requestScratch(bytes: try ConvCheck.product([g.batch, 8], "DEPTHWISE_CONV_2D"))
         return DepthwiseConv2DHybridDirect(
@@ -61,13 +61,13 @@ struct DepthwiseConv2DHybridDirect: PreparedKernel {
                 params[2 * i + 1] = Float(offset) // |offset| ≤ 128: exact
             }
         }
-        let memory = UnsafeMutableRawPointer(context.scratch(work, as: UInt8.self))
         let codes = UnsafePointer(q)
         weights.withUnsafeBufferPointer { wb in
             weightScales.withUnsafeBufferPointer { ws in
                 guard let w = wb.baseAddress else { return }
                 context.parallel.forEachChunkOnThread(g.batch * g.outH) { thread, rows in
-                    let acc = (memory + thread * workerBytes).assumingMemoryBound(to: Int32.self)
+                    let acc = context.threadScratch(work, thread: thread, bytes: workerBytes)
+                        .assumingMemoryBound(to: Int32.self)
                     for row in rows {
                         let image = row / g.outH
                         let scale = params[2 * image], offset = Int32(params[2 * image + 1])

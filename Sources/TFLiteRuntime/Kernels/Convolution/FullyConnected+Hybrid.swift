@@ -23,8 +23,8 @@ enum FullyConnectedHybrid {
         let rowScales = context.requestScratch(bytes: try ConvCheck.product([batch, 4], "FULLY_CONNECTED"))
         let workerBytes = try ConvCheck.cacheLines(
             [try ConvCheck.product([2, rows, columns, 4], "FULLY_CONNECTED")], "FULLY_CONNECTED")
-        let work = context.requestScratch(
-            bytes: try ConvCheck.product([workerBytes, context.threadCount], "FULLY_CONNECTED"))
+        _ = try ConvCheck.product([workerBytes, context.threadCount], "FULLY_CONNECTED")
+        let work = context.requestThreadScratch(bytesPerThread: workerBytes)
         return FullyConnectedHybridGemm(
             input: input.index, bias: bias?.index, output: output.index, batch: batch, units: units, depth: depth,
             asymmetric: options.asymmetricQuantizeInputs, rows: rows, columns: columns,
@@ -54,7 +54,6 @@ struct FullyConnectedHybridGemm: PreparedKernel {
         let b = context.optionalFloats(bias)
         let q = context.scratch(codes, as: Float.self)
         let scales = context.scratch(rowScales, as: Float.self)
-        let memory = UnsafeMutableRawPointer(context.scratch(work, as: UInt8.self))
         let (depth, units, asymmetric) = (self.depth, self.units, self.asymmetric)
         context.parallel.forEachChunk(batch) { range in
             for r in range {
@@ -72,7 +71,7 @@ struct FullyConnectedHybridGemm: PreparedKernel {
         let rowTiles = (batch + rows - 1) / rows, columnTiles = (units + columns - 1) / columns
         weightScales.withUnsafeBufferPointer { ws in
             context.parallel.forEachChunkOnThread(rowTiles * columnTiles) { thread, tiles in
-                let base = memory + thread * workerBytes
+                let base = context.threadScratch(work, thread: thread, bytes: workerBytes)
                 let temp = base.assumingMemoryBound(to: Float.self)
                 let acc = (base + rows * columns * 4).assumingMemoryBound(to: Int32.self)
                 for t in tiles {

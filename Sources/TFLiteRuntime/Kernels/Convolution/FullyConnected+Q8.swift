@@ -51,8 +51,8 @@ enum FullyConnectedQ8 {
         let inputBytes = try ConvCheck.product([rows, rowBytes], "FULLY_CONNECTED")
         let resultBytes = try ConvCheck.product([rows, columns, 4], "FULLY_CONNECTED")
         let workerBytes = try ConvCheck.cacheLines([inputBytes, resultBytes, resultBytes], "FULLY_CONNECTED")
-        let scratch = context.requestScratch(
-            bytes: try ConvCheck.product([workerBytes, context.threadCount], "FULLY_CONNECTED"))
+        _ = try ConvCheck.product([workerBytes, context.threadCount], "FULLY_CONNECTED")
+        let scratch = context.requestThreadScratch(bytesPerThread: workerBytes)
         let packed = try context.packCenteredWeights(constant, as: T.self, zeroPoint: params.weightZeroPoint)
         return FullyConnectedQ8Gemm(
             signed: T.isSigned, input: input, bias: bias, output: output, batch: batch, units: units, depth: depth,
@@ -87,10 +87,9 @@ struct FullyConnectedQ8Gemm: Quantized8Kernel {
         let b = context.optionalInt32s(bias)
         let w = UnsafePointer(packed.pointer.assumingMemoryBound(to: Float.self))
         let gemm = ExactGEMM(maxAbsA: maxAbsInput, maxAbsB: packed.derived)
-        let memory = UnsafeMutableRawPointer(context.scratch(scratch, as: UInt8.self))
         let rowTiles = (batch + rows - 1) / rows, columnTiles = (units + columns - 1) / columns
         context.parallel.forEachChunkOnThread(rowTiles * columnTiles) { thread, range in
-            let base = memory + thread * workerBytes
+            let base = context.threadScratch(scratch, thread: thread, bytes: workerBytes)
             let a = base.assumingMemoryBound(to: Float.self)
             let temp = (base + inputBytes).assumingMemoryBound(to: Float.self)
             let acc = (base + inputBytes + resultBytes).assumingMemoryBound(to: Int32.self)

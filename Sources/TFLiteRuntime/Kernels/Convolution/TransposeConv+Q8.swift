@@ -46,8 +46,8 @@ enum TransposeConvQ8 {
         let workerBytes = try ConvCheck.cacheLines(
             [inputBytes, tempBytes, try ConvCheck.product([g.outC, 4], "TRANSPOSE_CONV")],
             "TRANSPOSE_CONV")
-        let scratch = context.requestScratch(
-            bytes: try ConvCheck.product([workerBytes, context.threadCount], "TRANSPOSE_CONV"))
+        _ = try ConvCheck.product([workerBytes, context.threadCount], "TRANSPOSE_CONV")
+        let scratch = context.requestThreadScratch(bytesPerThread: workerBytes)
         // P[(tap·outC + oc)·inC + i] = w[oc, tap, i] - zw: the GEMM's transposed operand.
         let source = constant.typed(T.self)
         let packed = AlignedBuffer(zeroedCount: taps * g.inC * MemoryLayout<Float>.stride)
@@ -97,14 +97,13 @@ struct TransposeConvQ8Gemm: Quantized8Kernel {
         let b = context.optionalInt32s(bias)
         let p = UnsafePointer(packed.typed(Float.self))
         let col = context.scratch(columns, as: Int32.self)
-        let memory = UnsafeMutableRawPointer(context.scratch(scratch, as: UInt8.self))
         let pixels = g.inH * g.inW
         let taps = g.kh * g.kw * g.outC
         let tiles = (pixels + tileRows - 1) / tileRows
         for n in 0 ..< g.batch {
             let image = x + n * pixels * g.inC
             context.parallel.forEachChunkOnThread(tiles) { thread, range in
-                let base = memory + thread * workerBytes
+                let base = context.threadScratch(scratch, thread: thread, bytes: workerBytes)
                 let a = base.assumingMemoryBound(to: Float.self)
                 let temp = (base + inputBytes).assumingMemoryBound(to: Float.self)
                 for t in range {
@@ -118,7 +117,8 @@ struct TransposeConvQ8Gemm: Quantized8Kernel {
             }
             let out = y + n * g.outH * g.outW * g.outC
             context.parallel.forEachChunkOnThread(g.outH) { thread, rows in
-                let acc = (memory + thread * workerBytes + inputBytes + tempBytes).assumingMemoryBound(to: Int32.self)
+                let acc = (context.threadScratch(scratch, thread: thread, bytes: workerBytes) + inputBytes + tempBytes)
+                    .assumingMemoryBound(to: Int32.self)
                 for oy in rows {
                     for ox in 0 ..< g.outW {
                         gather(oy: oy, ox: ox, columns: UnsafePointer(col), acc: acc)

@@ -34,9 +34,9 @@ struct Pool2DSeparable<Reduction: PoolReduction> {
     let reduction: Reduction
     let input: Int, output: Int
     let geometry: Pool2D.Geometry
-    /// Scratch slots: the row-pass result, and per thread one `P` and one `S` array of
-    /// `max(inH, inW) × channels` accumulators.
-    let rowsSlot: Int, blocksSlot: Int
+    /// Scratch slots: the row-pass result, and per thread (``blockBytes`` each) one `P`
+    /// and one `S` array of `max(inH, inW) × channels` accumulators.
+    let rowsSlot: Int, blocksSlot: Int, blockBytes: Int
 
     /// Requests the scratch the two passes need, with overflow-checked sizes.
     static func make(
@@ -45,12 +45,12 @@ struct Pool2DSeparable<Reduction: PoolReduction> {
     ) throws(KernelError) -> Pool2DSeparable {
         let size = MemoryLayout<Reduction.Accumulator>.stride
         let rows = try ConvCheck.product([g.batch, g.inH, g.outW, g.channels, size], "POOL_2D")
-        let blocks = try ConvCheck.product(
-            [context.threadCount, 2, Swift.max(g.inH, g.inW), g.channels, size], "POOL_2D")
+        let blockBytes = try ConvCheck.product([2, Swift.max(g.inH, g.inW), g.channels, size], "POOL_2D")
+        _ = try ConvCheck.product([blockBytes, context.threadCount], "POOL_2D")
         return Pool2DSeparable(
             reduction: reduction, input: input, output: output, geometry: g,
             rowsSlot: context.requestScratch(bytes: rows),
-            blocksSlot: context.requestScratch(bytes: blocks))
+            blocksSlot: context.requestThreadScratch(bytesPerThread: blockBytes), blockBytes: blockBytes)
     }
 
     func run(_ context: EvalContext) {
@@ -59,11 +59,12 @@ struct Pool2DSeparable<Reduction: PoolReduction> {
         let x = UnsafePointer(context.pointer(input, as: Reduction.Element.self))
         let y = context.pointer(output, as: Reduction.Element.self)
         let rows = context.scratch(rowsSlot, as: A.self)
-        let blocks = context.scratch(blocksSlot, as: A.self)
         let blockLength = Swift.max(g.inH, g.inW) * g.channels
         // Rows: every input row (b, iy) → its outW horizontal window results.
         context.parallel.forEachChunkOnThread(g.batch * g.inH) { thread, range in
-            let p = blocks + 2 * thread * blockLength, s = p + blockLength
+            let p = context.threadScratch(blocksSlot, thread: thread, bytes: blockBytes)
+                .assumingMemoryBound(to: A.self)
+            let s = p + blockLength
             for row in range {
                 let src = x + row * g.inW * g.channels, dst = rows + row * g.outW * g.channels
                 Self.pass(
@@ -75,7 +76,9 @@ struct Pool2DSeparable<Reduction: PoolReduction> {
         }
         // Columns: every (b, ox) column of the row results → outH outputs.
         context.parallel.forEachChunkOnThread(g.batch * g.outW) { thread, range in
-            let p = blocks + 2 * thread * blockLength, s = p + blockLength
+            let p = context.threadScratch(blocksSlot, thread: thread, bytes: blockBytes)
+                .assumingMemoryBound(to: A.self)
+            let s = p + blockLength
             for column in range {
                 let b = column / g.outW, ox = column % g.outW
                 let src = rows + (b * g.inH * g.outW + ox) * g.channels
