@@ -18,7 +18,8 @@ package final class AlignedBuffer: @unchecked Sendable {
     private let mappedBytes: Int
 
     /// Allocates `count` zeroed bytes. Large buffers are fresh zero pages, which cost
-    /// nothing until first touched (a tensor arena is not written at allocation).
+    /// nothing until first touched (a tensor arena is not written at allocation), and
+    /// are 2 MiB pages where the system offers them, like packed weights.
     package convenience init(zeroedCount count: Int) {
         self.init(count: count, populate: false)
         if mappedBytes == 0 { pointer.initializeMemory(as: UInt8.self, repeating: 0, count: Swift.max(count, 1)) }
@@ -76,13 +77,18 @@ package final class AlignedBuffer: @unchecked Sendable {
 /// 17 MB, over 4,000 faults of a 4 KiB page when written first.
 ///
 /// - Mapped pages are zero-filled by the system, so a zeroed buffer needs no writes.
+/// - Each 2 MiB-aligned run of 2 MiB inside a buffer is marked `MADV_HUGEPAGE`, so where
+///   transparent huge pages are enabled it becomes one 2 MiB page. Only runs wholly
+///   inside the buffer are marked: a huge page is resident as a whole, and one that
+///   straddled the end would hold memory the buffer does not use. This matters for the
+///   tensor arena as much as for packed weights: MobileNet v2's 6.3 MiB arena on 4 KiB
+///   pages plus its 14 MB of weights outgrow the second-level TLB, and at 2 threads its
+///   float and int8 forms ran 1-5% faster (Zen 4) with the arena on 2 MiB pages too.
 /// - `populate` asks for every page up front (`MADV_POPULATE_WRITE`, Linux 5.14), one
-///   system call instead of a fault per page; each 2 MiB-aligned run of 2 MiB inside the
-///   buffer is first marked `MADV_HUGEPAGE`, so where transparent huge pages are enabled
-///   it becomes one 2 MiB page. Only runs wholly inside the buffer are marked: a huge page
-///   is resident as a whole, and one that straddled the end would hold memory the buffer
-///   does not use. Both hints are advice: when the system declines, pages fault in as
-///   they are written, with the same contents.
+///   system call instead of a fault per page.
+///
+/// Both hints are advice: when the system declines, pages fault in as they are written,
+/// with the same contents.
 enum PageMemory {
     /// Smallest buffer worth its own mapping (glibc's default `mmap` threshold).
     static let threshold = 128 << 10
@@ -114,7 +120,7 @@ enum PageMemory {
         let length = rounded / page * page
         #if os(Linux)
         // Room to start the buffer on a 2 MiB boundary, so that whole huge pages fit in it.
-        let huge = populate && length >= hugePage
+        let huge = length >= hugePage
         let (span, o2) = length.addingReportingOverflow(huge ? hugePage : 0)
         guard !o2, let raw = mmap(nil, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
             raw != MAP_FAILED
