@@ -178,4 +178,44 @@ func gemvF32AVX2MatchesDefinition() {
         }
     }
 }
+/// The packed matrix-vector kernel does the row-major one's operations in the same order,
+/// so both give the same bits, for any row count and from any block the rows start at.
+@Test(.enabled(if: KernelLevel.host >= .avx2, "needs AVX2 + FMA"))
+func gemvF32x4PackedEqualsRowMajor() {
+    var rng = SplitMix64(seed: 12)
+    for (n, k) in [(1, 1), (3, 7), (4, 8), (5, 9), (13, 64), (1001, 37), (9, 1280), (64, 15)] {
+        let x = (0 ..< k).map { _ in Float.random(in: -1 ... 1, using: &rng) }
+        let w = (0 ..< n * k).map { _ in Float.random(in: -1 ... 1, using: &rng) }
+        let bias = (0 ..< n).map { _ in Float.random(in: -1 ... 1, using: &rng) }
+        var packed = [Float](repeating: .nan, count: GemvF32Layout.packedCount(n: n, k: k)!)
+        var expected = [Float](repeating: .nan, count: n), got = [Float](repeating: .nan, count: n + 1)
+        x.withUnsafeBufferPointer { xp in
+            w.withUnsafeBufferPointer { wp in
+                bias.withUnsafeBufferPointer { bp in
+                    packed.withUnsafeMutableBufferPointer { pp in
+                        GemvF32Layout.pack(weights: wp.baseAddress!, n: n, k: k, into: pp.baseAddress!)
+                    }
+                    expected.withUnsafeMutableBufferPointer { yp in
+                        gemvF32AVX2(
+                            n: n, k: k, x: xp.baseAddress!, w: wp.baseAddress!, ldw: k, bias: bp.baseAddress!,
+                            lower: -0.5, upper: 0.5, y: yp.baseAddress!)
+                    }
+                    // Rows from 0, and from the second block when there is one.
+                    for first in [0, 4] where first < n {
+                        packed.withUnsafeBufferPointer { pp in
+                            got.withUnsafeMutableBufferPointer { yp in
+                                gemvF32x4PackedAVX2(
+                                    n: n - first, k: k, x: xp.baseAddress!, packed: pp.baseAddress! + first * k,
+                                    bias: bp.baseAddress! + first, lower: -0.5, upper: 0.5,
+                                    y: yp.baseAddress! + first)
+                            }
+                        }
+                        #expect(Array(got[first ..< n]) == Array(expected[first ..< n]), "n \(n) k \(k) from \(first)")
+                    }
+                }
+            }
+        }
+        #expect(got[n].isNaN, "n \(n) k \(k): wrote past the last output")
+    }
+}
 #endif

@@ -61,6 +61,32 @@ import TFLiteModel
         try check(input: [1, 200], units: 300, depth: 200, expectedShape: [1, 300], seed: 21) // column tiles
     }
 
+    /// Constant weights at batch 1-4 are repacked in blocks of four rows; computed ones are
+    /// read as stored. Both do the same operations, so the outputs are equal bit for bit
+    /// (and `runFloatGraph` checks 1 against 2 threads, which split the outputs).
+    @Test func packedWeightsGiveTheSameBitsAsComputedOnes() throws {
+        for (batch, units, depth) in [(1, 1000, 1280), (3, 7, 13), (4, 130, 64)] {
+            let x = seededFloats(batch * depth, seed: 40), w = seededFloats(units * depth, seed: 41)
+            let b = seededFloats(units, seed: 42)
+            var outputs: [[Float]] = []
+            for constant in [true, false] {
+                outputs.append(
+                    try runFloatGraph(constant ? [x] : [x, w]) { g in
+                        let xi = g.input([batch, depth], .float32)
+                        let wi = constant ? g.constant(w, shape: [units, depth]) : g.input([units, depth], .float32)
+                        let y = g.tensor([1], .float32)
+                        g.op(
+                            .fullyConnected, inputs: [xi, wi, g.constant(b, shape: [units])], outputs: [y],
+                            options: .fullyConnected(FullyConnectedOptions(activation: .relu6)))
+                        g.output(y)
+                    }.values)
+            }
+            #expect(
+                outputs[0].map(\.bitPattern) == outputs[1].map(\.bitPattern),
+                "batch \(batch) units \(units) depth \(depth)")
+        }
+    }
+
     @Test func weightsComputedAtRunTime() throws {
         try check(input: [4, 9], units: 6, depth: 9, constantWeights: false, expectedShape: [4, 6], seed: 30)
     }

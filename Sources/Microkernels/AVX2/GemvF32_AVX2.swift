@@ -57,4 +57,51 @@ public func gemvF32AVX2(
         o += 1
     }
 }
+/// ``gemvF32AVX2`` on weights packed by `GemvF32Layout.pack` (blocks of four rows read as
+/// one stream), with the same operations per output in the same order, so the results
+/// are identical:
+///
+///     y[o] = clamp(bias[o] + Σ_k w[o, k] · x[k], lower, upper)      for o in 0 ..< n
+///
+/// `packed` points at the block holding row 0 of the `n` rows wanted; `n` need not be a
+/// multiple of four (the last block's extra rows are computed and not stored).
+@inline(never)
+public func gemvF32x4PackedAVX2(
+    n: Int, k: Int, x: UnsafePointer<Float>, packed: UnsafePointer<Float>,
+    bias: UnsafePointer<Float>?, lower: Float, upper: Float, y: UnsafeMutablePointer<Float>
+) {
+    let vectorDepth = k & ~7, tail = k - vectorDepth
+    var block = UnsafeRawPointer(packed)
+    var o = 0
+    while o < n {
+        var a0 = SIMD8<Float>(), a1 = SIMD8<Float>(), a2 = SIMD8<Float>(), a3 = SIMD8<Float>()
+        var d = 0
+        var p = block
+        while d < vectorDepth {
+            let v = UnsafeRawPointer(x + d).loadUnaligned(as: SIMD8<Float>.self)
+            a0.addProduct(v, p.loadUnaligned(as: SIMD8<Float>.self))
+            a1.addProduct(v, p.loadUnaligned(fromByteOffset: 32, as: SIMD8<Float>.self))
+            a2.addProduct(v, p.loadUnaligned(fromByteOffset: 64, as: SIMD8<Float>.self))
+            a3.addProduct(v, p.loadUnaligned(fromByteOffset: 96, as: SIMD8<Float>.self))
+            p += 128
+            d += 8
+        }
+        let tails = p.assumingMemoryBound(to: Float.self)
+        @inline(__always) func finish(_ partial: SIMD8<Float>, row r: Int) {
+            guard o + r < n else { return }
+            let quad = partial.lowHalf + partial.highHalf
+            var s = (quad[0] + quad[1]) + (quad[2] + quad[3])
+            let t = tails + r * tail
+            for j in 0 ..< tail { s += t[j] * x[vectorDepth + j] }
+            if let bias { s += bias[o + r] }
+            y[o + r] = Swift.min(Swift.max(s, lower), upper)
+        }
+        finish(a0, row: 0)
+        finish(a1, row: 1)
+        finish(a2, row: 2)
+        finish(a3, row: 3)
+        block += 16 * k
+        o += 4
+    }
+}
 #endif

@@ -60,8 +60,8 @@ enum FullyConnected {
         let floats = [input.type, weights.type, output.type] + (bias.map { [$0.type] } ?? [])
         guard floats.allSatisfy({ $0 == .float32 }) else { throw context.unsupportedTypes() }
         try ConvCheck.blasSizes([batch, units, depth], "FULLY_CONNECTED")
-        return FullyConnectedF32(
-            context, input: input.index, weights: weights.index, bias: bias?.index, output: output.index,
+        return try FullyConnectedF32(
+            context, input: input.index, weights: weights, bias: bias?.index, output: output.index,
             batch: batch, units: units, depth: depth,
             epilogue: FloatBiasActivation(channels: units, range: range))
     }
