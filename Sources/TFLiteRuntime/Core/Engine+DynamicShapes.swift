@@ -62,16 +62,24 @@ extension Engine {
     /// operator writes. The outputs of the dynamic-shape operator that ends the segment are
     /// left to the next one. Tensors that later operators read stay alive to the end.
     func layout(_ prepared: Prepared, start: Int, incoming: [Int], isHead: Bool) throws(RuntimeError) -> Layout {
-        let boundaryOp = prepared.boundary.map { executionOrder[$0.step.position] }
-        // Operators as they run: the steps, then the boundary (at index `steps.count`).
-        var ops = prepared.steps.map { executionOrder[$0.position] }
-        if let boundaryOp { ops.append(boundaryOp) }
-        let end = Swift.max(ops.count, 1)
+        // The tensors each step touches as it runs, then the boundary's (at index
+        // `steps.count`), which writes its outputs only in the next segment. A step that
+        // absorbed a second operator touches both but not the tensor between them.
+        var touchedBySteps: [[Int]] = prepared.steps.map { step in
+            let op = executionOrder[step.position]
+            guard let absorbed = step.absorbed else { return op.inputs + op.outputs + op.intermediates }
+            let second = executionOrder[absorbed]
+            return op.inputs + op.intermediates + second.inputs.filter { !op.outputs.contains($0) }
+                + second.outputs + second.intermediates
+        }
+        if let boundary = prepared.boundary {
+            let op = executionOrder[boundary.step.position]
+            touchedBySteps.append(op.inputs + op.intermediates)
+        }
+        let end = Swift.max(touchedBySteps.count, 1)
         var first = [Int](repeating: Int.max, count: tensors.count)
         var last = [Int](repeating: Int.min, count: tensors.count)
-        for (s, op) in ops.enumerated() {
-            let touched =
-                s == prepared.steps.count ? op.inputs + op.intermediates : op.inputs + op.outputs + op.intermediates
+        for (s, touched) in touchedBySteps.enumerated() {
             for t in touched where t >= 0 && t < tensors.count {
                 first[t] = Swift.min(first[t], s)
                 last[t] = Swift.max(last[t], s)

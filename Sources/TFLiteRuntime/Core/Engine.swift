@@ -49,6 +49,10 @@ public final class Engine {
         /// Whether the operator runs on the calling thread alone (``Parallel/runsSerially(work:)``,
         /// or every operator of a graph too small for threads, ``Parallel/graphRunsSerially(work:arenaBytes:)``).
         var serial: Bool
+        /// The position of an operator this step's kernel also computes (``OperatorFusion``):
+        /// the step writes that operator's outputs, and the tensor between the two is never
+        /// materialized.
+        var absorbed: Int? = nil
     }
     var steps: [Step] = []
     /// Steps prepared by `init` for the model's own shapes, reused by the first `allocate()`.
@@ -267,6 +271,11 @@ public final class Engine {
             result.threadScratchBytes = Swift.max(result.threadScratchBytes, context.threadScratchBytes)
         }
         packer.finish()
+        if options.fusesExpansions {
+            result.steps = OperatorFusion.fuseExpansions(
+                result.steps, order: executionOrder, subgraph: subgraph, tensors: tensors,
+                threadCount: parallel.threadCount)
+        }
         return result
     }
 

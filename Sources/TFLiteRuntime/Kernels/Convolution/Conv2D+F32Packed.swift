@@ -122,7 +122,7 @@ struct Conv2DF32Packed: PreparedKernel {
 
     /// The level's GEMM (only levels with one build this kernel).
     @inline(__always)
-    private func gemm(
+    func gemm(
         m: Int, n: Int, k: Int, a: UnsafePointer<Float>, lda: Int, packedB: UnsafePointer<Float>,
         c: UnsafeMutablePointer<Float>, ldc: Int
     ) {

@@ -182,7 +182,7 @@ struct DepthwiseConv2D3x3F32: PreparedKernel {
     /// One output row, bias and activation included, with the level's microkernel (only
     /// called when the engine's level is at least ``KernelLevel/avx2``).
     @inline(__always)
-    private func rowAVX2(
+    func rowAVX2(
         _ r: (UnsafePointer<Float>?, UnsafePointer<Float>?, UnsafePointer<Float>?), w: UnsafePointer<Float>,
         zero: UnsafePointer<Float>, bias: UnsafePointer<Float>?, out: UnsafeMutablePointer<Float>
     ) {
