@@ -79,16 +79,16 @@ struct AffineLayout {
 
 /// A stored integer type that DEQUANTIZE reads.
 protocol QuantizedStorage {
-    var quantizedValue: Int64 { get }
+    var code: Int32 { get }
 }
-extension Int8: QuantizedStorage { var quantizedValue: Int64 { Int64(self) } }
-extension UInt8: QuantizedStorage { var quantizedValue: Int64 { Int64(self) } }
-extension Int16: QuantizedStorage { var quantizedValue: Int64 { Int64(self) } }
+extension Int8: QuantizedStorage { var code: Int32 { Int32(self) } }
+extension UInt8: QuantizedStorage { var code: Int32 { Int32(self) } }
+extension Int16: QuantizedStorage { var code: Int32 { Int32(self) } }
 
 struct DequantizeAffine: PreparedKernel {
     enum Storage { case int8, uint8, int16 }
     /// The input's code type. Not a generic parameter: the witness of a generic kernel's
-    /// `eval` is the unspecialized body, which read each code and called `quantizedValue`
+    /// `eval` is the unspecialized body, which read each code and called `code`
     /// through witnesses; `eval` dispatches to the
     /// specializations of `run` instead.
     let storage: Storage
@@ -104,18 +104,32 @@ struct DequantizeAffine: PreparedKernel {
         }
     }
 
+    /// `Float(scale · (Double(q) - Double(zeroPoint)))`: the difference is exact in Double
+    /// (both terms are below 2^32), so this is the reference's `scale · (q - zeroPoint)`
+    /// formed in Double. Written with 32-bit codes and Double subtraction rather than a
+    /// 64-bit difference, the loop vectorizes at the baseline x86-64 level (there is no
+    /// packed Int64 → Double conversion before AVX-512): SSD MobileNet v2 int8's
+    /// 1917 × 91 scores took 0.156 ms element by element. Per-tensor inputs split over
+    /// the threads.
     private func run<Q: QuantizedStorage>(_ context: EvalContext, _: Q.Type) {
         let x = context.pointer(input, as: Q.self)
         let y = context.pointer(output, as: Float.self)
         let l = layout
+        if l.channels == 1, let first = l.scales.first, let zero = l.zeroPoints.first {
+            let scale = Double(first), zeroPoint = Double(zero)
+            context.parallel.forEachChunk(l.outer * l.inner, cost: 4) { range in
+                for i in range { y[i] = Float(scale * (Double(x[i].code) - zeroPoint)) }
+            }
+            return
+        }
         l.scales.withUnsafeBufferPointer { scales in
             l.zeroPoints.withUnsafeBufferPointer { zeroPoints in
                 var i = 0
                 for _ in 0 ..< l.outer {
                     for c in 0 ..< l.channels {
-                        let scale = Double(scales[c]), zeroPoint = zeroPoints[c]
+                        let scale = Double(scales[c]), zeroPoint = Double(zeroPoints[c])
                         for _ in 0 ..< l.inner {
-                            y[i] = Float(scale * Double(x[i].quantizedValue - zeroPoint))
+                            y[i] = Float(scale * (Double(x[i].code) - zeroPoint))
                             i += 1
                         }
                     }
