@@ -190,6 +190,28 @@ enum FlexMapWriter {
         #expect(r.boxes == Self.boxA1 + Self.boxA0 + Self.none)
     }
 
+    /// Fast NMS with one class per detection takes each anchor's arg-max in one pass (split
+    /// over the threads); with two, in selection passes. Both pick the first class on ties,
+    /// keep a NaN first score (an anchor whose candidate is NaN never passes the threshold)
+    /// and never pick a later NaN.
+    @Test func fastNMSArgMaxOnTiesAndNaN() throws {
+        let anchors: [Float] = [0.5, 0.5, 1, 1, 2.5, 2.5, 1, 1]
+        let encodings = [Float](repeating: 0, count: 8)
+        let scores: [Float] = [0.3, 0.7, 0.7, .nan, .nan, 0.9, 0.2, 0.1]
+        let one = try Self.run(
+            options: Self.options(maxDetections: 2, numClasses: 4), boxes: encodings, scores: scores,
+            anchors: anchors, columns: 4)
+        #expect(one.count == 1)
+        #expect(one.classes == [1, 0])
+        #expect(one.scores == [0.7, 0])
+        let two = try Self.run(
+            options: Self.options(maxDetections: 2, classesPerDetection: 2, numClasses: 4), boxes: encodings,
+            scores: scores, anchors: anchors, columns: 4)
+        #expect(two.count == 1)
+        #expect(two.classes == [1, 2, 0, 0])
+        #expect(two.scores == [0.7, 0.7, 0, 0])
+    }
+
     @Test func tiesGoToTheLowerAnchorAndTheLowerClass() throws {
         // Three disjoint boxes, one class, no background column, equal scores.
         let anchors: [Float] = [0.5, 0.5, 1, 1, 2.5, 2.5, 1, 1, 4.5, 4.5, 1, 1]

@@ -227,7 +227,7 @@ struct DetectionPostProcessF32: PreparedKernel {
                 nms, g, scores: scores, candidates: candidates,
                 topClasses: context.scratch(scratch.topClasses, as: Int32.self),
                 classTaken: context.scratch(scratch.classTaken, as: UInt8.self),
-                decoded: UnsafePointer(decoded), out: out)
+                decoded: UnsafePointer(decoded), out: out, parallel: context.parallel)
         }
     }
 

@@ -100,25 +100,15 @@ struct NonMaxSuppression {
     static func fast(
         _ nms: NonMaxSuppression, _ g: DetectionGeometry, scores: UnsafePointer<Float>,
         candidates: UnsafeMutablePointer<Float>, topClasses: UnsafeMutablePointer<Int32>,
-        classTaken: UnsafeMutablePointer<UInt8>, decoded: UnsafePointer<Float>, out: DetectionOutputs
+        classTaken: UnsafeMutablePointer<UInt8>, decoded: UnsafePointer<Float>, out: DetectionOutputs,
+        parallel: Parallel
     ) {
-        let k = g.classesPerAnchor, classes = g.options.numClasses
-        classTaken.update(repeating: 0, count: classes)
-        for a in 0 ..< g.anchors {
-            let row = scores + a * g.columns + g.labelOffset
-            let top = topClasses + a * k
-            // k selection passes: each takes the highest untaken score, the first on ties
-            // (for k = 1 exactly TFLite's arg-max).
-            for p in 0 ..< k {
-                var best = -1
-                for c in 0 ..< classes where classTaken[c] == 0 {
-                    if best < 0 || row[c] > row[best] { best = c }
-                }
-                classTaken[best] = 1
-                top[p] = Int32(truncatingIfNeeded: best)
-            }
-            for p in 0 ..< k { classTaken[Int(top[p])] = 0 }
-            candidates[a] = row[Int(top[0])]
+        let k = g.classesPerAnchor
+        if k == 1 {
+            topClassOfEachAnchor(g, scores: scores, candidates: candidates, topClasses: topClasses, parallel: parallel)
+        } else {
+            topClassesOfEachAnchor(
+                g, scores: scores, candidates: candidates, topClasses: topClasses, classTaken: classTaken)
         }
         let picked = nms.select(scores: UnsafePointer(candidates), limit: g.options.maxDetections)
         for i in 0 ..< picked {
@@ -132,6 +122,57 @@ struct NonMaxSuppression {
             }
         }
         out.count[0] = Float(picked)
+    }
+
+    /// Each anchor's arg-max class (the first on ties) and its score, for
+    /// `max_classes_per_detection` 1, anchors split over the threads. The running maximum
+    /// starts at the first class and moves only on a strictly greater score, so a NaN
+    /// first score stays the pick and later NaNs never are: the same picks as one pass of
+    /// ``topClassesOfEachAnchor``, whose taken-class test and re-read of the best score for
+    /// every class cost SSD MobileNet v2's 1917 anchors × 90 classes 0.3 ms.
+    private static func topClassOfEachAnchor(
+        _ g: DetectionGeometry, scores: UnsafePointer<Float>, candidates: UnsafeMutablePointer<Float>,
+        topClasses: UnsafeMutablePointer<Int32>, parallel: Parallel
+    ) {
+        let classes = g.options.numClasses, columns = g.columns, offset = g.labelOffset
+        parallel.forEachChunk(g.anchors, cost: classes) { anchors in
+            for a in anchors {
+                let row = scores + a * columns + offset
+                var best = 0, top = row[0]
+                var c = 1
+                while c < classes {
+                    let v = row[c]
+                    if v > top { (best, top) = (c, v) }
+                    c += 1
+                }
+                topClasses[a] = Int32(truncatingIfNeeded: best)
+                candidates[a] = top
+            }
+        }
+    }
+
+    /// Each anchor's top `k` classes: `k` selection passes, each taking the highest untaken
+    /// score, the first on ties; the anchor's candidate score is its first pick's.
+    private static func topClassesOfEachAnchor(
+        _ g: DetectionGeometry, scores: UnsafePointer<Float>, candidates: UnsafeMutablePointer<Float>,
+        topClasses: UnsafeMutablePointer<Int32>, classTaken: UnsafeMutablePointer<UInt8>
+    ) {
+        let k = g.classesPerAnchor, classes = g.options.numClasses
+        classTaken.update(repeating: 0, count: classes)
+        for a in 0 ..< g.anchors {
+            let row = scores + a * g.columns + g.labelOffset
+            let top = topClasses + a * k
+            for p in 0 ..< k {
+                var best = -1
+                for c in 0 ..< classes where classTaken[c] == 0 {
+                    if best < 0 || row[c] > row[best] { best = c }
+                }
+                classTaken[best] = 1
+                top[p] = Int32(truncatingIfNeeded: best)
+            }
+            for p in 0 ..< k { classTaken[Int(top[p])] = 0 }
+            candidates[a] = row[Int(top[0])]
+        }
     }
 
     /// Regular NMS: a suppression pass per class (up to `detections_per_class` each), merged
