@@ -41,10 +41,13 @@ import TFLiteModel
         return g
     }
 
-    func run(_ g: GraphBuilder, _ c: Case, fuse: Bool, threads: Int) throws -> (output: [Float], fused: Bool) {
+    func run(_ g: GraphBuilder, _ c: Case, fuse: Bool, threads: Int, level: KernelLevel? = nil) throws -> (
+        output: [Float], fused: Bool
+    ) {
         var options = EngineOptions()
         options.fusesExpansions = fuse
         options.threadCount = threads
+        options.kernelLevel = level
         let engine = try Engine(model: g.model(), options: options)
         try engine.allocate()
         try engine.setInput(0, seededFloats(c.input.reduce(1, *), seed: 5))
@@ -66,14 +69,20 @@ import TFLiteModel
     func fusedStepGivesTheSameBits(_ c: Case) throws {
         #expect(c.expandedBytes >= ExpansionDepthwiseF32.minimumExpandedBytes, "\(c) is large enough to fuse")
         let g = graph(c)
-        let apart = try run(g, c, fuse: false, threads: 1)
-        #expect(!apart.fused)
-        for threads in [1, 2] {
-            let fused = try run(g, c, fuse: true, threads: threads)
-            #expect(fused.fused, "\(c) at \(threads) threads")
-            #expect(fused.output.map(\.bitPattern) == apart.output.map(\.bitPattern), "\(c) at \(threads) threads")
+        for level in [KernelLevel.avx2, .avx512] where level <= KernelLevel.host {
+            let apart = try run(g, c, fuse: false, threads: 1, level: level)
+            #expect(!apart.fused)
+            for threads in [1, 2] {
+                let fused = try run(g, c, fuse: true, threads: threads, level: level)
+                #expect(fused.fused, "\(c) at \(threads) threads, \(level)")
+                #expect(
+                    fused.output.map(\.bitPattern) == apart.output.map(\.bitPattern),
+                    "\(c) at \(threads) threads, \(level)")
+            }
+            #expect(apart.output.contains(0) && apart.output.contains(6), "the clamps were exercised")
         }
-        #expect(apart.output.contains(0) && apart.output.contains(6), "the clamps were exercised")
+        let portable = try run(g, c, fuse: true, threads: 2, level: .portable)
+        #expect(!portable.fused, "the portable level has no depthwise row kernel to fuse with")
     }
 
     @Test func keepsAnExpandedTensorTheGraphExposesOrThatIsSmall() throws {
