@@ -131,7 +131,12 @@ def main() -> int:
             runs = runs_for[model]
             warmup = max(2, runs // 10)
             for t in a.threads:
-                for e in engines:
+                # The order rotates from round to round, so that no engine always holds the
+                # same place in the sequence (first after a change of thread count, or after
+                # the same other engine): whatever such a place costs on a shared machine
+                # then falls on every engine alike.
+                shift = r % len(engines)
+                for e in engines[shift:] + engines[:shift]:
                     key = (model, t, e)
                     if key in errors:
                         continue
@@ -167,7 +172,7 @@ def main() -> int:
 
     print(f"CPU: {cpu_model()}, {os.cpu_count()} logical CPUs; load average {load_before} before, {load_after} after")
     print(f"{a.rounds} rounds; each sample is the median of one process's timed invocations; ms, median of samples")
-    print(f"(engines alternate within each round: {', '.join(engines)})")
+    print(f"(engines alternate within each round, their order rotating from round to round: {', '.join(engines)})")
     for e, (level, host, core) in sorted(builds.items()):
         print(f"{e}: kernel level {level} (this CPU's best: {host}), OpenBLAS core {core}")
     print()
