@@ -10,26 +10,33 @@ import TFLiteModel
         var expanded: Int
         var stride: Int
         var same: Bool
-        var description: String { "input \(input) → \(expanded) stride \(stride) \(same ? "SAME" : "VALID")" }
+        /// A 3×3 stride-2 SAME convolution (a stem, gathered row by row) instead of a 1×1.
+        var stem = false
+        var description: String {
+            "input \(input) → \(expanded)\(stem ? " (3x3 s2 stem)" : "") stride \(stride) \(same ? "SAME" : "VALID")"
+        }
+        var expandedShape: [Int] {
+            stem ? [input[0], (input[1] + 1) / 2, (input[2] + 1) / 2, expanded] : Array(input.dropLast()) + [expanded]
+        }
         /// Bytes of the expanded tensor: at least `minimumExpandedBytes` for the pair to fuse.
-        var expandedBytes: Int { input[0] * input[1] * input[2] * expanded * 4 }
+        var expandedBytes: Int { expandedShape.reduce(4, *) }
     }
 
-    /// input → CONV_2D 1×1 (RELU6) → DEPTHWISE_CONV_2D 3×3 (RELU6) → output, and the
+    /// input → CONV_2D 1×1, or 3×3 stride 2 (RELU6) → DEPTHWISE_CONV_2D 3×3 (RELU6) → output, and the
     /// expanded tensor also as a graph output when `exposeExpanded`.
     func graph(_ c: Case, exposeExpanded: Bool = false) -> GraphBuilder {
         var g = GraphBuilder()
-        let (n, h, w, inC) = (c.input[0], c.input[1], c.input[2], c.input[3])
+        let inC = c.input[3], k = c.stem ? 3 : 1, s = c.stem ? 2 : 1
         let x = g.input(c.input, .float32)
-        let cw = g.constant(seededFloats(c.expanded * inC, seed: 1), shape: [c.expanded, 1, 1, inC])
+        let cw = g.constant(seededFloats(c.expanded * k * k * inC, seed: 1), shape: [c.expanded, k, k, inC])
         let cb = g.constant(seededFloats(c.expanded, seed: 2), shape: [c.expanded])
-        let mid = g.tensor([n, h, w, c.expanded], .float32)
+        let mid = g.tensor(c.expandedShape, .float32)
         let dw = g.constant(seededFloats(9 * c.expanded, seed: 3), shape: [1, 3, 3, c.expanded])
         let db = g.constant(seededFloats(c.expanded, seed: 4), shape: [c.expanded])
         let y = g.tensor([1], .float32)
         g.op(
             .conv2D, inputs: [x, cw, cb], outputs: [mid],
-            options: .conv2D(Conv2DOptions(padding: .same, strideWidth: 1, strideHeight: 1, activation: .relu6)))
+            options: .conv2D(Conv2DOptions(padding: .same, strideWidth: s, strideHeight: s, activation: .relu6)))
         g.op(
             .depthwiseConv2D, inputs: [mid, dw, db], outputs: [y],
             options: .depthwiseConv2D(
@@ -61,6 +68,8 @@ import TFLiteModel
         Case(input: [1, 65, 63, 5], expanded: 136, stride: 2, same: true),
         Case(input: [2, 40, 41, 7], expanded: 168, stride: 2, same: false),
         Case(input: [2, 41, 40, 3], expanded: 160, stride: 1, same: false),
+        Case(input: [1, 129, 128, 3], expanded: 64, stride: 1, same: true, stem: true),
+        Case(input: [2, 96, 97, 3], expanded: 64, stride: 2, same: true, stem: true),
     ]
 
     @Test(

@@ -44,8 +44,9 @@ public struct EngineOptions: Hashable, Sendable {
     /// Outputs are the same either way; the intermediate tensor is then never written, and
     /// profiles count the activation's time in its producer.
     public var fusesActivations = true
-    /// Whether a float 1×1 CONV_2D whose output only a 3×3 DEPTHWISE_CONV_2D reads runs
-    /// fused with it, row by row through a small per-thread buffer (``OperatorFusion``).
+    /// Whether a float CONV_2D whose output (1 MiB or more) only a 3×3 DEPTHWISE_CONV_2D
+    /// reads runs fused with it, row by row through a small per-thread buffer
+    /// (``OperatorFusion``).
     /// Outputs are the same bits either way; the expanded tensor between them is then never
     /// written, and profiles count the depthwise layer's time in the convolution.
     public var fusesExpansions = true

@@ -1,8 +1,9 @@
 import TFLiteModel
 
 /// Merges prepared steps whose intermediate tensor nothing else can observe into one
-/// kernel that never writes it: today a float pointwise CONV_2D followed by the 3×3
-/// DEPTHWISE_CONV_2D that reads its output (``ExpansionDepthwiseF32``).
+/// kernel that never writes it: today a float CONV_2D on the GEMM path (an expansion 1×1 or
+/// a stem) followed by the 3×3 DEPTHWISE_CONV_2D that reads its output
+/// (``ExpansionDepthwiseF32``).
 ///
 /// A pair `P → D` through tensor `T` is merged only when
 /// - `D` is the step right after `P` and takes `T` as its input;

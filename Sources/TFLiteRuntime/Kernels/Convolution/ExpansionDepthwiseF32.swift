@@ -1,11 +1,13 @@
-/// A float pointwise CONV_2D (``Conv2DF32Packed``) and the 3×3 DEPTHWISE_CONV_2D
+/// A float GEMM CONV_2D (``Conv2DF32Packed``) and the 3×3 DEPTHWISE_CONV_2D
 /// (``DepthwiseConv2D3x3F32``) that alone reads its output, run as one step: MobileNet v2's
-/// expansion layers and the depthwise layer after each, 6x wider than the block's input.
+/// expansion layers and the depthwise layer after each, 6x wider than the block's input,
+/// and a stem convolution and the depthwise layer after it.
 ///
 /// Each thread takes a band of depthwise output rows. For each output row it makes sure the
 /// three expanded rows the 3×3 window covers are in its ring of three rows (expanded row
 /// `iy` lives in slot `iy mod 3`, so any three consecutive rows have slots of their own),
-/// computing a missing one with the convolution's GEMM on that input row, then runs the
+/// computing a missing one with the convolution's GEMM on that image row (a stem
+/// convolution first gathers the row's receptive fields, as its tiles do), then runs the
 /// depthwise row kernel on the ring. The expanded tensor, 4.8 MB for MobileNet v2's first
 /// expansion (112×112×96), is never written to the arena: it used to be written to memory
 /// that was last touched an invocation ago (each line read from DRAM before being written)
@@ -22,37 +24,42 @@ struct ExpansionDepthwiseF32: PreparedKernel {
     /// Floats of one expanded row (`inW·channels` of the depthwise input, rounded up to a
     /// cache line).
     let rowFloats: Int
-    /// Each thread's ring of three expanded rows.
+    /// Each thread's ring of three expanded rows, followed (for a convolution that is not
+    /// pointwise) by one image row's receptive fields, `outW·patch` floats (im2col).
     let rings: [AlignedBuffer]
 
     /// Expanded tensors smaller than this stay in the arena: they stay in the cache between
     /// the two operators anyway, and a small layer's GEMM is faster over whole tiles than
     /// one image row at a time. Measured at 1 thread on Zen 4 (1 MiB of L2 per core), the
-    /// pair's time fused against apart: SSD MobileNet v2's 160×160×96 (9.8 MB) 1.12-1.18
-    /// against 1.73 ms and 80×80×144 (3.7 MB) 0.87-0.92 against 1.07-1.11 ms, MobileNet
-    /// v2's 112×112×96 (4.8 MB) 0.53 against 0.63 ms, but its 56×56×144 (1.8 MB) no
+    /// pair's time fused against apart: SSD MobileNet v2's 160×160×96 expansion (9.8 MB)
+    /// 1.12-1.18 against 1.73 ms, its 160×160×32 stem 0.89 against 1.14 ms, MobileNet v2's
+    /// 112×112×96 expansion 0.53 against 0.63 ms, its 56×56×144 (1.8 MB) 0.34-0.36
+    /// against 0.42-0.44 ms and its 112×112×32 stem (1.6 MB) 0.46 against 0.50-0.52 ms.
+    /// With the floor at 512 KiB (MobileNet v2's 28×28×192 pairs too) the models were no
     /// faster.
-    static let minimumExpandedBytes = 2 << 20
+    static let minimumExpandedBytes = 1 << 20
 
-    /// The fused kernel when `first` and `second` fit it, else nil: a pointwise GEMM
-    /// convolution (not split by columns) whose output is the depthwise layer's input, on a
-    /// level with the depthwise row microkernel.
+    /// The fused kernel when `first` and `second` fit it, else nil: a GEMM convolution (not
+    /// split by columns) whose output is the depthwise layer's input, on a level with the
+    /// depthwise row microkernel.
     init?(_ first: any PreparedKernel, _ second: any PreparedKernel, threadCount: Int) {
         guard let conv = first as? Conv2DF32Packed, let dw = second as? DepthwiseConv2D3x3F32,
-            conv.pointwise, !conv.splitColumns, dw.level >= .avx2, conv.output == dw.general.input
+            !conv.splitColumns, dw.level >= .avx2, conv.output == dw.general.input
         else { return nil }
         let c = conv.geometry, d = dw.general.geometry
         guard c.batch == d.batch, c.outH == d.inH, c.outW == d.inW, c.outC == d.inC else { return nil }
         let (rowElements, o1) = d.inW.multipliedReportingOverflow(by: d.inC)
         let (imageElements, o2) = rowElements.multipliedReportingOverflow(by: d.inH * d.batch)
-        guard !o1, !o2, imageElements >= Self.minimumExpandedBytes / MemoryLayout<Float>.stride else { return nil }
+        let (columnFloats, o3) = conv.pointwise ? (0, false) : c.outW.multipliedReportingOverflow(by: conv.patch)
+        guard !o1, !o2, !o3, imageElements >= Self.minimumExpandedBytes / MemoryLayout<Float>.stride else {
+            return nil
+        }
         expansion = conv
         depthwise = dw
         let rowFloats = (rowElements + 15) / 16 * 16
         self.rowFloats = rowFloats
-        rings = (0 ..< Swift.max(threadCount, 1)).map { _ in
-            AlignedBuffer(zeroedCount: 3 * rowFloats * MemoryLayout<Float>.stride)
-        }
+        let bytes = (3 * rowFloats + columnFloats) * MemoryLayout<Float>.stride
+        rings = (0 ..< Swift.max(threadCount, 1)).map { _ in AlignedBuffer(zeroedCount: bytes) }
     }
 
     func eval(_ context: EvalContext) throws(KernelError) {
@@ -63,9 +70,10 @@ struct ExpansionDepthwiseF32: PreparedKernel {
         let packed = UnsafePointer(expansion.packed.pointer.assumingMemoryBound(to: Float.self))
         let zero = UnsafePointer(depthwise.zeros.typed(Float.self))
         let c = expansion.geometry, d = depthwise.general.geometry
-        let rowFloats = self.rowFloats
+        let rowFloats = self.rowFloats, patch = expansion.patch
         context.parallel.forEachChunkOnThread(d.batch * d.outH) { thread, rows in
             let ring = rings[Swift.min(thread, rings.count - 1)].typed(Float.self)
+            let columns = ring + 3 * rowFloats
             // The expanded row (image · inH + iy) each slot holds, -1 for none.
             var held = (-1, -1, -1)
             @inline(__always) func expandedRow(_ image: Int, _ iy: Int) -> UnsafePointer<Float>? {
@@ -75,9 +83,16 @@ struct ExpansionDepthwiseF32: PreparedKernel {
                 let row = ring + slot * rowFloats
                 let current = slot == 0 ? held.0 : slot == 1 ? held.1 : held.2
                 if current != global {
-                    expansion.gemm(
-                        m: c.outW, n: c.outC, k: c.inC, a: x + global * c.inW * c.inC, lda: c.inC,
-                        packedB: packed, c: row, ldc: c.outC)
+                    if expansion.pointwise {
+                        expansion.gemm(
+                            m: c.outW, n: c.outC, k: c.inC, a: x + global * c.inW * c.inC, lda: c.inC,
+                            packedB: packed, c: row, ldc: c.outC)
+                    } else {
+                        c.gatherPatches(first: global * c.outW, count: c.outW, from: x, into: columns)
+                        expansion.gemm(
+                            m: c.outW, n: c.outC, k: patch, a: columns, lda: patch, packedB: packed, c: row,
+                            ldc: c.outC)
+                    }
                     switch slot {
                     case 0: held.0 = global
                     case 1: held.1 = global
