@@ -92,7 +92,8 @@ struct BenchCommand: ToolCommand {
             console.out(stats.text + "\n")
         }
         if profile {
-            console.out(profileText(model: model, perOperator: perOperator, runs: runs) + "\n")
+            console.out(
+                profileText(model: model, perOperator: perOperator, fused: engine.fusedOperators, runs: runs) + "\n")
         }
         return ExitCode.success
     }
@@ -194,10 +195,20 @@ func peakResidentBytes() -> Int {
 }
 
 /// Mean time per operator type and per operator, largest first.
-func profileText(model: Model, perOperator: [Int: Double], runs: Int) -> String {
+/// The profile tables: time per operator type and per operator, an operator that ran
+/// inside another's step (`fused`, keyed by that step's operator) named with it.
+func profileText(model: Model, perOperator: [Int: Double], fused: [Int: Int] = [:], runs: Int) -> String {
     let ops = model.mainSubgraph.operators
+    func typeName(_ i: Int) -> String {
+        guard let j = fused[i], j >= 0, j < ops.count else { return ops[i].code.name }
+        return ops[i].code.name + " + " + ops[j].code.name
+    }
+    func name(_ i: Int) -> String {
+        guard let j = fused[i], j >= 0, j < ops.count else { return "#\(i) \(ops[i].code.name)" }
+        return "#\(i) \(ops[i].code.name) + #\(j) \(ops[j].code.name)"
+    }
     var byType: [String: Double] = [:]
-    for (i, s) in perOperator where i < ops.count { byType[ops[i].code.name, default: 0] += s }
+    for (i, s) in perOperator where i >= 0 && i < ops.count { byType[typeName(i), default: 0] += s }
     let total = perOperator.values.reduce(0, +)
     func row(_ name: String, _ s: Double) -> String {
         let share = total > 0 ? s / total * 100 : 0
@@ -208,8 +219,8 @@ func profileText(model: Model, perOperator: [Int: Double], runs: Int) -> String 
     for (name, s) in byType.sorted(by: { $0.value > $1.value }) { lines.append(row(name, s)) }
     lines.append("")
     lines.append("Time per operator (mean per invoke):")
-    for (i, s) in perOperator.sorted(by: { $0.value > $1.value }) where i < ops.count {
-        lines.append(row("#\(i) \(ops[i].code.name)", s))
+    for (i, s) in perOperator.sorted(by: { $0.value > $1.value }) where i >= 0 && i < ops.count {
+        lines.append(row(name(i), s))
     }
     return lines.joined(separator: "\n")
 }

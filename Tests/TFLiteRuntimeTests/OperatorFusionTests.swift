@@ -60,6 +60,8 @@ import TFLiteModel
         try engine.setInput(0, seededFloats(c.input.reduce(1, *), seed: 5))
         try engine.invoke()
         let fused = engine.preparedKernels.contains { $0 is ExpansionDepthwiseF32 }
+        // Profiles report the pair under the convolution, operator 0.
+        #expect(engine.fusedOperators == (fused ? [0: 1] : [:]))
         return (try engine.output(0, as: Float.self), fused)
     }
 

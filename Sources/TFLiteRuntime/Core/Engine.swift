@@ -431,7 +431,8 @@ public final class Engine {
     /// Runs every prepared operator like `invoke()`, timing each one.
     ///
     /// Returns, per executed step, the operator's index and its duration in seconds.
-    /// Operators folded at prepare do not appear: they cost nothing at run time.
+    /// Operators folded at prepare do not appear: they cost nothing at run time. An operator
+    /// run inside another's step (``fusedOperators``) is counted in that step.
     public func invokeProfiled() throws(RuntimeError) -> [(operatorIndex: Int, seconds: Double)] {
         guard isAllocated else { throw .notAllocated }
         setBLASThreadCount(1)
@@ -451,6 +452,19 @@ public final class Engine {
 
     /// The kernels that `invoke` runs, in order (for tests that check which one a shape selects).
     var preparedKernels: [any PreparedKernel] { steps.map(\.kernel) }
+
+    /// Operators that run inside another operator's step (``EngineOptions/fusesExpansions``),
+    /// keyed by the index of the operator whose step runs them: `invokeProfiled()` reports
+    /// the pair's time under the key. Empty before `allocate()`.
+    public var fusedOperators: [Int: Int] {
+        var result: [Int: Int] = [:]
+        for step in steps {
+            if let p = step.absorbed, p >= 0, p < executionOrder.count {
+                result[step.operatorIndex] = executionOrder[p].index
+            }
+        }
+        return result
+    }
 
     // MARK: - Data access
 
