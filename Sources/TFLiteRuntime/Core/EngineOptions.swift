@@ -47,8 +47,8 @@ public struct EngineOptions: Hashable, Sendable {
     /// Whether a float CONV_2D whose output (1 MiB or more) only a 3×3 DEPTHWISE_CONV_2D
     /// reads runs fused with it, row by row through a small per-thread buffer
     /// (``OperatorFusion``).
-    /// Outputs are the same bits either way; the expanded tensor between them is then never
-    /// written, and profiles count the depthwise layer's time in the convolution.
+    /// Outputs are the same bits either way; the tensor between them is then never written,
+    /// and profiles time the pair as one step (``Engine/fusedOperators``).
     public var fusesExpansions = true
     public init() {}
 }
