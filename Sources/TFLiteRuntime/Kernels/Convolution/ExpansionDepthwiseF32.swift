@@ -75,14 +75,13 @@ struct ExpansionDepthwiseF32: PreparedKernel {
             let ring = rings[Swift.min(thread, rings.count - 1)].typed(Float.self)
             let columns = ring + 3 * rowFloats
             // The expanded row (image · inH + iy) each slot holds, -1 for none.
-            var held = (-1, -1, -1)
+            var held = SIMD3<Int>(repeating: -1)
             @inline(__always) func expandedRow(_ image: Int, _ iy: Int) -> UnsafePointer<Float>? {
                 guard iy >= 0, iy < d.inH else { return nil }
                 let global = image * d.inH + iy
                 let slot = iy % 3
                 let row = ring + slot * rowFloats
-                let current = slot == 0 ? held.0 : slot == 1 ? held.1 : held.2
-                if current != global {
+                if held[slot] != global {
                     if expansion.pointwise {
                         expansion.gemm(
                             m: c.outW, n: c.outC, k: c.inC, a: x + global * c.inW * c.inC, lda: c.inC,
@@ -93,11 +92,7 @@ struct ExpansionDepthwiseF32: PreparedKernel {
                             m: c.outW, n: c.outC, k: patch, a: columns, lda: patch, packedB: packed, c: row,
                             ldc: c.outC)
                     }
-                    switch slot {
-                    case 0: held.0 = global
-                    case 1: held.1 = global
-                    default: held.2 = global
-                    }
+                    held[slot] = global
                 }
                 return UnsafePointer(row)
             }
