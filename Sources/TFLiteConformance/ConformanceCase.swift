@@ -24,7 +24,18 @@ public enum ToleranceLevel: String, Sendable, Hashable, CaseIterable {
 /// One case of the conformance corpus: a folder with `model.tflite`, `input_<i>.npy`,
 /// `expected_<i>.npy` (reference kernels), optional `optimized_<i>.npy` (optimized
 /// kernels, only where they differ) and `case.json`.
+///
+/// A case that invokes one interpreter several times (`"invokes": K` in case.json, for
+/// state kept between invokes) keeps each invoke's arrays in `step<k>/` instead.
 public struct ConformanceCase: Sendable {
+    /// One invoke's inputs and the outputs it must give.
+    public struct Step: Sendable {
+        public let inputs: [NPYArray]
+        public let expected: [NPYArray]
+        /// The optimized builtin kernels' outputs where they differ from the reference.
+        public let optimized: [Int: NPYArray]
+    }
+
     /// Path relative to the corpus root, e.g. `CONV_2D/float32_same_stride2`.
     public let id: String
     public let directory: URL
@@ -33,14 +44,17 @@ public struct ConformanceCase: Sendable {
     public let tolerance: ToleranceLevel
     /// Which LiteRT resolver produced `expected_<i>.npy`.
     public let reference: String
-    public let inputs: [NPYArray]
-    public let expected: [NPYArray]
-    /// The optimized builtin kernels' outputs where they differ from the reference.
-    public let optimized: [Int: NPYArray]
+    /// The invokes of one interpreter, in order (one for most cases).
+    public let steps: [Step]
     /// Whether output shapes must equal the reference's exactly (`"exact_shapes"` in
     /// case.json), set by cases whose output shapes are known only at invoke. Other cases
     /// accept any shape with the reference's element count.
     public let exactShapes: Bool
+
+    /// The first invoke's inputs.
+    public var inputs: [NPYArray] { steps[0].inputs }
+    /// The first invoke's reference outputs.
+    public var expected: [NPYArray] { steps[0].expected }
 
     public var modelPath: String { directory.appendingPathComponent("model.tflite").path }
 
@@ -60,8 +74,18 @@ public struct ConformanceCase: Sendable {
             throw ConformanceError.badCase(id, "case.json has no valid tolerance")
         }
         tolerance = level
-        inputs = try Self.numbered("input", in: directory)
-        expected = try Self.numbered("expected", in: directory)
+        let invokes = object["invokes"] as? Int ?? 1
+        guard invokes >= 1 else { throw ConformanceError.badCase(id, "case.json has invokes \(invokes)") }
+        let folders =
+            invokes == 1 ? [directory] : (0 ..< invokes).map { directory.appendingPathComponent("step\($0)") }
+        steps = try folders.map { folder in try Self.step(in: folder, id: id) }
+    }
+
+    private static func step(in directory: URL, id: String) throws -> Step {
+        let expected = try numbered("expected", in: directory)
+        guard !expected.isEmpty else {
+            throw ConformanceError.badCase(id, "no expected_0.npy in \(directory.lastPathComponent)")
+        }
         var optimized: [Int: NPYArray] = [:]
         for i in expected.indices {
             let url = directory.appendingPathComponent("optimized_\(i).npy")
@@ -69,8 +93,7 @@ public struct ConformanceCase: Sendable {
                 optimized[i] = try NPYArray(contentsOf: url)
             }
         }
-        self.optimized = optimized
-        guard !expected.isEmpty else { throw ConformanceError.badCase(id, "no expected_0.npy") }
+        return Step(inputs: try numbered("input", in: directory), expected: expected, optimized: optimized)
     }
 
     private static func numbered(_ prefix: String, in directory: URL) throws -> [NPYArray] {

@@ -42,22 +42,25 @@ public enum ConformanceRunner {
         requantization: Interpreter.Options.Requantization = .exact
     ) -> CaseResult {
         do {
-            let outputs = try invoke(testCase, threads: threads, requantization: requantization)
-            guard outputs.count >= testCase.expected.count else {
-                throw ConformanceError.badCase(
-                    testCase.id, "model has \(outputs.count) outputs, case expects \(testCase.expected.count)")
-            }
+            let results = try invoke(testCase, threads: threads, requantization: requantization)
             var reference = Distance.zero
             var optimized = Distance.zero
-            for (i, want) in testCase.expected.enumerated() {
-                let got = outputs[i]
-                let sameShape = got.shape == want.shape
-                guard sameShape || (!testCase.exactShapes && elementCount(got.shape) == want.elementCount) else {
+            for (k, (step, outputs)) in zip(testCase.steps, results).enumerated() {
+                let at = testCase.steps.count > 1 ? "invoke \(k) " : ""
+                guard outputs.count >= step.expected.count else {
                     throw ConformanceError.badCase(
-                        testCase.id, "output \(i) has shape \(got.shape), reference has \(want.shape)")
+                        testCase.id, "model has \(outputs.count) outputs, case expects \(step.expected.count)")
                 }
-                reference = merge(reference, try distance(got, want))
-                optimized = merge(optimized, try distance(got, testCase.optimized[i] ?? want))
+                for (i, want) in step.expected.enumerated() {
+                    let got = outputs[i]
+                    let sameShape = got.shape == want.shape
+                    guard sameShape || (!testCase.exactShapes && elementCount(got.shape) == want.elementCount) else {
+                        throw ConformanceError.badCase(
+                            testCase.id, "\(at)output \(i) has shape \(got.shape), reference has \(want.shape)")
+                    }
+                    reference = merge(reference, try distance(got, want))
+                    optimized = merge(optimized, try distance(got, step.optimized[i] ?? want))
+                }
             }
             return CaseResult(
                 id: testCase.id, op: testCase.op, dtype: testCase.dtype, tolerance: testCase.tolerance,
@@ -69,29 +72,35 @@ public enum ConformanceRunner {
         }
     }
 
-    /// Runs the model on the case's inputs and returns every output as an array.
+    /// Runs the model on each step's inputs, invoking one interpreter once per step (so
+    /// state kept between invokes carries over), and returns every step's outputs.
     public static func invoke(
         _ testCase: ConformanceCase, threads: Int = 1,
         requantization: Interpreter.Options.Requantization = .exact
-    ) throws -> [NPYArray] {
+    ) throws -> [[NPYArray]] {
         var options = Interpreter.Options()
         options.threadCount = threads
         options.requantization = requantization
         options.isErrorLoggingEnabled = false
         let interpreter = try Interpreter(modelPath: testCase.modelPath, options: options)
-        guard testCase.inputs.count == interpreter.inputTensorCount else {
-            throw ConformanceError.badCase(
-                testCase.id, "model has \(interpreter.inputTensorCount) inputs, case provides \(testCase.inputs.count)")
-        }
         try interpreter.allocateTensors()
+        return try testCase.steps.map { step in try invoke(interpreter, on: step.inputs, id: testCase.id) }
+    }
+
+    /// Copies `inputs` into the interpreter (resizing inputs whose shapes differ), invokes
+    /// it, and returns every output as an array.
+    static func invoke(_ interpreter: Interpreter, on inputs: [NPYArray], id: String) throws -> [NPYArray] {
+        guard inputs.count == interpreter.inputTensorCount else {
+            throw ConformanceError.badCase(
+                id, "model has \(interpreter.inputTensorCount) inputs, case provides \(inputs.count)")
+        }
         var resized = false
-        for (i, array) in testCase.inputs.enumerated()
-        where try interpreter.input(at: i).shape.dimensions != array.shape {
+        for (i, array) in inputs.enumerated() where try interpreter.input(at: i).shape.dimensions != array.shape {
             try interpreter.resizeInput(at: i, to: Tensor.Shape(array.shape))
             resized = true
         }
         if resized { try interpreter.allocateTensors() }
-        for (i, array) in testCase.inputs.enumerated() {
+        for (i, array) in inputs.enumerated() {
             try interpreter.copy(Data(array.data), toInputAt: i)
         }
         try interpreter.invoke()
