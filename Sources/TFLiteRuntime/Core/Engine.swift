@@ -179,6 +179,7 @@ public final class Engine {
         }
         try plan(prepared)
         isAllocated = true
+        resetVariableTensors()
     }
 
     /// Creates the tensor states the model declares, with constants wrapped.
