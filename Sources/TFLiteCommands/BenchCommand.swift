@@ -16,8 +16,11 @@ struct BenchCommand: ToolCommand {
         discussion: """
             Load time covers reading the file, validating it, preparing every operator and \
             planning memory (everything before the first invoke). Inputs are filled with \
-            seeded pseudo-random values. Latencies are wall-clock per invoke. With --profile, \
-            also prints the time spent per operator type and per operator (mean over the runs).
+            seeded pseudo-random values. Latencies are wall-clock per invoke; state the model \
+            keeps (recurrent layers' state, variables) carries from one invoke to the next, as \
+            a streaming app calls it. The tensor arena counts the subgraphs that control-flow \
+            operators run. With --profile, also prints the time spent per operator type and \
+            per operator (mean over the runs).
             """
     )
 
@@ -84,7 +87,7 @@ struct BenchCommand: ToolCommand {
             firstInvokeMs: firstSeconds * 1e3,
             medianMs: percentile(latencies, 0.5) * 1e3, p90Ms: percentile(latencies, 0.9) * 1e3,
             minMs: (latencies.first ?? 0) * 1e3, peakRSS: peakResidentBytes(), baselineRSS: baselineRSS,
-            runs: runs, threads: threads, arenaBytes: engine.arenaSize,
+            runs: runs, threads: threads, arenaBytes: engine.totalArenaBytes,
             kernelLevel: engine.kernelLevel.description, blasCore: blasCoreName())
         if json {
             console.out(stats.json.serialized())

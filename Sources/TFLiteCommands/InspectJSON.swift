@@ -3,7 +3,9 @@ import TFLiteModel
 /// The `inspect --json` document for `model`.
 ///
 /// Operators, tensor counts, the histogram and byte totals describe subgraph 0 (the one
-/// the interpreter runs); `subgraphs` gives the total count. Keys are sorted.
+/// the interpreter runs); `subgraphs` gives the total count, `subgraph_operators` the
+/// operators of subgraphs 1... (those IF, WHILE and CALL_ONCE run), `variables` the state
+/// the model keeps between invokes. Keys are sorted.
 public func inspectJSON(_ model: Model) -> JSONValue {
     let summary = ModelSummary(model)
     let main = summary.main
@@ -18,6 +20,16 @@ public func inspectJSON(_ model: Model) -> JSONValue {
     members["outputs"] = .array((main?.outputs ?? []).map(json))
     members["signatures"] = .array(summary.signatures.map(json))
     members["operators"] = .array((main?.operators ?? []).map(json))
+    members["subgraph_operators"] = .array(summary.subgraphs.dropFirst().map { .array($0.operators.map(json)) })
+    members["variables"] = .array(
+        summary.variables.map { v in
+            .object([
+                "name": .string(v.name), "kind": .string(v.kind), "subgraph": .int(v.subgraph),
+                "tensor": .optional(v.tensor, JSONValue.int),
+                "type": .optional(v.type) { .string($0.name) },
+                "shape": .optional(v.shape) { .array($0.map(JSONValue.int)) },
+            ])
+        })
     members["op_histogram"] = .object(histogram)
     members["constant_bytes"] = .int(main?.constantBytes ?? 0)
     members["activation_bytes"] = .int(main?.activationBytes ?? 0)
@@ -65,5 +77,8 @@ private func json(_ op: ModelSummary.OperatorInfo) -> JSONValue {
         "inputs": .array(op.inputs.map(JSONValue.int)),
         "outputs": .array(op.outputs.map(JSONValue.int)),
         "custom_options": op.customOptions ?? .null,
+        "calls": .object(
+            Dictionary(op.calls.map { ($0.role, JSONValue.int($0.subgraph)) }, uniquingKeysWith: { a, _ in a })),
+        "variable": .optional(op.variable, JSONValue.string),
     ])
 }

@@ -32,6 +32,16 @@ public func inspectText(_ model: Model) -> String {
         let name = subgraph.name.isEmpty ? "" : " '\(subgraph.name)'"
         lines += ["", "Operators of subgraph \(i)\(name), in execution order:"] + operatorTable(subgraph.operators)
     }
+    if !summary.variables.isEmpty {
+        lines += ["", "Variables (kept between invokes):"]
+        lines += columns(
+            summary.variables.map { v in
+                let place =
+                    v.tensor.map { "tensor \($0) of subgraph \(v.subgraph)" } ?? "VAR_HANDLE in subgraph \(v.subgraph)"
+                let shape = v.shape.map { "\(v.type?.name ?? "") \(shapeText($0))" } ?? "resource"
+                return [v.name, shape, place]
+            })
+    }
     if let main, !main.histogram.isEmpty {
         lines += ["", "Op histogram (subgraph 0):"] + table(main.histogram.map { ($0.name, String($0.count)) })
     }
@@ -96,6 +106,10 @@ private func operatorTable(_ operators: [ModelSummary.OperatorInfo]) -> [String]
         if let size = op.customOptionsSize {
             io += "  custom options: " + (op.customOptions.map { compact($0) } ?? byteCount(size))
         }
+        if !op.calls.isEmpty {
+            io += "  calls " + op.calls.map { "\($0.role) → subgraph \($0.subgraph)" }.joined(separator: ", ")
+        }
+        if let variable = op.variable { io += "  variable '\(variable)'" }
         return [String(op.index), op.name, "v\(op.version)", op.activation?.name ?? "-", io]
     }
     return columns([header] + rows)

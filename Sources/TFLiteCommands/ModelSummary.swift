@@ -30,6 +30,24 @@ struct ModelSummary {
         var customOptionsSize: Int?
         /// Decoded `custom_options`, when FlexBuffers decoding is available.
         var customOptions: JSONValue?
+        /// The subgraphs a control-flow operator runs (IF, WHILE, CALL_ONCE).
+        var calls: [SubgraphCall] = []
+        /// The variable a VAR_HANDLE names.
+        var variable: String?
+    }
+
+    /// State a model keeps between invokes: a variable tensor (`is_variable`, the state
+    /// of recurrent operators) or a resource variable a VAR_HANDLE names.
+    struct VariableInfo {
+        var subgraph: Int
+        /// The tensor's name, or the VAR_HANDLE's shared name.
+        var name: String
+        /// `tensor` or `resource`.
+        var kind: String
+        /// The variable tensor's index and shape (nil for a resource variable).
+        var tensor: Int?
+        var type: ElementType?
+        var shape: [Int]?
     }
 
     struct SubgraphInfo {
@@ -53,11 +71,29 @@ struct ModelSummary {
     var signatures: [Signature]
     var metadata: [(name: String, size: Int)]
     var minRuntimeVersion: String?
+    var variables: [VariableInfo]
 
     init(_ model: Model) {
         version = model.version
         description = model.modelDescription
         subgraphs = model.subgraphs.map(Self.summarize)
+        var variables: [VariableInfo] = []
+        var names = Set<String>()
+        for (s, subgraph) in model.subgraphs.enumerated() {
+            for t in subgraph.tensors where t.isVariable {
+                variables.append(
+                    VariableInfo(
+                        subgraph: s, name: t.name, kind: "tensor", tensor: t.index, type: t.type, shape: t.shape))
+            }
+            for op in subgraph.operators {
+                guard case .varHandle(let container, let name) = op.options else { continue }
+                let full = container.isEmpty ? name : "\(container)/\(name)"
+                if names.insert(full).inserted {
+                    variables.append(VariableInfo(subgraph: s, name: full, kind: "resource"))
+                }
+            }
+        }
+        self.variables = variables
         signatures = model.signatures
         metadata = model.metadata.map { ($0.name, $0.data?.count ?? 0) }
         minRuntimeVersion = model.minRuntimeVersion
@@ -81,8 +117,8 @@ struct ModelSummary {
                 index: op.index, name: op.code.name, version: op.code.version,
                 activation: op.options.fusedActivation, inputs: op.inputs, outputs: op.outputs,
                 customOptionsSize: op.customOptions?.count,
-                customOptions: op.customOptions.flatMap { op.customOptionsFormat == 0 ? customOptionsJSON($0) : nil }
-            )
+                customOptions: op.customOptions.flatMap { op.customOptionsFormat == 0 ? customOptionsJSON($0) : nil },
+                calls: op.subgraphCalls, variable: op.variableName)
         }
         var counts: [String: Int] = [:]
         for op in operators { counts[op.name, default: 0] += 1 }
@@ -153,5 +189,13 @@ extension BuiltinOptions {
         case .concatenation(_, let a), .add(let a, _), .sub(let a, _), .mul(let a), .div(let a): return a
         default: return nil
         }
+    }
+}
+
+extension Operator {
+    /// The shared name a VAR_HANDLE gives its variable (`container/name` with a container).
+    fileprivate var variableName: String? {
+        guard case .varHandle(let container, let name) = options else { return nil }
+        return container.isEmpty ? name : "\(container)/\(name)"
     }
 }

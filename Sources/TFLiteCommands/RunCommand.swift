@@ -4,7 +4,7 @@ import NumPy
 import TensorFlowLite
 import TFLiteConformance
 
-/// `tflite run MODEL --input FILE.npy [--input ...] [--output-dir DIR] [--threads N] [--requantization MODE] [--kernel-level LEVEL]`.
+/// `tflite run MODEL --input FILE.npy [--input ...] [--output-dir DIR] [--invokes K] [--signature NAME] [--threads N] [--requantization MODE] [--kernel-level LEVEL]`.
 struct RunCommand: ToolCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
@@ -13,6 +13,13 @@ struct RunCommand: ToolCommand {
             Give one --input per model input, in the model's input order. A .npy whose shape \
             differs from the model's input resizes that input (when the graph allows it); its \
             dtype must equal the input's type. Writes DIR/output_<i>.npy for each output i.
+
+            With --invokes K the model runs K times on one interpreter, keeping its state \
+            (recurrent layers' state, variables) from one invoke to the next, as a streaming \
+            app calls it: give the inputs step by step (all of invoke 0's in input order, then \
+            invoke 1's, ...); invoke k's outputs go to DIR/invoke<k>/output_<i>.npy. \
+            With --signature NAME the signature's subgraph runs instead of the main one, its \
+            inputs and outputs in that subgraph's order.
             """
     )
 
@@ -21,7 +28,7 @@ struct RunCommand: ToolCommand {
     var path: String
     @Option(
         name: [.customShort("i"), .customLong("input")],
-        help: ArgumentHelp("An input array (repeat for each input)", valueName: "file.npy"),
+        help: ArgumentHelp("An input array (repeat for each input, and for each invoke)", valueName: "file.npy"),
         completion: .file(extensions: ["npy"]))
     var files: [String] = []
     @Option(
@@ -29,6 +36,12 @@ struct RunCommand: ToolCommand {
         help: ArgumentHelp("Where to write output_<i>.npy (default: .)", valueName: "dir"),
         completion: .directory)
     var outputDir: String?
+    @Option(
+        help: ArgumentHelp("Invokes of one interpreter, its state carried between them", valueName: "k"),
+        transform: value(in: 1 ... 1_000_000))
+    var invokes: Int?
+    @Option(help: ArgumentHelp("Run this signature (SignatureDef key) instead of the main subgraph", valueName: "name"))
+    var signature: String?
     @Option(help: ArgumentHelp("Interpreter threads (default 1)", valueName: "n"), transform: value(in: 1 ... 256))
     var threads = 1
     @OptionGroup var engineArguments: EngineArguments
@@ -39,27 +52,55 @@ struct RunCommand: ToolCommand {
         options.requantization = engineArguments.interpreterRequantization
         options.kernelLevel = engineArguments.interpreterKernelLevel
         let interpreter = try Interpreter(modelPath: path, options: options)
-        guard files.count == interpreter.inputTensorCount else {
+        let target = try RunTarget(interpreter, signature: signature)
+        let steps = invokes ?? 1
+        guard files.count == target.inputCount * steps else {
+            let per = invokes == nil ? "" : " for each of the \(steps) invokes"
             throw ToolError(
-                "the model has \(interpreter.inputTensorCount) input(s); give exactly that many --input files (got \(files.count))"
+                "the model has \(target.inputCount) input(s); give exactly that many --input files\(per) (got \(files.count))"
             )
         }
-        try interpreter.allocateTensors()
+        try target.allocate()
         let arrays = try files.map { file throws -> NPYArray in
             do { return try NPYArray(contentsOf: URL(fileURLWithPath: file)) } catch {
                 throw ToolError("input file \(file): \(error)")
             }
         }
+        let root = URL(fileURLWithPath: outputDir ?? ".")
+        for step in 0 ..< steps {
+            let first = step * target.inputCount
+            try feed(target, Array(arrays[first ..< first + target.inputCount]), files: Array(files[first...]))
+            try target.invoke()
+            let directory = invokes == nil ? root : root.appendingPathComponent("invoke\(step)")
+            try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            for i in 0 ..< target.outputCount {
+                let tensor = try target.output(i)
+                let array = try NPYArray(
+                    dtype: NPYDType(tensor.dataType), shape: tensor.shape.dimensions, data: [UInt8](tensor.data))
+                let url = directory.appendingPathComponent("output_\(i).npy")
+                try array.write(to: url)
+                let at = invokes == nil ? "" : "invoke \(step) "
+                console.out(
+                    "\(at)output \(i) '\(tensor.name)' \(tensor.dataType) \(tensor.shape.dimensions) → \(url.path)  \(Self.summary(array))\n"
+                )
+            }
+        }
+        return ExitCode.success
+    }
+
+    /// Checks one invoke's arrays against the inputs, resizes inputs whose shapes differ,
+    /// and copies the arrays in.
+    private func feed(_ target: RunTarget, _ arrays: [NPYArray], files: [String]) throws {
         var resized = false
         for (i, array) in arrays.enumerated() {
-            let tensor = try interpreter.input(at: i)
+            let tensor = try target.input(i)
             guard array.dtype == NPYDType(tensor.dataType) else {
                 throw ToolError(
                     "input \(i) ('\(tensor.name)') has type \(tensor.dataType), but \(files[i]) holds \(array.dtype.descr)"
                 )
             }
             if tensor.shape.dimensions != array.shape {
-                do { try interpreter.resizeInput(at: i, to: Tensor.Shape(array.shape)) } catch {
+                do { try target.resize(i, to: array.shape) } catch {
                     throw ToolError(
                         "input \(i) ('\(tensor.name)') has shape \(tensor.shape.dimensions) and cannot take \(files[i])'s shape \(array.shape)"
                     )
@@ -67,22 +108,8 @@ struct RunCommand: ToolCommand {
                 resized = true
             }
         }
-        if resized { try interpreter.allocateTensors() }
-        for (i, array) in arrays.enumerated() { try interpreter.copy(Data(array.data), toInputAt: i) }
-        try interpreter.invoke()
-        let directory = URL(fileURLWithPath: outputDir ?? ".")
-        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        for i in 0 ..< interpreter.outputTensorCount {
-            let tensor = try interpreter.output(at: i)
-            let array = try NPYArray(
-                dtype: NPYDType(tensor.dataType), shape: tensor.shape.dimensions, data: [UInt8](tensor.data))
-            let url = directory.appendingPathComponent("output_\(i).npy")
-            try array.write(to: url)
-            console.out(
-                "output \(i) '\(tensor.name)' \(tensor.dataType) \(tensor.shape.dimensions) → \(url.path)  \(Self.summary(array))\n"
-            )
-        }
-        return ExitCode.success
+        if resized { try target.allocate() }
+        for (i, array) in arrays.enumerated() { try target.copy(Data(array.data), to: i) }
     }
 
     /// min / max / mean and the first values, for a glance at an output.

@@ -46,6 +46,10 @@ public struct ConformanceCase: Sendable {
     public let reference: String
     /// The invokes of one interpreter, in order (one for most cases).
     public let steps: [Step]
+    /// The signature each invoke runs (`"signatures"` in case.json), when the case runs
+    /// signatures instead of the main subgraph: their inputs and outputs are in the order
+    /// of each signature's subgraph.
+    public let signatures: [String]?
     /// Whether output shapes must equal the reference's exactly (`"exact_shapes"` in
     /// case.json), set by cases whose output shapes are known only at invoke. Other cases
     /// accept any shape with the reference's element count.
@@ -79,6 +83,10 @@ public struct ConformanceCase: Sendable {
         let folders =
             invokes == 1 ? [directory] : (0 ..< invokes).map { directory.appendingPathComponent("step\($0)") }
         steps = try folders.map { folder in try Self.step(in: folder, id: id) }
+        signatures = object["signatures"] as? [String]
+        if let signatures, signatures.count != invokes {
+            throw ConformanceError.badCase(id, "case.json names \(signatures.count) signatures for \(invokes) invokes")
+        }
     }
 
     private static func step(in directory: URL, id: String) throws -> Step {

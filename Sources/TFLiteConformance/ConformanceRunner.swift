@@ -84,7 +84,40 @@ public enum ConformanceRunner {
         options.isErrorLoggingEnabled = false
         let interpreter = try Interpreter(modelPath: testCase.modelPath, options: options)
         try interpreter.allocateTensors()
-        return try testCase.steps.map { step in try invoke(interpreter, on: step.inputs, id: testCase.id) }
+        guard let signatures = testCase.signatures else {
+            return try testCase.steps.map { step in try invoke(interpreter, on: step.inputs, id: testCase.id) }
+        }
+        var runners: [String: SignatureRunner] = [:]
+        return try zip(testCase.steps, signatures).map { step, key in
+            guard let names = interpreter.model.signatureNamesInSubgraphOrder(key) else {
+                throw ConformanceError.badCase(testCase.id, "the model has no signature '\(key)'")
+            }
+            let runner = try runners[key] ?? interpreter.signatureRunner(with: key)
+            runners[key] = runner
+            return try invoke(runner, names: names, on: step.inputs, id: testCase.id)
+        }
+    }
+
+    /// Like ``invoke(_:on:id:)`` for a signature, inputs and outputs in its subgraph's order.
+    static func invoke(
+        _ runner: SignatureRunner, names: (inputs: [String], outputs: [String]), on inputs: [NPYArray], id: String
+    ) throws -> [NPYArray] {
+        guard inputs.count == names.inputs.count else {
+            throw ConformanceError.badCase(
+                id, "signature '\(runner.signatureKey)' has \(names.inputs.count) inputs, case provides \(inputs.count)"
+            )
+        }
+        for (name, array) in zip(names.inputs, inputs)
+        where try runner.input(named: name).shape.dimensions != array.shape {
+            try runner.resizeInput(named: name, toShape: Tensor.Shape(array.shape))
+        }
+        try runner.invoke(
+            with: Dictionary(zip(names.inputs, inputs.map { Data($0.data) }), uniquingKeysWith: { a, _ in a }))
+        return try names.outputs.map { name in
+            let tensor = try runner.output(named: name)
+            return try NPYArray(
+                dtype: NPYDType(tensor.dataType), shape: tensor.shape.dimensions, data: [UInt8](tensor.data))
+        }
     }
 
     /// Copies `inputs` into the interpreter (resizing inputs whose shapes differ), invokes

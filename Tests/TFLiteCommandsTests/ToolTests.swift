@@ -20,6 +20,10 @@ final class CapturedConsole: @unchecked Sendable {
 }
 
 func run(_ arguments: String...) async -> (code: Int32, out: String, err: String) {
+    await run(arguments)
+}
+
+func run(_ arguments: [String]) async -> (code: Int32, out: String, err: String) {
     let capture = CapturedConsole()
     let code = await runTool(["tflite"] + arguments, console: capture.console)
     return (code, capture.out, capture.err)

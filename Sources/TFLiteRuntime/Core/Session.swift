@@ -85,6 +85,11 @@ public final class Session {
         return total
     }
 
+    /// The arenas of every engine of the session.
+    var arenaBytes: Int {
+        engines.compactMap(\.engine).reduce(0) { Self.add($0, $1.arenaSize) }
+    }
+
     private static func add(_ a: Int, _ b: Int) -> Int {
         let (sum, overflow) = a.addingReportingOverflow(b)
         return overflow ? .max : sum
@@ -132,4 +137,10 @@ struct ResourceName: Hashable {
 
 private struct WeakEngine {
     weak var engine: Engine?
+}
+
+extension Engine {
+    /// The arena of this engine and of every other engine of its interpreter (those of the
+    /// subgraphs its control-flow operators run, and its signatures').
+    public var totalArenaBytes: Int { session.arenaBytes }
 }
