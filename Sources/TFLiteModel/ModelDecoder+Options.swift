@@ -105,6 +105,10 @@ extension BuiltinOptions {
             let o = try Small.cumsum(t)
             self = .cumsum(exclusive: o.exclusive, reverse: o.reverse)
         default:
+            if let more = try BuiltinOptions.decodeMore(typeID: typeID, table: t) {
+                self = more
+                return
+            }
             self =
                 Schema.BuiltinOptionsType.emptyTables.contains(typeID) ? .empty(typeID: typeID) : .other(typeID: typeID)
         }

@@ -199,6 +199,9 @@ public enum BuiltinOptions: Hashable, Sendable {
     /// Window half-width `radius`; `y = x · (bias + alpha · Σ x²)^(−beta)`.
     case localResponseNormalization(radius: Int, bias: Float, alpha: Float, beta: Float)
     case cumsum(exclusive: Bool, reverse: Bool)
+    case conv3D(Conv3DOptions)
+    /// RANDOM_UNIFORM, RANDOM_STANDARD_NORMAL, MULTINOMIAL: the generator's two seeds.
+    case random(seed: Int64, seed2: Int64)
     /// An options table with no fields (PadOptions, QuantizeOptions, HardSwishOptions...).
     case empty(typeID: UInt8)
     /// A table this library does not decode (`builtin_options_type` value kept).

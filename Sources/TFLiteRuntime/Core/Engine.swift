@@ -287,6 +287,8 @@ public final class Engine {
     {
         let inputs = op.inputs.filter { $0 >= 0 }
         guard !op.outputs.isEmpty, inputs.allSatisfy({ tensors[$0].isConstant }) else { return false }
+        // A random operator gives new values at every invoke.
+        guard !(kernel is any StatefulKernel) else { return false }
         let outputs = op.outputs
         guard outputs.allSatisfy({ $0 >= 0 && !subgraph.inputs.contains($0) && !tensors[$0].isVariable }) else {
             return false

@@ -19,6 +19,10 @@ extension KernelRegistry {
             movementKernels,
             normalizationKernels,
             signalKernels,
+            bitwiseKernels,
+            randomKernels,
+            windowKernels,
+            stableHLOKernels,
         ]
     }
 
