@@ -36,38 +36,39 @@ struct StableHLOGatherKernel: PreparedKernel {
         guard batches > 0, sliceCount > 0, p.outputShape.reduce(1, *) > 0 else { return }
         let wide = wideIndices
         context.parallel.forEachChunk(batches, cost: sliceCount) { range in
-            var start = [Int](repeating: 0, count: rank)
-            for batch in range {
-                // Decompose the batch position; find its index vector and output base.
-                var rest = batch, indexBase = 0, outBase = 0
-                for d in stride(from: p.batchShape.count - 1, through: 0, by: -1) {
-                    let i = rest % p.batchShape[d]
-                    rest /= p.batchShape[d]
-                    indexBase += i * p.batchStrides[d]
-                    outBase += i * outputStrides[p.batchPositions[d]]
-                }
-                for d in 0 ..< rank { start[d] = 0 }
-                for k in 0 ..< p.vectorLength {
-                    let at = indexBase + k * p.vectorStride
-                    let v =
-                        wide
-                        ? Int(rawIndices.load(fromByteOffset: 8 * at, as: Int64.self))
-                        : Int(rawIndices.load(fromByteOffset: 4 * at, as: Int32.self))
-                    let d = p.startIndexMap[k]
-                    start[d] = Swift.max(0, Swift.min(v, p.operandShape[d] - p.sliceSizes[d]))
-                }
-                var inBase = 0
-                for d in 0 ..< rank { inBase += start[d] * operandStrides[d] }
-                for e in 0 ..< sliceCount {
-                    var rest = e, inAt = inBase, outAt = outBase
-                    for j in stride(from: p.keptSliceDims.count - 1, through: 0, by: -1) {
-                        let d = p.keptSliceDims[j]
-                        let i = rest % p.sliceSizes[d]
-                        rest /= p.sliceSizes[d]
-                        inAt += i * operandStrides[d]
-                        outAt += i * outputStrides[p.offsetPositions[j]]
+            withUnsafeTemporaryAllocation(of: Int.self, capacity: Swift.max(rank, 1)) { start in
+                for batch in range {
+                    // Decompose the batch position; find its index vector and output base.
+                    var rest = batch, indexBase = 0, outBase = 0
+                    for d in stride(from: p.batchShape.count - 1, through: 0, by: -1) {
+                        let i = rest % p.batchShape[d]
+                        rest /= p.batchShape[d]
+                        indexBase += i * p.batchStrides[d]
+                        outBase += i * outputStrides[p.batchPositions[d]]
                     }
-                    y[outAt] = x[inAt]
+                    for d in 0 ..< rank { start[d] = 0 }
+                    for k in 0 ..< p.vectorLength {
+                        let at = indexBase + k * p.vectorStride
+                        let v =
+                            wide
+                            ? Int(rawIndices.load(fromByteOffset: 8 * at, as: Int64.self))
+                            : Int(rawIndices.load(fromByteOffset: 4 * at, as: Int32.self))
+                        let d = p.startIndexMap[k]
+                        start[d] = Swift.max(0, Swift.min(v, p.operandShape[d] - p.sliceSizes[d]))
+                    }
+                    var inBase = 0
+                    for d in 0 ..< rank { inBase += start[d] * operandStrides[d] }
+                    for e in 0 ..< sliceCount {
+                        var rest = e, inAt = inBase, outAt = outBase
+                        for j in stride(from: p.keptSliceDims.count - 1, through: 0, by: -1) {
+                            let d = p.keptSliceDims[j]
+                            let i = rest % p.sliceSizes[d]
+                            rest /= p.sliceSizes[d]
+                            inAt += i * operandStrides[d]
+                            outAt += i * outputStrides[p.offsetPositions[j]]
+                        }
+                        y[outAt] = x[inAt]
+                    }
                 }
             }
         }

@@ -51,6 +51,8 @@ struct GatherPlan: Hashable, Sendable {
     let keptSliceDims: [Int]
     /// Output position of each batch dimension and of each kept slice dimension.
     let batchPositions: [Int], offsetPositions: [Int]
+    /// Row-major element strides of the operand and of the output.
+    let operandStrides: [Int], outputStrides: [Int]
 
     init(operand: [Int], indices: [Int], options o: StablehloGatherOptions, outputRank: Int) throws(KernelError) {
         let rank = operand.count
@@ -129,5 +131,11 @@ struct GatherPlan: Hashable, Sendable {
         keptSliceDims = kept
         self.batchPositions = batchPositions
         offsetPositions = offsets
+        var strides = [Int](repeating: 1, count: rank)
+        for d in stride(from: rank - 2, through: 0, by: -1) { strides[d] = strides[d + 1] * operand[d + 1] }
+        operandStrides = strides
+        var outStrides = [Int](repeating: 1, count: shape.count)
+        for d in stride(from: shape.count - 2, through: 0, by: -1) { outStrides[d] = outStrides[d + 1] * shape[d + 1] }
+        outputStrides = outStrides
     }
 }
