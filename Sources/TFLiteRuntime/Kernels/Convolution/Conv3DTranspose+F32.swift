@@ -60,6 +60,14 @@ struct Conv3DTransposeF32: PreparedKernel {
             packed: packed, level: context.kernelLevel, epilogue: FloatBiasActivation(channels: g.inC, range: range))
     }
 
+    /// The same kernel for another output size of the same input (a run-time output shape):
+    /// the scratch and packed filter depend only on the input and the filter.
+    func with(geometry g: Conv3DGeometry) -> Conv3DTransposeF32 {
+        Conv3DTransposeF32(
+            input: input, filter: filter, bias: bias, output: output, geometry: g, columns: columns, packed: packed,
+            level: level, epilogue: epilogue)
+    }
+
     func eval(_ context: EvalContext) throws(KernelError) {
         let g = geometry
         let x = UnsafePointer(context.pointer(input, as: Float.self))

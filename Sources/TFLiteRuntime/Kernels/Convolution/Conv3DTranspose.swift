@@ -8,7 +8,8 @@ import TFLiteModel
 ///
 /// Inputs: 0 output shape (int32 `[5]`, constant or computed from constants), 1 filter
 /// `[kd, kh, kw, outC, inC]`, 2 input `[N, D, H, W, inC]`, 3 optional bias `[outC]`.
-/// float32 only, as in TFLite. The output shape must be one CONV_3D maps back onto the
+/// float32 only, as in TFLite. The output shape (known at prepare, or read at invoke when
+/// computed at run time) must be one CONV_3D maps back onto the
 /// input: per axis, CONV_3D's output size rule (``AxisGeometry``) applied to the output
 /// size gives the input size, and the padding is CONV_3D's for that geometry
 /// (spec/convolution.md, "CONV_3D_TRANSPOSE").
@@ -31,40 +32,102 @@ enum Conv3DTranspose {
             throw .invalid(
                 "the output shape (input 0) must be an int32 vector of 5 values, found shape \(shapeTensor.shape)")
         }
-        guard let shapeValues = shapeTensor.constant?.array(Int32.self), shapeValues.count == 5 else {
-            throw .invalid("the output shape (input 0) must be constant (or computed from constants)")
-        }
-        let outShape = shapeValues.map { Int($0) }
         guard input.rank == 5 else { throw .invalid("input must have rank 5, found shape \(input.shape)") }
         guard filter.rank == 5 else { throw .invalid("filter must have rank 5, found shape \(filter.shape)") }
         guard filter.shape.allSatisfy({ $0 > 0 }), input.shape[1 ... 4].allSatisfy({ $0 > 0 }) else {
             throw .invalid(
                 "input \(input.shape) and filter \(filter.shape) must have no empty dimension past the batch")
         }
-        let outC = filter.shape[3]
         guard filter.shape[4] == input.shape[4] else {
             throw .invalid("the filter has \(filter.shape[4]) input channels but the input has \(input.shape[4])")
         }
-        guard outShape.allSatisfy({ $0 >= 0 }), outShape[0] == input.shape[0], outShape[4] == outC else {
-            throw .invalid("output shape \(outShape) must be [\(input.shape[0]), depth, height, width, \(outC)]")
-        }
-        try ConvCheck.bias(bias, channels: outC)
+        try ConvCheck.bias(bias, channels: filter.shape[3])
         let range = try ConvCheck.activation(options.activation)
-        // CONV_3D from the output back to the input: its sizes must be the input's.
-        let forward = try Conv3DGeometry.make(
-            input: [outShape[0], outShape[1], outShape[2], outShape[3], outC], outC: input.shape[4],
-            kernel: (filter.shape[0], filter.shape[1], filter.shape[2]),
-            strides: (options.strideDepth, options.strideHeight, options.strideWidth),
-            dilations: (options.dilationDepth, options.dilationHeight, options.dilationWidth), padding: options.padding)
-        guard [forward.outD, forward.outH, forward.outW] == Array(input.shape[1 ... 3]) else {
-            throw .invalid(
-                "output shape \(outShape) does not match the input \(input.shape): a CONV_3D of it gives \(forward.outD)x\(forward.outH)x\(forward.outW)"
-            )
+        let shape = Conv3DTransposeShape(input: input.shape, filter: filter.shape, options: options)
+        guard let shapeValues = shapeTensor.constant?.array(Int32.self), shapeValues.count == 5 else {
+            // The output shape is computed at run time: geometry at invoke, from a geometry
+            // whose sizes the output may change (its spatial sizes) but not its scratch.
+            let placeholder = try shape.forward(output: shape.smallestOutput())
+            context.declareWork([
+                input.elementCount, filter.shape[3], filter.shape[0], filter.shape[1], filter.shape[2],
+            ])
+            let kernel = try Conv3DTransposeF32.make(
+                &context, geometry: placeholder, filter: filter, input: input.index, bias: bias?.index,
+                output: output.index, range: range)
+            return Conv3DTransposeDynamic(kernel: kernel, shape: shape, shapeTensor: shapeTensor.index)
         }
+        let outShape = shapeValues.map { Int($0) }
+        let forward = try shape.forward(output: outShape)
         try context.setOutputShape(0, outShape)
-        context.declareWork([input.elementCount, outC, filter.shape[0], filter.shape[1], filter.shape[2]])
+        context.declareWork([input.elementCount, filter.shape[3], filter.shape[0], filter.shape[1], filter.shape[2]])
         return try Conv3DTransposeF32.make(
             &context, geometry: forward, filter: filter, input: input.index, bias: bias?.index,
             output: output.index, range: range)
+    }
+}
+
+/// The shape rules of a CONV_3D_TRANSPOSE: which output shapes fit the input.
+struct Conv3DTransposeShape: Sendable {
+    let input: [Int], filter: [Int]
+    let options: Conv3DOptions
+
+    /// The forward CONV_3D from `output` to the input, validated: batch and channels must
+    /// match and its output sizes must be the input's spatial sizes.
+    func forward(output outShape: [Int]) throws(KernelError) -> Conv3DGeometry {
+        let outC = filter[3]
+        guard outShape.count == 5, outShape.allSatisfy({ $0 >= 0 }), outShape[0] == input[0], outShape[4] == outC
+        else {
+            throw .invalid("output shape \(outShape) must be [\(input[0]), depth, height, width, \(outC)]")
+        }
+        let g = try Conv3DGeometry.make(
+            input: outShape, outC: input[4], kernel: (filter[0], filter[1], filter[2]),
+            strides: (options.strideDepth, options.strideHeight, options.strideWidth),
+            dilations: (options.dilationDepth, options.dilationHeight, options.dilationWidth), padding: options.padding)
+        guard [g.outD, g.outH, g.outW] == Array(input[1 ... 3]) else {
+            throw .invalid(
+                "output shape \(outShape) does not match the input \(input): a CONV_3D of it gives \(g.outD)x\(g.outH)x\(g.outW)"
+            )
+        }
+        guard Shape.byteCount(outShape, elementSize: 4) != nil else {
+            throw .invalid("output shape \(outShape) is too large")
+        }
+        return g
+    }
+
+    /// An output shape that fits the input (per axis the smallest size CONV_3D maps onto the
+    /// input's), to validate the rest of the operator at prepare.
+    func smallestOutput() -> [Int] {
+        let k = [filter[0], filter[1], filter[2]]
+        let s = [options.strideDepth, options.strideHeight, options.strideWidth]
+        let d = [options.dilationDepth, options.dilationHeight, options.dilationWidth]
+        var out = [input[0]]
+        for a in 0 ..< 3 {
+            let eff = (k[a] - 1) * Swift.max(d[a], 1) + 1
+            let st = Swift.max(s[a], 1)
+            out.append(options.padding == .valid ? (input[a + 1] - 1) * st + eff : (input[a + 1] - 1) * st + 1)
+        }
+        return out + [filter[3]]
+    }
+}
+
+/// CONV_3D_TRANSPOSE whose output shape is computed at run time.
+struct Conv3DTransposeDynamic: DynamicShapeKernel {
+    let kernel: Conv3DTransposeF32
+    let shape: Conv3DTransposeShape
+    let shapeTensor: Int
+
+    func outputShape(_ context: EvalContext) -> [Int] {
+        let raw = UnsafeRawPointer(context.raw(shapeTensor))
+        return (0 ..< 5).map { Int(raw.load(fromByteOffset: 4 * $0, as: Int32.self)) }
+    }
+
+    func outputShapes(_ context: EvalContext) throws(KernelError) -> [[Int]] {
+        let out = outputShape(context)
+        _ = try shape.forward(output: out)
+        return [out]
+    }
+
+    func eval(_ context: EvalContext) throws(KernelError) {
+        try kernel.with(geometry: try shape.forward(output: outputShape(context))).eval(context)
     }
 }
