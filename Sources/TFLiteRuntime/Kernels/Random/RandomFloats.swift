@@ -108,7 +108,10 @@ struct RandomFloatsDynamic: DynamicShapeKernel, StatefulKernel {
     }
 
     func eval(_ context: EvalContext) throws(KernelError) {
-        let shape = try readShapeVector(UnsafeRawPointer(context.raw(shapeTensor)), count: rank, wide: false)
-        kernel.fill(context, count: shape.reduce(1, *))
+        // `outputShapes` validated these values for this invoke: their product is the count.
+        let raw = UnsafeRawPointer(context.raw(shapeTensor))
+        var count = 1
+        for i in 0 ..< rank { count &*= Int(raw.load(fromByteOffset: 4 * i, as: Int32.self)) }
+        kernel.fill(context, count: count)
     }
 }
