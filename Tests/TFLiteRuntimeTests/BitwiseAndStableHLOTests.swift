@@ -75,11 +75,11 @@ import TFLiteModel
 
         var g = GraphBuilder()
         let a = g.input([2, 3], .float32)
-        let b = g.input([3, 2], .float32)
+        let b = g.input([3, 3], .float32)
         let c = g.tensor([2, 3], .float32)
         g.op(.atan2, inputs: [a, b], outputs: [c])
         g.output(c)
-        expectInvalid(g, "same shape")
+        expectInvalid(g, "same rank and element count")
     }
 
     @Test func realAndImagOfComplex128() throws {

@@ -6,7 +6,8 @@ import Darwin
 import TFLiteModel
 
 /// ATAN2: `y = atan2(a, b)`, the angle of the point `(b, a)`, elementwise over two
-/// operands of one shape (no broadcasting, as in TFLite).
+/// operands of one rank and element count, paired by position (no broadcasting, as in
+/// TFLite); the output has the first operand's shape.
 ///
 /// float32 calls `atan2f` and float64 `atan2`; float16 and bfloat16 widen to float32,
 /// call `atan2f` and round the result to nearest even, as TFLite's half types do.
@@ -27,8 +28,10 @@ enum Atan2 {
         case .bfloat16: element = .bfloat16
         default: throw context.unsupportedTypes()
         }
-        guard a.shape == b.shape else {
-            throw .invalid("operands must have the same shape, found \(a.shape) and \(b.shape)")
+        // TFLite checks only the ranks and pairs elements by position; equal counts keep
+        // every read in bounds.
+        guard a.rank == b.rank, a.elementCount == b.elementCount else {
+            throw .invalid("operands must have the same rank and element count, found \(a.shape) and \(b.shape)")
         }
         try context.setOutputShape(0, a.shape)
         return Atan2Kernel(a: a.index, b: b.index, output: output.index, count: a.elementCount, element: element)

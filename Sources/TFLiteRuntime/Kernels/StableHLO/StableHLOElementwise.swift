@@ -74,18 +74,29 @@ enum StableHLOElementwise {
 }
 
 extension PrepareContext {
-    /// Two inputs of one type and one shape, one output of that type: sets the output shape.
-    mutating func sameShapeOperands() throws(KernelError) -> BinaryElementwise.Operands {
+    /// Two inputs of one type and one shape (or, `pairedByPosition`, one element count), one
+    /// output of that type shaped like the first: sets the output shape.
+    mutating func sameShapeOperands(pairedByPosition: Bool = false) throws(KernelError)
+        -> BinaryElementwise.Operands
+    {
         try expectCounts(inputs: 2, outputs: 1)
         let a = try input(0)
         let b = try input(1)
         let output = try output(0)
         guard a.type == b.type, a.type == output.type else { throw unsupportedTypes() }
-        guard a.shape == b.shape else {
-            throw .invalid("operands must have the same shape, found \(a.shape) and \(b.shape)")
+        if pairedByPosition {
+            guard a.elementCount == b.elementCount else {
+                throw .invalid("operands must have the same element count, found \(a.shape) and \(b.shape)")
+            }
+        } else {
+            guard a.shape == b.shape else {
+                throw .invalid("operands must have the same shape, found \(a.shape) and \(b.shape)")
+            }
         }
         try setOutputShape(0, a.shape)
+        // Flat operands of equal length: the element pairing is by position.
+        let flat = [a.elementCount]
         return BinaryElementwise.Operands(
-            a: a.index, b: b.index, output: output.index, broadcast: try Broadcast(a.shape, b.shape))
+            a: a.index, b: b.index, output: output.index, broadcast: try Broadcast(flat, flat))
     }
 }

@@ -1,11 +1,11 @@
 import TFLiteModel
 
 /// STABLEHLO_SHIFT_LEFT: `y = a << b` elementwise over int8, int16 or int32 operands of one
-/// shape. A shift by a negative amount or by the type's width or more gives 0 (StableHLO's
+/// element count, paired by position (TFLite checks no shapes), shaped like `a`. A shift by a negative amount or by the type's width or more gives 0 (StableHLO's
 /// rule; TFLite's C++ shift leaves those undefined).
 enum StableHLOShiftLeft {
     static let prepare: KernelPrepare = { (context: inout PrepareContext) throws(KernelError) -> any PreparedKernel in
-        let o = try context.sameShapeOperands()
+        let o = try context.sameShapeOperands(pairedByPosition: true)
         switch context.tensors[o.a].type {
         case .int8: return BinaryMath.make(ShiftLeftS8.self, o)
         case .int16: return BinaryMath.make(ShiftLeftS16.self, o)
