@@ -20,6 +20,15 @@ struct LoadedModel: Sendable {
     let path: String
     let inputs: [TensorInfo]
     let outputs: [TensorInfo]
+    /// Whether the model keeps state between runs (the state tensors of recurrent
+    /// operators, or variables it assigns): then every run uses the same interpreter, one
+    /// run at a time, as Firebase's one interpreter did.
+    var keepsState: Bool {
+        model.subgraphs.contains { graph in
+            graph.tensors.contains(where: \.isVariable)
+                || graph.operators.contains { $0.code.builtin == .assignVariable || $0.code.builtin == .varHandle }
+        }
+    }
 
     /// Reads the model of `source` and makes its first interpreter.
     static func load(_ source: ModelInterpreter.Source) throws -> (LoadedModel, PooledInterpreter) {
@@ -114,6 +123,11 @@ extension ModelInterpreter {
         let values = inputs.snapshot
         let feeds = try Self.checkInputs(model, formats: inputFormats, values: values)
         let outputs = try Self.checkOutputs(model, formats: outputFormats)
+        // A model with state runs on one interpreter, one run at a time, so each run
+        // continues from the state the previous one left; the pool then never grows past
+        // the first interpreter.
+        if model.keepsState { statefulRuns.lock() }
+        defer { if model.keepsState { statefulRuns.unlock() } }
         let pooled = try acquire(model)
         defer { release(pooled) }
         let interpreter = pooled.interpreter

@@ -12,7 +12,10 @@ import TensorFlowLite
 /// Thread-safe: ``run(inputs:options:completion:)`` may be called from any number of
 /// threads at once. The model is read once, on first use, and shared; each concurrent run
 /// takes its own TensorFlow Lite `Interpreter` from a pool, so runs proceed in parallel and
-/// each gets its own outputs.
+/// each gets its own outputs. A model that keeps state between runs (a streaming LSTM, a
+/// model updating variables) runs on one interpreter instead, one run at a time in the
+/// order they start, so each run continues from the state the last one left, as with
+/// Firebase's single interpreter.
 ///
 /// Completions are plain closures (they may capture and change local state in Swift 6
 /// mode). ``inputIndex(opName:completion:)`` and ``outputIndex(opName:completion:)`` call
@@ -29,6 +32,8 @@ public final class ModelInterpreter: NSObject, @unchecked Sendable {
 
     let source: Source
     private let state = ModelLocked(State())
+    /// Held for the whole of each run of a model that keeps state between runs.
+    let statefulRuns = NSLock()
     private struct State {
         var completionQueue = ModelInterpreter.defaultCompletionQueue
         let privateQueue = DispatchQueue(label: "swift-tflite.mlkit.model-interpreter")

@@ -41,14 +41,15 @@ public struct ElementType: RawRepresentable, Hashable, Sendable, CustomStringCon
 
     public var description: String { name }
 
-    /// Bytes per element for fixed-size numeric types; `nil` for strings, resources,
+    /// Bytes per element for fixed-size numeric types, and 4 for a resource (the `Int32`
+    /// id of a variable or table the interpreter keeps, as in LiteRT); `nil` for strings,
     /// variants, sub-byte types and unknown codes (whose storage size cannot be derived
     /// from the shape alone).
     public var byteSize: Int? {
         switch self {
         case .bool, .uint8, .int8: return 1
         case .float16, .int16, .uint16, .bfloat16: return 2
-        case .float32, .int32, .uint32: return 4
+        case .float32, .int32, .uint32, .resource: return 4
         case .float64, .int64, .uint64, .complex64: return 8
         case .complex128: return 16
         default: return nil

@@ -104,6 +104,16 @@ extension BuiltinOptions {
         case ID.cumsum:
             let o = try Small.cumsum(t)
             self = .cumsum(exclusive: o.exclusive, reverse: o.reverse)
+        case ID.ifOptions:
+            let o = try Small.ifBranches(t)
+            self = .ifBranches(thenSubgraph: Int(o.then), elseSubgraph: Int(o.else))
+        case ID.whileOptions:
+            let o = try Small.whileLoop(t)
+            self = .whileLoop(condSubgraph: Int(o.cond), bodySubgraph: Int(o.body))
+        case ID.callOnce: self = .callOnce(initSubgraph: Int(try Small.callOnce(t)))
+        case ID.varHandle:
+            let o = try Small.varHandle(t)
+            self = .varHandle(container: o.container ?? "", sharedName: o.sharedName ?? "")
         default:
             if let more = try BuiltinOptions.decodeMore(typeID: typeID, table: t) {
                 self = more

@@ -42,7 +42,12 @@ extension ModelDecoder {
         guard bufferIndex < buffers.count || (bufferIndex == 0 && buffers.isEmpty) else {
             throw .invalidModel("\(place) refers to buffer \(bufferIndex), but the model has \(buffers.count) buffers")
         }
-        let data = bufferIndex == 0 ? nil : buffers[bufferIndex]
+        var data = bufferIndex == 0 ? nil : buffers[bufferIndex]
+        // A constant with no elements has an empty buffer (`tf.zeros([0, 3])` starting a
+        // loop that grows it): it is still a constant, with nothing to read.
+        if data == nil, bufferIndex != 0, elements == 0, !raw.isVariable, type.byteSize != nil {
+            data = ByteView(storage: bytes, offset: 0, count: 0)
+        }
         if data != nil && raw.isVariable {
             throw .invalidModel("\(place) is a variable but has constant data in buffer \(bufferIndex)")
         }

@@ -199,6 +199,14 @@ public enum BuiltinOptions: Hashable, Sendable {
     /// Window half-width `radius`; `y = x · (bias + alpha · Σ x²)^(−beta)`.
     case localResponseNormalization(radius: Int, bias: Float, alpha: Float, beta: Float)
     case cumsum(exclusive: Bool, reverse: Bool)
+    /// IF: the subgraphs run when the condition is true and when it is false.
+    case ifBranches(thenSubgraph: Int, elseSubgraph: Int)
+    /// WHILE: the condition subgraph and the body subgraph.
+    case whileLoop(condSubgraph: Int, bodySubgraph: Int)
+    /// CALL_ONCE: the initialization subgraph.
+    case callOnce(initSubgraph: Int)
+    /// VAR_HANDLE: the variable's container and shared name (empty when absent).
+    case varHandle(container: String, sharedName: String)
     case conv3D(Conv3DOptions)
     /// RANDOM_UNIFORM, RANDOM_STANDARD_NORMAL, MULTINOMIAL: the generator's two seeds.
     case random(seed: Int64, seed2: Int64)

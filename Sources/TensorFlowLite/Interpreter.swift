@@ -110,12 +110,14 @@ public final class Interpreter {
     /// `Failed to create the interpreter. ` followed by the runtime's message.
     static func creationFailureMessage(_ error: RuntimeError, model: Model) -> String {
         let lead = InterpreterError.failedToCreateInterpreter.description
-        guard case .unsupportedOperator(let index, _) = error,
-            let subgraph = model.subgraphs.first, index >= 0, index < subgraph.operators.count
+        let missing = error.unsupportedOperators
+        guard missing.count == 1, let first = missing.first, first.subgraph >= 0,
+            first.subgraph < model.subgraphs.count, first.index >= 0,
+            first.index < model.subgraphs[first.subgraph].operators.count
         else {
             return "\(lead) \(error.description)"
         }
-        let code = subgraph.operators[index].code
+        let code = model.subgraphs[first.subgraph].operators[first.index].code
         let tflite =
             code.builtin == .custom
             ? "Encountered unresolved custom op: \(code.customName ?? "")"
@@ -260,6 +262,18 @@ public final class Interpreter {
             name: state.name, dataType: type, shape: Tensor.Shape(state.shape),
             data: Data(UnsafeRawBufferPointer(buffer)),
             quantizationParameters: QuantizationParameters(state.quantization))
+    }
+
+    /// Returns every variable of the model to its value before the first invoke (an
+    /// addition, like Python's `Interpreter.reset_all_variables()`): the state tensors of
+    /// recurrent operators (LSTM, RNN, SVDF) become zero, and resource variables
+    /// (`tf.Variable`s a model updates between invokes) lose their values, so the
+    /// initialization subgraph that gives them their first values runs again at the next
+    /// ``invoke()``. Resets the variables shared with this interpreter's
+    /// ``SignatureRunner``s too. A streaming model (audio, text) calls it between
+    /// independent streams.
+    public func resetVariableTensors() {
+        engine.session.resetVariables()
     }
 
     /// Whether ``invoke()`` has run since the last allocation.

@@ -5,7 +5,9 @@ import TFLiteRuntime
 /// Runs one `SignatureDef` of a model: named inputs and outputs instead of indices.
 ///
 /// A runner for a signature of the main subgraph shares the interpreter's tensors; one for
-/// another subgraph has its own. Like ``Interpreter``, it is not thread-safe.
+/// another subgraph has its own. Every runner of an interpreter shares its variables, as
+/// in LiteRT: a `prefill` signature that fills a key/value cache held in variables leaves
+/// it for the `decode` signature. Like ``Interpreter``, it is not thread-safe.
 public final class SignatureRunner {
     /// The signature key.
     public let signatureKey: String
@@ -32,7 +34,7 @@ public final class SignatureRunner {
             do {
                 engine = try Engine(
                     model: interpreter.model, subgraphIndex: signature.subgraphIndex,
-                    options: interpreter.engine.options)
+                    options: interpreter.engine.options, session: interpreter.engine.session)
             } catch {
                 throw SignatureRunnerError.failedToCreateSignatureRunner(signatureKey: signatureKey)
             }

@@ -175,12 +175,12 @@ import TFLiteModel
     // MARK: Prepare errors
 
     func graph(
-        outputShape: [Int32] = [1, 6, 6, 2], shapeIsInput: Bool = false, weights: [Int] = [2, 3, 3, 4],
+        outputShape: [Int32] = [1, 6, 6, 2], weights: [Int] = [2, 3, 3, 4],
         input: [Int] = [1, 3, 3, 4], bias: Int? = nil, type: ElementType = .float32,
         options: BuiltinOptions? = nil
     ) -> GraphBuilder {
         var g = GraphBuilder()
-        let s = shapeIsInput ? g.input([4], .int32) : g.constant(outputShape, shape: [outputShape.count])
+        let s = g.constant(outputShape, shape: [outputShape.count])
         let w = g.constant([Float](repeating: 0, count: weights.reduce(1, *)), shape: weights)
         let x = g.input(input, type)
         var inputs = [s, w, x]
@@ -194,7 +194,6 @@ import TFLiteModel
     }
 
     @Test func prepareRejectsBadOperators() {
-        expectInvalid(graph(shapeIsInput: true), "must be constant")
         expectInvalid(graph(outputShape: [1, 6, 6]), "int32 vector of 4 values")
         expectInvalid(graph(outputShape: [1, 6, 6, 3]), "must be [1, height > 0, width > 0, 2]")
         expectInvalid(graph(outputShape: [2, 6, 6, 2]), "must be [1,")

@@ -34,6 +34,10 @@ extension Schema {
         package static let l2Norm: UInt8 = 12
         package static let localResponseNormalization: UInt8 = 13
         package static let cumsum: UInt8 = 102
+        package static let ifOptions: UInt8 = 92
+        package static let whileOptions: UInt8 = 93
+        package static let callOnce: UInt8 = 103
+        package static let varHandle: UInt8 = 111
 
         /// Table names indexed by type id (index 0 is NONE).
         package static let names: [String] = [

@@ -198,5 +198,25 @@ extension Schema {
         package static func cumsum(_ t: FlatBufferTable) throws(FlatBufferError) -> (exclusive: Bool, reverse: Bool) {
             (try t.bool(0, "exclusive"), try t.bool(1, "reverse"))
         }
+        /// IfOptions: then_subgraph_index, else_subgraph_index.
+        package static func ifBranches(_ t: FlatBufferTable) throws(FlatBufferError) -> (
+            then: Int32, else: Int32
+        ) {
+            (try t.scalar(0, "then_subgraph_index", default: 0), try t.scalar(1, "else_subgraph_index", default: 0))
+        }
+        /// WhileOptions: cond_subgraph_index, body_subgraph_index.
+        package static func whileLoop(_ t: FlatBufferTable) throws(FlatBufferError) -> (cond: Int32, body: Int32) {
+            (try t.scalar(0, "cond_subgraph_index", default: 0), try t.scalar(1, "body_subgraph_index", default: 0))
+        }
+        /// CallOnceOptions: init_subgraph_index.
+        package static func callOnce(_ t: FlatBufferTable) throws(FlatBufferError) -> Int32 {
+            try t.scalar(0, "init_subgraph_index", default: 0)
+        }
+        /// VarHandleOptions: container, shared_name (strings; nil when absent).
+        package static func varHandle(_ t: FlatBufferTable) throws(FlatBufferError) -> (
+            container: String?, sharedName: String?
+        ) {
+            (try t.string(0, "container"), try t.string(1, "shared_name"))
+        }
     }
 }

@@ -143,7 +143,7 @@ extension Engine {
         }
         var required = plan.size
         var overflow = false
-        for held in [foldedConstantBytes, reservedArenaBytes] where !overflow {
+        for held in [foldedConstantBytes, reservedArenaBytes, session.heldBytes(besides: self)] where !overflow {
             (required, overflow) = required.addingReportingOverflow(held)
         }
         guard !overflow, required <= options.memoryBudget else {

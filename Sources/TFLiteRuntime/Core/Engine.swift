@@ -21,6 +21,12 @@ public final class Engine {
     public let model: Model
     public let subgraphIndex: Int
     public let options: EngineOptions
+    /// What this engine shares with the other subgraphs of its interpreter: variables,
+    /// and the engines of the subgraphs its control-flow operators run.
+    public let session: Session
+    /// Whether a control-flow operator of another engine runs this one (its work counts
+    /// toward that engine's invoke).
+    let isCalledByOperator: Bool
     let subgraph: Subgraph
     /// The operators `prepare` and `invoke` run, in order: the subgraph's own after
     /// ``ActivationFusion`` (when ``EngineOptions/fusesActivations``).
@@ -96,15 +102,39 @@ public final class Engine {
     /// invoke and not counted here.
     public private(set) var arenaSize = 0
 
-    public init(model: Model, subgraphIndex: Int = 0, options: EngineOptions = EngineOptions()) throws(RuntimeError) {
+    /// Creates an engine for subgraph `subgraphIndex` of `model`.
+    ///
+    /// Give `session` to run another subgraph of an interpreter that already has an
+    /// engine (a signature's subgraph): the two then share variables. Without it the
+    /// engine starts a session of its own. Either way the subgraphs this one can reach
+    /// through IF, WHILE and CALL_ONCE are checked first (indices, cycles, arity, types,
+    /// kernels).
+    public convenience init(
+        model: Model, subgraphIndex: Int = 0, options: EngineOptions = EngineOptions(), session: Session? = nil
+    ) throws(RuntimeError) {
+        try self.init(
+            model: model, subgraphIndex: subgraphIndex, options: options,
+            session: session ?? Session(model: model, options: options), inputShapes: nil, calledByOperator: false)
+    }
+
+    /// Creates an engine; a control-flow operator's (`calledByOperator`) is prepared for
+    /// `inputShapes` (one per subgraph input) instead of the shapes the file declares.
+    init(
+        model: Model, subgraphIndex: Int, options: EngineOptions, session: Session, inputShapes: [[Int]]?,
+        calledByOperator: Bool = true
+    ) throws(RuntimeError) {
         guard subgraphIndex >= 0, subgraphIndex < model.subgraphs.count else {
             throw .unsupportedModel("the model has no subgraph \(subgraphIndex)")
         }
         self.model = model
         self.subgraphIndex = subgraphIndex
         self.options = options
+        self.session = session
+        self.isCalledByOperator = calledByOperator
         self.subgraph = model.subgraphs[subgraphIndex]
-        self.parallel = Parallel(threadCount: options.threadCount)
+        self.parallel =
+            session.parallel.threadCount == options.threadCount
+            ? session.parallel : Parallel(threadCount: options.threadCount)
         self.kernelLevel = KernelLevel.resolve(options.kernelLevel)
         self.tensors = []
         guard subgraph.operators.count <= options.maxOperators, subgraph.tensors.count <= options.maxTensors else {
@@ -120,8 +150,18 @@ public final class Engine {
         pointerTable.initialize(repeating: emptyStorage.pointer, count: count)
         scratchTable.initialize(to: emptyStorage.pointer)
         threadRegionTable.initialize(repeating: emptyStorage.pointer, count: parallel.threadCount)
-        if let missing = RuntimeError.missingKernels(subgraph.operators, extra: options.customKernels) { throw missing }
+        if !calledByOperator {
+            _ = try SubgraphCallGraph.validate(model, root: subgraphIndex, extra: options.customKernels)
+        }
         tensors = try Self.initialTensors(subgraph)
+        if let inputShapes {
+            guard inputShapes.count == subgraph.inputs.count else {
+                throw .unsupportedModel(
+                    "subgraph \(subgraphIndex) takes \(subgraph.inputs.count) inputs, not \(inputShapes.count)")
+            }
+            for (position, shape) in inputShapes.enumerated() { try resizeInput(position, to: shape) }
+        }
+        session.register(self)
         // Surface type and shape errors at creation; memory is only planned at allocate.
         pendingPrepared = try prepareSteps()
     }
@@ -192,7 +232,7 @@ public final class Engine {
             return TensorState(
                 index: t.index, name: t.name, type: t.type, shape: t.shape,
                 quantization: t.quantization, storage: storage, isVariable: t.isVariable,
-                sparsity: t.sparsity)
+                sparsity: t.sparsity, shapeSignature: t.shapeSignature)
         }
     }
 
@@ -230,9 +270,9 @@ public final class Engine {
             var context = PrepareContext(
                 op: op, tensors: [], threadCount: parallel.threadCount,
                 requantization: options.requantization, kernelLevel: kernelLevel,
-                packer: packer)
+                packer: packer, session: session)
             swap(&context.tensors, &tensors)
-            let kernel: any PreparedKernel
+            var kernel: any PreparedKernel
             do {
                 kernel = try prepare(&context)
                 swap(&context.tensors, &tensors)
@@ -241,6 +281,16 @@ public final class Engine {
                 switch error.kind {
                 case .unsupportedTypes: throw .unsupportedTypes(index: op.index, op: op.code.name, types: error.message)
                 case .invalid: throw .invalidOperator(index: op.index, op: op.code.name, reason: error.message)
+                case .valueNeeded(let t):
+                    guard t >= 0, t < tensors.count, !tensors[t].isConstant else {
+                        throw .invalidOperator(index: op.index, op: op.code.name, reason: error.message)
+                    }
+                    context = PrepareContext(
+                        op: op, tensors: [], threadCount: parallel.threadCount,
+                        requantization: options.requantization, kernelLevel: kernelLevel, session: session)
+                    kernel = LatePreparedKernel(
+                        op: op, prepare: prepare, needed: [t], tensors: tensors, context: context,
+                        memoryBudget: options.memoryBudget)
                 }
             }
             let (total, overflow) = work.addingReportingOverflow(context.work)
@@ -286,9 +336,8 @@ public final class Engine {
         throws(RuntimeError) -> Bool
     {
         let inputs = op.inputs.filter { $0 >= 0 }
-        guard !op.outputs.isEmpty, inputs.allSatisfy({ tensors[$0].isConstant }) else { return false }
-        // A random operator gives new values at every invoke.
-        guard !(kernel is any StatefulKernel) else { return false }
+        guard !op.outputs.isEmpty, !(kernel is any StatefulKernel), inputs.allSatisfy({ tensors[$0].isConstant })
+        else { return false }
         let outputs = op.outputs
         guard outputs.allSatisfy({ $0 >= 0 && !subgraph.inputs.contains($0) && !tensors[$0].isVariable }) else {
             return false
@@ -408,6 +457,7 @@ public final class Engine {
     /// Runs every prepared operator in order.
     public func invoke() throws(RuntimeError) {
         guard isAllocated else { throw .notAllocated }
+        if !isCalledByOperator { session.beginInvoke(declared: work) }
         // Kernels split GEMMs over `parallel` themselves, in tiles fixed by the shapes, so
         // that results do not depend on the thread count; BLAS's own threading would not.
         setBLASThreadCount(1)
@@ -438,6 +488,7 @@ public final class Engine {
     /// run inside another's step (``fusedOperators``) is counted in that step.
     public func invokeProfiled() throws(RuntimeError) -> [(operatorIndex: Int, seconds: Double)] {
         guard isAllocated else { throw .notAllocated }
+        if !isCalledByOperator { session.beginInvoke(declared: work) }
         setBLASThreadCount(1)
         var timings: [(operatorIndex: Int, seconds: Double)] = []
         timings.reserveCapacity(steps.count)
@@ -452,6 +503,10 @@ public final class Engine {
         if let headBoundary { timings += try invokeAfter(headBoundary, profiled: true) }
         return timings
     }
+
+    /// Whether some operator's output shapes are known only at invoke (the graph has
+    /// segments prepared then).
+    package var hasRunTimeShapes: Bool { headBoundary != nil }
 
     /// The kernels that `invoke` runs, in order (for tests that check which one a shape selects).
     var preparedKernels: [any PreparedKernel] { steps.map(\.kernel) }

@@ -9,6 +9,11 @@ package protocol PreparedKernel {
     func eval(_ context: EvalContext) throws(KernelError)
 }
 
+/// A kernel whose result depends on more than its input tensors (a variable, a subgraph
+/// it runs, a random generator's state) or that changes state besides its outputs: the
+/// engine never evaluates one at prepare, even when all its inputs are constants.
+package protocol StatefulKernel: PreparedKernel {}
+
 /// A kernel's prepare step: validates the operator in `context`, sets output shapes,
 /// requests scratch memory, and returns the prepared kernel.
 package typealias KernelPrepare = @Sendable (inout PrepareContext) throws(KernelError) -> any PreparedKernel

@@ -22,11 +22,14 @@ package struct PrepareContext {
     package let kernelLevel: KernelLevel
     /// Collects the packed constants of the whole prepare pass (nil: each is placed at once).
     let packer: ConstantPacker?
+    /// The interpreter's shared state: its variables, and the engines of called subgraphs.
+    package let session: Session?
 
     init(
         op: Operator, tensors: [TensorState], threadCount: Int, requantization: Requantization = .exact,
-        kernelLevel: KernelLevel = .portable, packer: ConstantPacker? = nil
+        kernelLevel: KernelLevel = .portable, packer: ConstantPacker? = nil, session: Session? = nil
     ) {
+        self.session = session
         self.op = op
         self.tensors = tensors
         self.threadCount = threadCount

@@ -37,7 +37,9 @@ public enum RuntimeError: Error, Hashable, Sendable, CustomStringConvertible {
         case .unsupportedOperator(let index, let op):
             return "operator \(index) (\(op)) is not supported by this runtime"
         case .unsupportedOperators(let ops):
-            let names = ops.map { "\($0.index) (\($0.op))" }
+            let names = ops.map {
+                $0.subgraph == 0 ? "\($0.index) (\($0.op))" : "\($0.index) of subgraph \($0.subgraph) (\($0.op))"
+            }
             let list =
                 names.count > 1
                 ? names.dropLast().joined(separator: ", ") + " and " + (names.last ?? "") : names.joined()
@@ -76,10 +78,14 @@ public struct UnsupportedOperator: Hashable, Sendable {
     public var index: Int
     /// The TFLite name (`RFFT2D`), or `CUSTOM:<name>` for a custom op.
     public var op: String
+    /// The subgraph of that operator (0: the main one; others run through IF, WHILE or
+    /// CALL_ONCE).
+    public var subgraph: Int
 
-    public init(index: Int, op: String) {
+    public init(index: Int, op: String, subgraph: Int = 0) {
         self.index = index
         self.op = op
+        self.subgraph = subgraph
     }
 }
 
@@ -93,32 +99,26 @@ extension RuntimeError {
         default: return []
         }
     }
-
-    /// The error for a subgraph's operators without a kernel, nil when every one has one:
-    /// ``unsupportedOperator(index:op:)`` for one missing code, else
-    /// ``unsupportedOperators(_:)`` listing each missing code once.
-    static func missingKernels(_ operators: [Operator], extra: CustomKernelTable = CustomKernelTable()) -> RuntimeError?
-    {
-        var seen = Set<String>()
-        var missing: [UnsupportedOperator] = []
-        for op in operators where !KernelRegistry.supports(op.code, extra: extra) && seen.insert(op.code.name).inserted
-        {
-            missing.append(UnsupportedOperator(index: op.index, op: op.code.name))
-        }
-        guard let first = missing.first else { return nil }
-        return missing.count == 1
-            ? .unsupportedOperator(index: first.index, op: first.op) : .unsupportedOperators(missing)
-    }
 }
 
 /// The error a kernel throws while preparing; the engine adds the operator's index and name.
 public struct KernelError: Error, Hashable, Sendable {
-    public enum Kind: Hashable, Sendable { case unsupportedTypes, invalid }
+    public enum Kind: Hashable, Sendable {
+        case unsupportedTypes, invalid
+        /// Preparing needs the value of a tensor computed at run time (a slice's size, a
+        /// reshape's shape): the engine prepares the operator again at invoke, once the
+        /// value is there (``LatePreparedKernel``).
+        case valueNeeded(tensor: Int)
+    }
     public var kind: Kind
     public var message: String
 
     public static func invalid(_ message: String) -> KernelError { KernelError(kind: .invalid, message: message) }
     public static func types(_ message: String) -> KernelError {
         KernelError(kind: .unsupportedTypes, message: message)
+    }
+    /// Tensor `tensor`'s value is needed to prepare the operator and is known only at invoke.
+    public static func valueNeeded(tensor: Int, _ message: String) -> KernelError {
+        KernelError(kind: .valueNeeded(tensor: tensor), message: message)
     }
 }

@@ -79,15 +79,21 @@ public struct TensorState: Sendable {
     /// How a sparse constant's bytes are laid out (nil for dense tensors); DENSIFY reads it.
     /// The tensor's `shape` is the dense shape, its bytes only the stored values.
     package var sparsity: Sparsity?
+    /// The file's shape signature (`-1` for a dimension known only at run time), when it
+    /// records one.
+    package var shapeSignature: [Int]?
 
     package init(
         index: Int, name: String, type: ElementType, shape: [Int], quantization: Quantization?, storage: Storage,
-        isVariable: Bool = false, sparsity: Sparsity? = nil
+        isVariable: Bool = false, sparsity: Sparsity? = nil, shapeSignature: [Int]? = nil
     ) {
         self.index = index; self.name = name; self.type = type; self.shape = shape
         self.quantization = quantization; self.storage = storage; self.isVariable = isVariable
-        self.sparsity = sparsity
+        self.sparsity = sparsity; self.shapeSignature = shapeSignature
     }
+
+    /// Whether the file declares every dimension of the tensor (no `-1` in its signature).
+    package var hasStaticShape: Bool { !(shapeSignature?.contains { $0 < 0 } ?? false) }
 
     public var rank: Int { shape.count }
 

@@ -19,6 +19,8 @@ extension KernelRegistry {
             movementKernels,
             normalizationKernels,
             signalKernels,
+            variableKernels,
+            controlFlowKernels,
             bitwiseKernels,
             randomKernels,
             windowKernels,

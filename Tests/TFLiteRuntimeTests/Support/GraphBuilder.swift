@@ -85,24 +85,48 @@ struct GraphBuilder {
         return model(storage: try ModelBytes(contentsOfFile: path), ranges: ranges)
     }
 
-    private func constantBlob() -> ([UInt8], [Int: (Int, Int)]) {
+    /// A model of several subgraphs, `graphs[0]` the main one (subgraph `i` is `graphs[i]`,
+    /// for IF, WHILE and CALL_ONCE to call).
+    static func model(_ graphs: [GraphBuilder]) -> Model {
+        var blob: [UInt8] = []
+        var rangesPerGraph: [[Int: (Int, Int)]] = []
+        for graph in graphs {
+            let (own, ranges) = graph.constantBlob(startingAt: blob.count)
+            blob += own
+            rangesPerGraph.append(ranges)
+        }
+        let storage = ModelBytes(blob)
+        let subgraphs = zip(graphs, rangesPerGraph).enumerated().map { i, pair in
+            pair.0.subgraph(storage: storage, ranges: pair.1, name: i == 0 ? "main" : "subgraph\(i)")
+        }
+        let codes = Array(Set(graphs.flatMap { $0.operators.map(\.code) }))
+        return Model(
+            bytes: storage, version: 3, modelDescription: "test", operatorCodes: codes,
+            subgraphs: subgraphs, signatures: [], metadata: [])
+    }
+
+    private func constantBlob(startingAt start: Int = 0) -> ([UInt8], [Int: (Int, Int)]) {
         var blob: [UInt8] = []
         var ranges: [Int: (Int, Int)] = [:]
         for c in constants {
-            while blob.count % 16 != 0 { blob.append(0) }
-            ranges[c.tensor] = (blob.count, c.bytes.count)
+            while (start + blob.count) % 16 != 0 { blob.append(0) }
+            ranges[c.tensor] = (start + blob.count, c.bytes.count)
             blob += c.bytes
         }
         return (blob, ranges)
     }
 
-    private func model(storage: ModelBytes, ranges: [Int: (Int, Int)]) -> Model {
+    private func subgraph(storage: ModelBytes, ranges: [Int: (Int, Int)], name: String) -> Subgraph {
         var ts = tensors
         for (t, r) in ranges {
             ts[t].constantData = ByteView(storage: storage, offset: r.0, count: r.1)
             ts[t].bufferIndex = t + 1
         }
-        let subgraph = Subgraph(name: "main", tensors: ts, inputs: inputs, outputs: outputs, operators: operators)
+        return Subgraph(name: name, tensors: ts, inputs: inputs, outputs: outputs, operators: operators)
+    }
+
+    private func model(storage: ModelBytes, ranges: [Int: (Int, Int)]) -> Model {
+        let subgraph = self.subgraph(storage: storage, ranges: ranges, name: "main")
         let codes = Array(Set(operators.map(\.code)))
         return Model(
             bytes: storage, version: 3, modelDescription: "test", operatorCodes: codes,

@@ -27,9 +27,10 @@ enum TransposeConv {
                 "output shape (input 0) must be an int32 vector of 4 values, found \(shapeTensor.type) \(shapeTensor.shape)"
             )
         }
-        guard let shapeValues = shapeTensor.constant?.array(Int32.self), shapeValues.count == 4 else {
-            throw .invalid("output shape (input 0) must be constant (or computed from constants)")
+        guard let shapeValues = shapeTensor.constant?.array(Int32.self) else {
+            throw .valueNeeded(tensor: shapeTensor.index, "the output shape (input 0) is needed at prepare")
         }
+        guard shapeValues.count == 4 else { throw .invalid("output shape (input 0) must hold 4 values") }
         let outShape = shapeValues.map { Int($0) }
         let (batch, inH, inW, inC) = try ConvCheck.rank4(input, "input")
         let (outC, kh, kw, weightsInC) = try ConvCheck.rank4(weights, "weights")

@@ -18,9 +18,9 @@ enum RangeKernel {
         }
         for (t, role) in [(start, "start"), (limit, "limit"), (delta, "delta")] {
             guard t.isConstant else {
-                throw .invalid(
-                    "the \(role) input (tensor \(t.index)) must be constant: the output length depends on it, and outputs whose shape depends on run-time values are not supported"
-                )
+                throw .valueNeeded(
+                    tensor: t.index,
+                    "the \(role) input (tensor \(t.index)) sets the output length, so it is needed at prepare")
             }
             guard t.elementCount == 1 else {
                 throw .invalid("the \(role) input must be a scalar, found shape \(t.shape)")

@@ -29,11 +29,6 @@ final class PhiloxStream: @unchecked Sendable {
     }
 }
 
-/// Marks a kernel whose outputs change from one invoke to the next with the same inputs
-/// (it keeps state): the engine never evaluates it at prepare, even when all its inputs
-/// are constant.
-package protocol StatefulKernel: PreparedKernel {}
-
 /// Reads a shape vector (int32 or int64 values, each ≥ 0) from a constant or run-time tensor.
 func readShapeVector(_ raw: UnsafeRawPointer, count: Int, wide: Bool) throws(KernelError) -> [Int] {
     var shape: [Int] = []

@@ -49,7 +49,7 @@ enum Reduce {
     /// The axes as indices in `0 ..< rank`, in the tensor's order.
     static func normalizedAxes(_ tensor: TensorState, rank: Int) throws(KernelError) -> [Int] {
         guard let constant = tensor.constant else {
-            throw .invalid("the axes (input 1) must be constant")
+            throw .valueNeeded(tensor: tensor.index, "the axes (input 1) are needed at prepare")
         }
         let values = constant.typed(Int32.self)
         guard values.count >= tensor.elementCount else {

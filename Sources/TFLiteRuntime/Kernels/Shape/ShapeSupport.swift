@@ -26,9 +26,9 @@ enum ShapeSupport {
     /// constant or a folded result). `role` names the input in messages.
     static func constantIntegers(_ tensor: TensorState, role: String) throws(KernelError) -> [Int] {
         guard let data = tensor.constant else {
-            throw .invalid(
-                "the \(role) tensor (tensor \(tensor.index)) must be constant: its value is needed at prepare and is only known at run time here"
-            )
+            throw .valueNeeded(
+                tensor: tensor.index,
+                "the \(role) tensor (tensor \(tensor.index)) is needed at prepare and is only known at run time")
         }
         let count = tensor.elementCount
         switch tensor.type {
