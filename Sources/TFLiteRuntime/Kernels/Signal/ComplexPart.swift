@@ -42,6 +42,8 @@ struct ComplexPartKernel: PreparedKernel {
     private func copy<T>(_ context: EvalContext, _: T.Type) {
         let z = UnsafePointer(context.pointer(input, as: T.self)) + offset
         let y = context.pointer(output, as: T.self)
-        for i in 0 ..< count { y[i] = z[2 * i] }
+        context.parallel.forEachChunk(count, minimumChunk: 1 << 14) { range in
+            for i in range { y[i] = z[2 * i] }
+        }
     }
 }
