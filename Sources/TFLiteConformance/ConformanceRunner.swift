@@ -164,6 +164,11 @@ public enum ConformanceRunner {
             maxError = max(maxError, x == y ? 0 : abs(x - y))
             maxRef = max(maxRef, abs(y))
         }
+        // 64-bit integers past 2^53 can round to the same double: compare their bits too.
+        if integer, differing == 0, got.data != want.data {
+            maxError = Swift.max(maxError, 1)
+            differing = zip(got.data, want.data).contains { $0 != $1 } ? 1 : differing
+        }
         return Distance(
             maxAbsError: maxError, maxReference: maxRef, isInteger: integer, differing: differing, elements: a.count)
     }

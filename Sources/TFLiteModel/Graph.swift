@@ -62,16 +62,19 @@ public struct Operator: Sendable {
     public var outputs: [Int]
     public var intermediates: [Int]
     public var options: BuiltinOptions
+    /// The `builtin_options_2` union (StableHLO operators, REDUCE_WINDOW).
+    public var options2: BuiltinOptions2
     /// Raw `custom_options` bytes (FlexBuffers when `customOptionsFormat == 0`).
     public var customOptions: ByteView?
     public var customOptionsFormat: Int8
 
     public init(
         index: Int, code: OperatorCode, inputs: [Int], outputs: [Int], intermediates: [Int] = [],
-        options: BuiltinOptions = .none, customOptions: ByteView? = nil, customOptionsFormat: Int8 = 0
+        options: BuiltinOptions = .none, customOptions: ByteView? = nil, customOptionsFormat: Int8 = 0,
+        options2: BuiltinOptions2 = .none
     ) {
         self.index = index; self.code = code; self.inputs = inputs; self.outputs = outputs
-        self.intermediates = intermediates; self.options = options
+        self.intermediates = intermediates; self.options = options; self.options2 = options2
         self.customOptions = customOptions; self.customOptionsFormat = customOptionsFormat
     }
 }

@@ -115,6 +115,10 @@ extension BuiltinOptions {
             let o = try Small.varHandle(t)
             self = .varHandle(container: o.container ?? "", sharedName: o.sharedName ?? "")
         default:
+            if let more = try BuiltinOptions.decodeMore(typeID: typeID, table: t) {
+                self = more
+                return
+            }
             self =
                 Schema.BuiltinOptionsType.emptyTables.contains(typeID) ? .empty(typeID: typeID) : .other(typeID: typeID)
         }

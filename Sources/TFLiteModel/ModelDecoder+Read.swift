@@ -55,6 +55,7 @@ struct RawOperator {
     var outputs: [Int32]
     var intermediates: [Int32]
     var options: BuiltinOptions
+    var options2: BuiltinOptions2
     var customOptionsRange: Range<Int>?
     var customOptionsFormat: Int8
     var largeCustomOptionsOffset: UInt64
@@ -205,9 +206,10 @@ extension RawOperator {
         customOptionsFormat = try op.customOptionsFormat
         largeCustomOptionsOffset = try op.largeCustomOptionsOffset
         largeCustomOptionsSize = try op.largeCustomOptionsSize
-        // Read (and so verify) the second options union and the mutation flags even
-        // though the model keeps neither: a malformed table is still a malformed file.
-        _ = try op.builtinOptions2
+        let (type2, table2) = try op.builtinOptions2
+        options2 = try BuiltinOptions2(typeID: type2, table: table2)
+        // Read (and so verify) the mutation flags even though the model does not keep
+        // them: a malformed vector is still a malformed file.
         _ = try op.mutatingVariableInputs
     }
 }

@@ -80,7 +80,8 @@ extension ModelDecoder {
             inputs: try indices(raw.inputs, "input", optional: true),
             outputs: try indices(raw.outputs, "output", optional: false),
             intermediates: try indices(raw.intermediates, "intermediate", optional: false),
-            options: raw.options, customOptions: customOptions, customOptionsFormat: raw.customOptionsFormat)
+            options: raw.options, customOptions: customOptions, customOptionsFormat: raw.customOptionsFormat,
+            options2: raw.options2)
     }
 
     /// In execution order, every tensor an operator reads must already exist: a graph

@@ -207,6 +207,9 @@ public enum BuiltinOptions: Hashable, Sendable {
     case callOnce(initSubgraph: Int)
     /// VAR_HANDLE: the variable's container and shared name (empty when absent).
     case varHandle(container: String, sharedName: String)
+    case conv3D(Conv3DOptions)
+    /// RANDOM_UNIFORM, RANDOM_STANDARD_NORMAL, MULTINOMIAL: the generator's two seeds.
+    case random(seed: Int64, seed2: Int64)
     /// An options table with no fields (PadOptions, QuantizeOptions, HardSwishOptions...).
     case empty(typeID: UInt8)
     /// A table this library does not decode (`builtin_options_type` value kept).

@@ -21,6 +21,10 @@ extension KernelRegistry {
             signalKernels,
             variableKernels,
             controlFlowKernels,
+            bitwiseKernels,
+            randomKernels,
+            windowKernels,
+            stableHLOKernels,
         ]
     }
 

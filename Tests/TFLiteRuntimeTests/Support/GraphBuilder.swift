@@ -49,11 +49,14 @@ struct GraphBuilder {
     mutating func constant(_ values: [Float], shape: [Int]) -> Int { constant(values, shape: shape, .float32) }
     mutating func constant(_ values: [Int32], shape: [Int]) -> Int { constant(values, shape: shape, .int32) }
 
-    mutating func op(_ code: BuiltinOperator, inputs: [Int], outputs: [Int], options: BuiltinOptions = .none) {
+    mutating func op(
+        _ code: BuiltinOperator, inputs: [Int], outputs: [Int], options: BuiltinOptions = .none,
+        options2: BuiltinOptions2 = .none
+    ) {
         operators.append(
             Operator(
                 index: operators.count, code: OperatorCode(builtin: code), inputs: inputs, outputs: outputs,
-                options: options))
+                options: options, options2: options2))
     }
 
     mutating func customOp(_ name: String, inputs: [Int], outputs: [Int], options: [UInt8], version: Int = 1)

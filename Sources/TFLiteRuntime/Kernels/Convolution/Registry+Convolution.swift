@@ -8,6 +8,8 @@ extension KernelRegistry {
             (.fullyConnected, FullyConnected.prepare),
             (.transposeConv, TransposeConv.prepare),
             (.batchMatmul, BatchMatMul.prepare),
+            (.conv3D, Conv3D.prepare),
+            (.conv3DTranspose, Conv3DTranspose.prepare),
         ]
     }
 }

@@ -21,6 +21,7 @@ extension KernelRegistry {
             (.floorMod, BinaryMath.prepare(.floorMod)),
             (.logicalAnd, BinaryMath.prepare(.logicalAnd)),
             (.logicalOr, BinaryMath.prepare(.logicalOr)),
+            (.atan2, Atan2.prepare),
         ]
     }
 }

@@ -6,6 +6,8 @@ extension KernelRegistry {
         [
             (.rfft2D, RFFT2DKernel.prepare),
             (.complexAbs, ComplexAbsKernel.prepare),
+            (.real, ComplexPart.prepare(imaginary: false)),
+            (.imag, ComplexPart.prepare(imaginary: true)),
         ]
     }
 }
