@@ -37,7 +37,7 @@ import PackageDescription
 /// Clang code-generation flags that apply only to compiles for `architectures`.
 /// `-Xarch_<arch> <flag>` passes the flag when the target has that architecture and drops
 /// it otherwise (`-Qunused-arguments` keeps the dropped ones quiet), so no `-mavx2` reaches
-/// an aarch64 compile, where it is an error, and no `-march=armv8.2-a+dotprod` an x86-64
+/// an aarch64 compile, where it is an error, and no `-march=armv8-a+dotprod` an x86-64
 /// one. Clang calls 64-bit ARM `aarch64` in Linux and Android triples and `arm64` in
 /// Apple ones, so ARM flags name both.
 func flags(for architectures: [String], _ clangFlags: [String]) -> [String] {

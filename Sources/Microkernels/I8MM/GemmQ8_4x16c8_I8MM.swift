@@ -172,20 +172,21 @@ func matrixPanels4x16<Output: IntegerBlockOutput, M: ByteMatrixMultiply>(
             let base = UnsafeRawPointer(a + i * lda)
             let r0 = base, r1 = base + Swift.min(1, rows - 1) * lda
             let r2 = base + Swift.min(2, rows - 1) * lda, r3 = base + Swift.min(3, rows - 1) * lda
-            var upper = PairBlocks(start), lower = PairBlocks(start)
+            // Rows 0-1 and rows 2-3 of the block.
+            var top = PairBlocks(start), bottom = PairBlocks(start)
             var pb = panel
             var d = 0
             while d + 16 <= kp {
-                let (u0, u1) = pairHalves(
+                let (t0, t1) = pairHalves(
                     r0.loadUnaligned(fromByteOffset: d, as: SIMD16<Int8>.self),
                     r1.loadUnaligned(fromByteOffset: d, as: SIMD16<Int8>.self))
-                let (l0, l1) = pairHalves(
+                let (b0, b1) = pairHalves(
                     r2.loadUnaligned(fromByteOffset: d, as: SIMD16<Int8>.self),
                     r3.loadUnaligned(fromByteOffset: d, as: SIMD16<Int8>.self))
-                upper.add(u0, pb, multiply)
-                lower.add(l0, pb, multiply)
-                upper.add(u1, pb + 128, multiply)
-                lower.add(l1, pb + 128, multiply)
+                top.add(t0, pb, multiply)
+                bottom.add(b0, pb, multiply)
+                top.add(t1, pb + 128, multiply)
+                bottom.add(b1, pb + 128, multiply)
                 pb += 256
                 d += 16
             }
@@ -195,10 +196,10 @@ func matrixPanels4x16<Output: IntegerBlockOutput, M: ByteMatrixMultiply>(
                         lowHalf: x.loadUnaligned(fromByteOffset: d, as: SIMD8<Int8>.self),
                         highHalf: y.loadUnaligned(fromByteOffset: d, as: SIMD8<Int8>.self))
                 }
-                upper.add(pair(r0, r1), pb, multiply)
-                lower.add(pair(r2, r3), pb, multiply)
+                top.add(pair(r0, r1), pb, multiply)
+                bottom.add(pair(r2, r3), pb, multiply)
             }
-            let (s0, s1) = upper.rows(), (s2, s3) = lower.rows()
+            let (s0, s1) = top.rows(), (s2, s3) = bottom.rows()
             columns.store(s0, row: i)
             if rows > 1 { columns.store(s1, row: i + 1) }
             if rows > 2 { columns.store(s2, row: i + 2) }
