@@ -5,7 +5,7 @@
 // Layers, each importing only those below it:
 //   TFLiteFormat (FlatBuffers/FlexBuffers + schema views)
 //   → TFLiteModel (validated, immutable graph)
-//   → Microkernels, MicrokernelsAVX2, MicrokernelsAVX512 (per-ISA inner loops, chosen at run time)
+//   → Microkernels and its per-level targets (per-ISA inner loops, chosen at run time)
 //   → TFLiteRuntime (planner, executor, kernels)
 //   → TensorFlowLite, MLKit (API modules)
 //   → TFLiteCommands → tflite (CLI)
@@ -22,29 +22,43 @@
 // work here.
 //
 // Kernels per instruction-set level: `Microkernels` is compiled for the architecture's
-// baseline and runs everywhere; `MicrokernelsAVX2` is compiled with AVX2 + FMA (x86-64-v3)
-// and `MicrokernelsAVX512` with AVX-512 + VNNI on top, each only called after CPUID says
-// the CPU has them (`KernelLevel`). Its flags are
-// per-target unsafe flags, which SwiftPM accepts in versioned dependencies from tools
-// version 6.2 on. The manifest is evaluated on the build host, so the x86 targets are
-// declared only when building on x86-64.
+// baseline and runs everywhere. The other level targets hold one level's inner loops each,
+// compiled for that level's instructions and only called after the CPU says it has them
+// (`KernelLevel`): `MicrokernelsAVX2` (AVX2 + FMA, x86-64-v3) and `MicrokernelsAVX512`
+// (AVX-512 + VNNI on top) on x86-64; `MicrokernelsNEON` (Advanced SIMD, the aarch64
+// baseline), `MicrokernelsDotProd` (+ SDOT/UDOT) and `MicrokernelsI8MM` (+ SMMLA/UMMLA) on
+// aarch64. Every target is declared for every build, whatever machine evaluates the
+// manifest (it need not be the target: a Swift SDK, an iOS build on an Intel Mac); a
+// level's sources are empty on the other architecture, and its code-generation flags reach
+// only compiles for its own (`flags(for:_:)`). The flags are per-target unsafe flags,
+// which SwiftPM accepts in versioned dependencies from tools version 6.2 on.
 import PackageDescription
 
-#if arch(x86_64)
-let isaTargetNames = ["MicrokernelsAVX2", "MicrokernelsAVX512"]
+/// Clang code-generation flags that apply only to compiles for `architectures`.
+/// `-Xarch_<arch> <flag>` passes the flag when the target has that architecture and drops
+/// it otherwise (`-Qunused-arguments` keeps the dropped ones quiet), so no `-mavx2` reaches
+/// an aarch64 compile, where it is an error, and no `-march=armv8-a+dotprod` an x86-64
+/// one. Clang calls 64-bit ARM `aarch64` in Linux and Android triples and `arm64` in
+/// Apple ones, so ARM flags name both.
+func flags(for architectures: [String], _ clangFlags: [String]) -> [String] {
+    architectures.flatMap { arch in clangFlags.flatMap { ["-Xcc", "-Xarch_\(arch)", "-Xcc", $0] } }
+}
+let x86_64 = ["x86_64"], arm64 = ["aarch64", "arm64"]
+/// Every level target: whole-module code generation kept to the level's own module
+/// (`-disable-cmo`: callers in baseline modules must not inline, and so recompile for the
+/// baseline, a level's bodies).
+let levelFlags = ["-Xcc", "-Qunused-arguments", "-Xfrontend", "-disable-cmo"]
+let x86_64_v3 = ["-mavx2", "-mfma", "-mf16c", "-mbmi2"]
+
+let isaTargetNames = [
+    "MicrokernelsAVX2", "MicrokernelsAVX512", "MicrokernelsNEON", "MicrokernelsDotProd", "MicrokernelsI8MM",
+]
 let isaTargets: [Target] = [
     .target(
         name: "MicrokernelsAVX2",
         dependencies: ["Microkernels"],
         path: "Sources/Microkernels/AVX2",
-        swiftSettings: [
-            // Whole-module code generation for x86-64-v3. `-disable-cmo` keeps callers in
-            // baseline modules from inlining (and so recompiling for SSE2) these bodies.
-            .unsafeFlags([
-                "-Xcc", "-mavx2", "-Xcc", "-mfma", "-Xcc", "-mf16c", "-Xcc", "-mbmi2",
-                "-Xfrontend", "-disable-cmo",
-            ])
-        ]
+        swiftSettings: [.unsafeFlags(levelFlags + flags(for: x86_64, x86_64_v3))]
     ),
     .target(
         name: "MicrokernelsAVX512",
@@ -52,19 +66,33 @@ let isaTargets: [Target] = [
         path: "Sources/Microkernels/AVX512",
         swiftSettings: [
             // x86-64-v3 plus AVX-512 F/BW/DQ/VL and VNNI (what `KernelLevel.avx512` checks).
-            .unsafeFlags([
-                "-Xcc", "-mavx2", "-Xcc", "-mfma", "-Xcc", "-mf16c", "-Xcc", "-mbmi2",
-                "-Xcc", "-mavx512f", "-Xcc", "-mavx512bw", "-Xcc", "-mavx512dq", "-Xcc", "-mavx512vl",
-                "-Xcc", "-mavx512vnni",
-                "-Xfrontend", "-disable-cmo",
-            ])
+            .unsafeFlags(
+                levelFlags
+                    + flags(
+                        for: x86_64,
+                        x86_64_v3 + ["-mavx512f", "-mavx512bw", "-mavx512dq", "-mavx512vl", "-mavx512vnni"]))
         ]
     ),
+    // Advanced SIMD is part of every aarch64 target: no flag beyond the level's.
+    .target(
+        name: "MicrokernelsNEON",
+        dependencies: ["Microkernels"],
+        path: "Sources/Microkernels/NEON",
+        swiftSettings: [.unsafeFlags(levelFlags)]
+    ),
+    .target(
+        name: "MicrokernelsDotProd",
+        dependencies: ["Microkernels", "MicrokernelsNEON"],
+        path: "Sources/Microkernels/DotProd",
+        swiftSettings: [.unsafeFlags(levelFlags + flags(for: arm64, ["-march=armv8-a+dotprod"]))]
+    ),
+    .target(
+        name: "MicrokernelsI8MM",
+        dependencies: ["Microkernels", "MicrokernelsNEON"],
+        path: "Sources/Microkernels/I8MM",
+        swiftSettings: [.unsafeFlags(levelFlags + flags(for: arm64, ["-march=armv8-a+dotprod+i8mm"]))]
+    ),
 ]
-#else
-let isaTargetNames: [String] = []
-let isaTargets: [Target] = []
-#endif
 
 let package = Package(
     name: "swift-tflite",

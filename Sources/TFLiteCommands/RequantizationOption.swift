@@ -21,12 +21,14 @@ struct EngineArguments: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "Highest kernel instruction-set level: portable, avx2 or avx512 (default: the best this CPU has, or $TFLITE_KERNEL_LEVEL)",
+            "Highest kernel instruction-set level: portable, avx2, avx512 (x86-64), neon, dotprod, i8mm (aarch64) (default: the best this CPU has, or $TFLITE_KERNEL_LEVEL)",
             valueName: "level"),
         completion: .list(KernelLevel.allCases.map(\.description)),
         transform: { text in
             guard let level = KernelLevel(name: text) else {
-                throw ValidationError("expected " + KernelLevel.allCases.map(\.description).joined(separator: " or "))
+                let names = KernelLevel.allCases.map(\.description)
+                throw ValidationError(
+                    "expected " + names.dropLast().joined(separator: ", ") + " or " + (names.last ?? ""))
             }
             return level
         })

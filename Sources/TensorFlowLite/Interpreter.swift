@@ -313,30 +313,43 @@ extension Interpreter {
         /// XNNPACK's faster floating-point arithmetic, which can differ by one code.
         public var requantization: Requantization = .exact
         /// Highest instruction-set level of kernels to use (an addition); `nil`, the
-        /// default, picks the best the CPU has, capped by the `TFLITE_KERNEL_LEVEL`
-        /// environment variable (`portable`, `avx2` or `avx512`) when set. A level the CPU lacks is
-        /// lowered to the CPU's. 8-bit outputs are identical on every level; forcing a
-        /// lower one is for comparisons and for working around a platform problem.
+        /// default, picks the best the CPU and the OS report, capped by the
+        /// `TFLITE_KERNEL_LEVEL` environment variable (a level's name, such as `portable`,
+        /// `avx2` or `neon`) when set. A level the CPU lacks, or a level of the other
+        /// architecture, is lowered to the CPU's best. 8-bit outputs are identical on every
+        /// level; forcing a lower one is for comparisons and for working around a platform
+        /// problem.
         public var kernelLevel: KernelLevel? = nil
         /// Kernels registered with ``registerCustomOperator(_:_:)``.
         var customKernels = CustomKernelTable()
 
         public init() {}
 
-        /// An instruction-set level of the interpreter's kernels, lowest first.
+        /// An instruction-set level of the interpreter's kernels: ``portable``, then the
+        /// x86-64 levels and the aarch64 levels, each architecture's lowest first.
         public enum KernelLevel: String, CaseIterable, Hashable, Sendable {
-            /// The architecture's baseline (SSE2 on x86-64): runs on every CPU.
+            /// The architecture's baseline (SSE2 on x86-64, Advanced SIMD on aarch64),
+            /// without level-specific microkernels: runs on every CPU.
             case portable
             /// x86-64-v3: AVX2 and FMA.
             case avx2
-            /// AVX-512 (F, BW, DQ, VL) with VNNI integer dot products.
+            /// x86-64: AVX-512 (F, BW, DQ, VL) with VNNI integer dot products.
             case avx512
+            /// aarch64: Advanced SIMD (ARMv8.0) microkernels.
+            case neon
+            /// aarch64: ``neon`` and the ARMv8.2 8-bit dot product (SDOT/UDOT).
+            case dotprod
+            /// aarch64: ``dotprod`` and the ARMv8.6 8-bit matrix multiply (SMMLA/UMMLA).
+            case i8mm
 
             var runtimeLevel: TFLiteRuntime.KernelLevel {
                 switch self {
                 case .portable: .portable
                 case .avx2: .avx2
                 case .avx512: .avx512
+                case .neon: .neon
+                case .dotprod: .dotprod
+                case .i8mm: .i8mm
                 }
             }
         }

@@ -18,32 +18,6 @@ import MicrokernelsAVX512
 }
 
 #if arch(x86_64)
-/// One output row by the definition (taps outside the rows skipped), in Double, then the
-/// bias and clamp; with integer data every step is exact.
-private func referenceRow(
-    _ s: Depthwise3x3Row, rows: [[Float]?], w: [Float], start: Float, bias: [Float]?,
-    lower: Float, upper: Float
-) -> [Float] {
-    var out = [Float]()
-    for ox in 0 ..< s.outputWidth {
-        for c in 0 ..< s.channels {
-            var acc = Double(start)
-            for ky in 0 ..< 3 {
-                guard let r = rows[ky] else { continue }
-                for kx in 0 ..< 3 {
-                    let ix = ox * s.stride - s.padLeft + kx
-                    guard ix >= 0, ix < s.inputWidth else { continue }
-                    acc += Double(r[ix * s.channels + c]) * Double(w[(3 * ky + kx) * s.channels + c])
-                }
-            }
-            var v = Float(acc)
-            if let bias { v += bias[c] }
-            out.append(Swift.min(Swift.max(v, lower), upper))
-        }
-    }
-    return out
-}
-
 /// Runs the row kernel of `level` on random rows (`integers`: centered 8-bit codes and the exact
 /// kernel's start value, else floats with a bias and a clamp), each of the three rows
 /// present or in the padding, and compares with ``referenceRow``. The output buffer has
@@ -66,7 +40,7 @@ private func checkRow(
     let bias: [Float]? = integers ? nil : values(channels)
     let start: Float = integers ? 12_582_912 : 0
     let (lower, upper): (Float, Float) = integers ? (-.infinity, .infinity) : (-0.75, 0.5)
-    let expected = referenceRow(s, rows: rows, w: w, start: start, bias: bias, lower: lower, upper: upper)
+    let expected = referenceDepthwiseRow(s, rows: rows, w: w, start: start, bias: bias, lower: lower, upper: upper)
     let zeros = [Float](repeating: 0, count: channels)
     var out = [Float](repeating: 1234, count: outputWidth * channels + 9)
     // Rows in exactly-sized arrays, so a read past a row's end would touch another allocation.
@@ -111,14 +85,12 @@ func depthwiseConv3x3F32MatchesDefinition(level: KernelLevel, integers: Bool) {
     var seed: UInt64 = integers ? 5000 : 0
     // Channel counts around the 8- and 16-wide blocks and the masked tails; widths with and
     // without interior pixels; SAME-like and VALID padding.
-    for channels in [1, 3, 8, 13, 16, 21, 31, 33, 64] {
-        for inputWidth in [1, 2, 3, 6, 9] {
+    for channels in KernelCases.depthwiseChannels {
+        for inputWidth in KernelCases.depthwiseWidths {
             for stride in [1, 2] {
                 for padLeft in [0, 1] where inputWidth + 2 * padLeft >= 3 {
                     for rowRuns in [false, true] {
-                        for present in [
-                            [true, true, true], [false, true, true], [true, true, false], [false, true, false],
-                        ] {
+                        for present in KernelCases.depthwiseRowsPresent {
                             seed += 1
                             checkRow(
                                 level: level, channels: channels, inputWidth: inputWidth, stride: stride,

@@ -6,22 +6,6 @@ import MicrokernelsAVX2
 import MicrokernelsAVX512
 #endif
 
-/// `clamp(bias + A·Bᵀ)` in Double, the definition the float GEMMs are held to.
-private func referenceGemmF32(
-    m: Int, n: Int, k: Int, a: [Float], w: [Float], bias: [Float]?,
-    lower: Float, upper: Float
-) -> [Float] {
-    var c = [Float](repeating: 0, count: m * n)
-    for i in 0 ..< m {
-        for j in 0 ..< n {
-            var s = Double(bias?[j] ?? 0)
-            for d in 0 ..< k { s += Double(a[i * k + d]) * Double(w[j * k + d]) }
-            c[i * n + j] = Swift.min(Swift.max(Float(s), lower), upper)
-        }
-    }
-    return c
-}
-
 @Test func gemmF32PackingPutsBiasFirst() {
     let n = 17, k = 2
     let w: [Float] = (0 ..< n * k).map { Float($0) }
@@ -73,13 +57,7 @@ private func packF32(_ w: [Float], bias: [Float]?, n: Int, k: Int) -> [Float] {
 func gemmF32MatchesDefinition(level: KernelLevel) {
     guard level <= KernelLevel.host else { return }
     var rng = SplitMix64(seed: 7)
-    // Rows around the blocks (6 at avx2; 8, 4, 2, 1 at avx512) and the 96-row stripes;
-    // columns around 8-, 16- and 32-column blocks, odd panel counts and narrow last panels.
-    let shapes: [(Int, Int, Int)] = [
-        (1, 1, 1), (5, 16, 3), (6, 17, 8), (13, 40, 27), (100, 33, 64), (200, 96, 16), (7, 1001, 5),
-        (15, 24, 9), (9, 8, 4), (3, 9, 2), (25, 64, 31), (49, 48, 17), (97, 32, 7), (2, 56, 3), (11, 72, 12),
-    ]
-    for (m, n, k) in shapes {
+    for (m, n, k) in KernelCases.gemmF32 {
         for (withBias, lower, upper) in [(false, -Float.infinity, Float.infinity), (true, 0, 6)] {
             let a = (0 ..< m * k).map { _ in Float.random(in: -1 ... 1, using: &rng) }
             let w = (0 ..< n * k).map { _ in Float.random(in: -1 ... 1, using: &rng) }
@@ -150,7 +128,7 @@ func gemmF32RowSplitDoesNotChangeResults(level: KernelLevel) {
 @Test(.enabled(if: KernelLevel.host >= .avx2, "needs AVX2 + FMA"))
 func gemvF32AVX2MatchesDefinition() {
     var rng = SplitMix64(seed: 11)
-    for (n, k) in [(1, 1), (3, 7), (4, 8), (5, 9), (13, 64), (1001, 37), (9, 1280)] {
+    for (n, k) in KernelCases.gemvF32 {
         for (withBias, lower, upper) in [(false, -Float.infinity, Float.infinity), (true, -1, 1)] {
             let x = (0 ..< k).map { _ in Float.random(in: -1 ... 1, using: &rng) }
             let ldw = k + 3
@@ -183,7 +161,7 @@ func gemvF32AVX2MatchesDefinition() {
 @Test(.enabled(if: KernelLevel.host >= .avx2, "needs AVX2 + FMA"))
 func gemvF32x4PackedEqualsRowMajor() {
     var rng = SplitMix64(seed: 12)
-    for (n, k) in [(1, 1), (3, 7), (4, 8), (5, 9), (13, 64), (1001, 37), (9, 1280), (64, 15)] {
+    for (n, k) in KernelCases.gemvF32Packed {
         let x = (0 ..< k).map { _ in Float.random(in: -1 ... 1, using: &rng) }
         let w = (0 ..< n * k).map { _ in Float.random(in: -1 ... 1, using: &rng) }
         let bias = (0 ..< n).map { _ in Float.random(in: -1 ... 1, using: &rng) }

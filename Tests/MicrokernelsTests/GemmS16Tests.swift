@@ -6,19 +6,6 @@ import MicrokernelsAVX2
 import MicrokernelsAVX512
 #endif
 
-/// `C = A · Bᵀ` by the definition, in wrapping `Int32`.
-private func referenceGemm(m: Int, n: Int, k: Int, a: [Int16], b: [Int16]) -> [Int32] {
-    var c = [Int32](repeating: 0, count: m * n)
-    for i in 0 ..< m {
-        for j in 0 ..< n {
-            var s: Int32 = 0
-            for d in 0 ..< k { s = s &+ Int32(a[i * k + d]) &* Int32(b[j * k + d]) }
-            c[i * n + j] = s
-        }
-    }
-    return c
-}
-
 /// Runs `kernel` on random centered codes (`|v| ≤ 255`, the range the runtime feeds it)
 /// with A rows padded to an even depth plus `extraStride` unused values, and compares
 /// with the definition.
@@ -49,14 +36,9 @@ private func checkGemmS16(
             }
         }
     }
-    let expected = referenceGemm(m: m, n: n, k: k, a: a, b: b)
+    let expected = referenceGemmInt(m: m, n: n, k: k, a: a, b: b)
     expectGemmResult(c, ldc: ldc, expected: expected, m: m, n: n, k: k)
 }
-
-private let shapes: [(m: Int, n: Int, k: Int)] = [
-    (1, 1, 1), (1, 16, 2), (3, 5, 7), (4, 16, 8), (5, 17, 9), (7, 33, 31), (8, 32, 64),
-    (13, 40, 27), (64, 96, 144), (9, 1001, 3), (2, 8, 1152),
-]
 
 @Test func gemmS16PackingPlacesColumnPairs() {
     // n = 17, k = 3: two panels of 16 columns, two depth pairs (the last padded).
@@ -75,7 +57,7 @@ private let shapes: [(m: Int, n: Int, k: Int)] = [
 #if arch(x86_64)
 @Test(.enabled(if: KernelLevel.host >= .avx512, "needs AVX-512 VNNI"))
 func gemmS16AVX512VNNIMatchesDefinition() {
-    for (index, s) in shapes.enumerated() {
+    for (index, s) in KernelCases.gemmS16.enumerated() {
         for extra in [0, 6] {
             checkGemmS16(m: s.m, n: s.n, k: s.k, extraStride: extra, seed: UInt64(index * 10 + extra)) {
                 MicrokernelsAVX512.gemmS16x8x16c2AVX512VNNI(
@@ -87,7 +69,7 @@ func gemmS16AVX512VNNIMatchesDefinition() {
 
 @Test(.enabled(if: KernelLevel.host >= .avx2, "needs AVX2 + FMA"))
 func gemmS16AVX2MatchesDefinition() {
-    for (index, s) in shapes.enumerated() {
+    for (index, s) in KernelCases.gemmS16.enumerated() {
         for extra in [0, 6] {
             checkGemmS16(m: s.m, n: s.n, k: s.k, extraStride: extra, seed: UInt64(index * 10 + extra)) {
                 MicrokernelsAVX2.gemmS16x4x16c2(m: $0, n: $1, kp: $2, a: $3, lda: $4, packedB: $5, c: $6, ldc: $7)
@@ -137,7 +119,7 @@ func gemmS16WrapsLikeInt32(level: KernelLevel) {
 @Test(.enabled(if: KernelLevel.host >= .avx2, "needs AVX2 + FMA"))
 func gemvS8S16AVX2MatchesDefinition() {
     var rng = SplitMix64(seed: 5)
-    for (n, k) in [(1, 1), (3, 15), (4, 16), (5, 17), (9, 100), (1001, 1024), (2, 1 << 15)] {
+    for (n, k) in KernelCases.gemvS8S16 {
         for signed in [false, true] {
             let ldw = k + 5
             let w = (0 ..< n * ldw).map { _ in UInt8.random(in: 0 ... 255, using: &rng) }

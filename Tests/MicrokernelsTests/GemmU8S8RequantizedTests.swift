@@ -4,23 +4,6 @@ import MicrokernelsAVX512
 import SeededRandom
 import Testing
 
-/// TFLite's `MultiplyByQuantizedMultiplier` as the reference kernels write it: a wrapping
-/// left shift, `SaturatingRoundingDoublingHighMul` (nudge by sign, truncating division),
-/// then `RoundingDivideByPOT`; then the zero point and the clamp.
-private func tfliteRequantize(_ acc: Int32, mantissa: Int32, exponent: Int, zp: Int32, lower: Int32, upper: Int32)
-    -> Int32
-{
-    let x = acc &<< Int32(Swift.max(exponent, 0))
-    let ab = Int64(x) * Int64(mantissa)
-    let nudge: Int64 = ab >= 0 ? 1 << 30 : 1 - (1 << 30)
-    let h = Int32(truncatingIfNeeded: (ab + nudge) / (1 << 31))
-    let right = Int32(Swift.max(-exponent, 0))
-    let mask = Int32(truncatingIfNeeded: (Int64(1) << right) - 1)
-    let threshold = (mask >> 1) + (h < 0 ? 1 : 0)
-    let r = (h >> right) + ((h & mask) > threshold ? 1 : 0)
-    return Swift.min(Swift.max(Int64(r) + Int64(zp), Int64(lower)), Int64(upper)).toInt32
-}
-
 /// `A` (`m × k`) as rows padded to the GEMM's depth (padding bytes arbitrary) and `B`
 /// (`n × k`) packed.
 private func gemmOperands(m: Int, n: Int, k: Int, a: [UInt8], b: [Int8]) -> (Int, [UInt8], [Int8]) {
@@ -34,25 +17,15 @@ private func gemmOperands(m: Int, n: Int, k: Int, a: [UInt8], b: [Int8]) -> (Int
     return (kp, rows, packed)
 }
 
-extension Int64 {
-    fileprivate var toInt32: Int32 { Int32(truncatingIfNeeded: self) }
-}
-
 /// The GEMM with the requantization in its epilogue gives TFLite's codes for the exact sums
 /// `initial + bias + A·Bᵀ`: with left shifts, with the saturating store (int8 over its whole
 /// range, every `R ≥ 1`) and with neither, on shapes with short blocks and narrow panels.
 @Test(.enabled(if: KernelLevel.host >= .avx512, "needs AVX-512 VNNI"))
 func gemmU8S8RequantizeQ31MatchesReference() {
     var rng = SplitMix64(seed: 0x5eed)
-    let cases: [(exponents: ClosedRange<Int>, zp: Int32, lower: Int32, upper: Int32, saturating: Bool)] = [
-        (-14 ... -1, -7, -128, 127, true), (-14 ... -1, 100, -128, 127, true), (-3 ... 4, 3, -128, 127, false),
-        (-12 ... -1, -128, -128, -20, false), (-9 ... 0, 0, 0, 255, false),
-    ]
-    for (index, s) in [(1, 1, 1), (5, 17, 9), (9, 48, 2), (13, 40, 27), (17, 31, 6), (16, 64, 75), (3, 100, 300)]
-        .enumerated()
-    {
+    for (index, s) in KernelCases.gemmQ8Requantized.enumerated() {
         let (m, n, k) = s
-        for c in cases {
+        for c in KernelCases.requantization {
             let a = (0 ..< m * k).map { _ in UInt8.random(in: 0 ... 255, using: &rng) }
             let b = (0 ..< n * k).map { _ in Int8.random(in: -128 ... 127, using: &rng) }
             // Sums across the whole Int32 range now and then, so the clamp and the wrap matter.

@@ -5,19 +5,6 @@ import Testing
 import MicrokernelsAVX512
 #endif
 
-/// `C = C0 + A · Bᵀ` by the definition, in wrapping `Int32`.
-private func referenceGemm(m: Int, n: Int, k: Int, a: [UInt8], b: [Int8], initial: [Int32]) -> [Int32] {
-    var c = [Int32](repeating: 0, count: m * n)
-    for i in 0 ..< m {
-        for j in 0 ..< n {
-            var s = initial[j]
-            for d in 0 ..< k { s = s &+ Int32(a[i * k + d]) &* Int32(b[j * k + d]) }
-            c[i * n + j] = s
-        }
-    }
-    return c
-}
-
 @Test func gemmU8S8PackingPlacesColumnQuads() {
     // n = 17, k = 5: two panels of 16 columns, two depth quads (the last padded).
     let n = 17, k = 5
@@ -77,18 +64,13 @@ private func checkGemmU8S8(
             }
         }
     }
-    let expected = referenceGemm(m: m, n: n, k: k, a: a, b: b, initial: initial)
+    let expected = referenceGemmInt(m: m, n: n, k: k, a: a, b: b, initial: initial)
     expectGemmResult(c, ldc: ldc, expected: expected, m: m, n: n, k: k)
 }
 
-private let shapes: [(m: Int, n: Int, k: Int)] = [
-    (1, 1, 1), (1, 16, 4), (3, 5, 7), (4, 16, 8), (5, 17, 9), (7, 33, 31), (8, 32, 64), (9, 48, 2),
-    (13, 40, 27), (64, 96, 144), (9, 1001, 3), (2, 8, 1152), (17, 31, 6), (16, 64, 75),
-]
-
 @Test(.enabled(if: KernelLevel.host >= .avx512, "needs AVX-512 VNNI"))
 func gemmU8S8AVX512VNNIMatchesDefinition() {
-    for (index, s) in shapes.enumerated() {
+    for (index, s) in KernelCases.gemmQ8.enumerated() {
         for extra in [0, 5] {
             checkGemmU8S8(m: s.m, n: s.n, k: s.k, extraStride: extra, seed: UInt64(index * 10 + extra))
         }
@@ -114,9 +96,7 @@ func gemmU8S8WrapsLikeInt32() {
 @Test(.enabled(if: KernelLevel.host >= .avx512, "needs AVX-512 VNNI"))
 func gemvU8S8AVX512VNNIMatchesDefinition() {
     var rng = SplitMix64(seed: 11)
-    for (index, (n, k)) in [(1, 1), (3, 15), (4, 64), (5, 65), (9, 100), (1001, 1024), (7, 127), (2, 1 << 17)]
-        .enumerated()
-    {
+    for (index, (n, k)) in KernelCases.gemvQ8.enumerated() {
         let flip = index % 2 == 1
         let ldw = k + 5
         // Extremes often, so that long rows wrap.

@@ -90,7 +90,7 @@ import TFLiteRuntime
         ),
         (
             ["bench", "m.tflite", "--kernel-level", "sse"],
-            "Error: The value 'sse' is invalid for '--kernel-level <level>': expected portable or avx2 or avx512"
+            "Error: The value 'sse' is invalid for '--kernel-level <level>': expected portable, avx2, avx512, neon, dotprod or i8mm"
         ),
         (
             ["run", "m.tflite", "--requantization", "fast"],

@@ -33,8 +33,8 @@ public struct EngineOptions: Hashable, Sendable {
     public var requantization: Requantization = .exact
     /// Highest instruction-set level of microkernels to run; nil for the best this CPU
     /// has (capped by the `TFLITE_KERNEL_LEVEL` environment variable when set). A level
-    /// above the CPU's is lowered to the CPU's (``KernelLevel/resolve(_:)``). 8-bit
-    /// outputs are identical on every level.
+    /// above the CPU's, or of the other architecture, is lowered to the CPU's
+    /// (``KernelLevel/resolve(_:)``). 8-bit outputs are identical on every level.
     public var kernelLevel: KernelLevel? = nil
     /// Kernels for custom operators the runtime does not have (or replacements of its
     /// own), looked up by name before the built-in ones.

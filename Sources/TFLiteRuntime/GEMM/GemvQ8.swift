@@ -2,6 +2,9 @@ import TFLiteModel
 #if arch(x86_64)
 import MicrokernelsAVX2
 import MicrokernelsAVX512
+#elseif arch(arm64)
+import MicrokernelsDotProd
+import MicrokernelsNEON
 #endif
 
 /// Quantized CONV_2D and FULLY_CONNECTED whose output is a single row of channels (a
@@ -25,6 +28,10 @@ import MicrokernelsAVX512
 /// `x + 128` and the kernel subtracts `(128 + zx)·Σ w` (int8 weights have `zw = 0`);
 /// uint8 rows are `x`, the kernel sums `(x - zx)·(w - 128)`, and `(128 - zw)·Σ (x - zx)`
 /// is added. Taps in the padding hold the code that stands for `zx`, so they add nothing.
+/// At ``KernelLevel/dotprod`` and ``KernelLevel/i8mm`` the row is the codes as they are,
+/// and `SDOT`/`UDOT` give `Σ (x - zx)·w` against the weights as stored
+/// (`gemvQ8DotProd`), to which `-zw·Σ (x - zx)` is added (uint8; int8 weights have
+/// `zw = 0`); at ``KernelLevel/neon`` the `Int16` row goes through `gemvS8S16NEON`.
 struct GemvQ8: Quantized8Kernel {
     /// How the row of `depth` activations is read from the input tensor.
     enum Row: Sendable {
@@ -47,7 +54,7 @@ struct GemvQ8: Quantized8Kernel {
     let scratch: Int
     /// The level's matrix-vector microkernel computes the sums (else the portable loop).
     let vectorized: Bool
-    /// The sums come from the 8-bit dot product on bytes `x + 128` (int8 at `avx512`).
+    /// The sums come from the level's 8-bit dot product on the row as bytes.
     let byteDot: Bool
     /// Offset of the `Int32` accumulators in the scratch, after the `Int16` row.
     let accOffset: Int
@@ -74,8 +81,8 @@ struct GemvQ8: Quantized8Kernel {
             units: units, depth: depth, inputZeroPoint: params.inputZeroPoint,
             weightZeroPoint: params.weightZeroPoint, requantizer: params.requantizer,
             scratch: context.requestScratch(bytes: total),
-            vectorized: context.kernelLevel >= .avx2,
-            byteDot: context.kernelLevel >= .avx512 && (!signed || params.weightZeroPoint == 0),
+            vectorized: context.kernelLevel.hasVectorKernels,
+            byteDot: context.kernelLevel.hasByteDot && (!signed || params.weightZeroPoint == 0),
             accOffset: accOffset)
     }
 
@@ -110,6 +117,29 @@ struct GemvQ8: Quantized8Kernel {
             }
             return
         }
+        #elseif arch(arm64)
+        if byteDot {
+            // The row's codes as they are (taps in the padding: `zx`), in the `Int16` row's bytes.
+            let xb = memory.assumingMemoryBound(to: UInt8.self)
+            fillRow(x, into: xb, zero: UInt8(truncatingIfNeeded: zx)) { src, count, dst in
+                for i in 0 ..< count { dst[i] = UInt8(truncatingIfNeeded: src[i]) }
+            }
+            // `-zw·Σ (x - zx)`, the part of the sum the kernel's `Σ (x - zx)·w` leaves out.
+            var centered: Int32 = 0
+            if weightZeroPoint != 0 {
+                for i in 0 ..< depth { centered &+= Int32(truncatingIfNeeded: x8(xb[i], T.self)) &- zx }
+            }
+            let rest = 0 &- weightZeroPoint &* centered
+            guard let base = weights.bytes.baseAddress else { return }
+            forEachBlock(context) { o0, n in
+                gemvQ8DotProd(
+                    n: n, k: depth, w: base + o0 * depth, ldw: depth, signed: T.isSigned, x: xb, zeroPoint: zx,
+                    acc: acc + o0)
+                if rest != 0 { for o in o0 ..< o0 + n { acc[o] &+= rest } }
+                requantizer.store(acc + o0, count: n, firstChannel: o0, bias: b, into: y + o0)
+            }
+            return
+        }
         #endif
         fillRow(x, into: xc, zero: 0) { src, count, dst in
             for i in 0 ..< count { dst[i] = Int16(truncatingIfNeeded: Int32(src[i]) &- zx) }
@@ -120,10 +150,15 @@ struct GemvQ8: Quantized8Kernel {
         let w = weights.typed(T.self)
         guard let base = w.baseAddress else { return }
         forEachBlock(context) { o0, n in
-            #if arch(x86_64)
+            #if arch(x86_64) || arch(arm64)
             if vectorized {
+                #if arch(x86_64)
                 gemvS8S16AVX2(
                     n: n, k: depth, w: base + o0 * depth, ldw: depth, signed: T.isSigned, x: xc, acc: acc + o0)
+                #else
+                gemvS8S16NEON(
+                    n: n, k: depth, w: base + o0 * depth, ldw: depth, signed: T.isSigned, x: xc, acc: acc + o0)
+                #endif
                 for o in o0 ..< o0 + n { acc[o] = acc[o] &- offset }
                 requantizer.store(acc + o0, count: n, firstChannel: o0, bias: b, into: y + o0)
                 return
@@ -162,6 +197,12 @@ struct GemvQ8: Quantized8Kernel {
         case .patch(let g):
             im2colRow(g, pixel: 0, firstChannel: 0, channels: g.inC, x, into: out, zero: zero, center: convert)
         }
+    }
+
+    /// The byte `b` read as a code of type `T`.
+    @inline(__always)
+    private func x8<T: Quantized8>(_ b: UInt8, _: T.Type) -> Int32 {
+        T.isSigned ? Int32(Int8(bitPattern: b)) : Int32(b)
     }
 
     /// `Σ w[i]·x[i]` in wrapping `Int32`.

@@ -3,6 +3,8 @@ import TFLiteModel
 #if arch(x86_64)
 import MicrokernelsAVX2
 import MicrokernelsAVX512
+#elseif arch(arm64)
+import MicrokernelsNEON
 #endif
 
 /// How an `Int32` accumulator becomes an output code.
@@ -154,7 +156,7 @@ struct Requantizer: Sendable {
             let e = hi &- atLeast
             return T(truncatingIfNeeded: hi &- (e & ~(e &>> 63)))
         }
-        #if arch(x86_64)
+        #if arch(x86_64) || arch(arm64)
         if storeRowsVectorized(
             acc, rows: 1, count: count, accStride: count, firstChannel: firstChannel, bias: bias,
             into: UnsafeMutableRawPointer(output), outStride: count)
@@ -195,7 +197,7 @@ extension Requantizer {
         _ acc: UnsafePointer<Int32>, rows: Int, count: Int, accStride: Int, firstChannel: Int,
         bias: UnsafePointer<Int32>?, into output: UnsafeMutablePointer<T>, outStride: Int
     ) {
-        #if arch(x86_64)
+        #if arch(x86_64) || arch(arm64)
         if storeRowsVectorized(
             acc, rows: rows, count: count, accStride: accStride, firstChannel: firstChannel, bias: bias,
             into: UnsafeMutableRawPointer(output), outStride: outStride)
@@ -218,7 +220,7 @@ extension Requantizer {
         _ acc: UnsafePointer<Int32>, rows: Int, count: Int, accStride: Int, firstChannel: Int,
         bias: UnsafePointer<Int32>?, into output: UnsafeMutableRawPointer, outStride: Int
     ) -> Bool {
-        guard level >= .avx2, count > 0 else { return false }
+        guard level.hasVectorKernels, count > 0 else { return false }
         let b = bias.map { $0 + firstChannel }
         switch arithmetic {
         case .double:
@@ -250,6 +252,42 @@ extension Requantizer {
                                 outputZeroPoint: outputZeroPoint, lower: lower, upper: upper, into: output,
                                 outStride: outStride)
                         }
+                    }
+                }
+            }
+        }
+        return true
+    }
+    #elseif arch(arm64)
+    /// Rows through the NEON requantization kernels (every aarch64 level), as on x86-64:
+    /// true when this requantizer's arithmetic has one, false when the portable loops must run.
+    @inline(__always)
+    private func storeRowsVectorized(
+        _ acc: UnsafePointer<Int32>, rows: Int, count: Int, accStride: Int, firstChannel: Int,
+        bias: UnsafePointer<Int32>?, into output: UnsafeMutableRawPointer, outStride: Int
+    ) -> Bool {
+        guard level.hasVectorKernels, count > 0 else { return false }
+        let b = bias.map { $0 + firstChannel }
+        switch arithmetic {
+        case .double:
+            return false
+        case .float32:
+            floatScales.withUnsafeBufferPointer { s in
+                guard let s = s.baseAddress else { return }
+                requantizeF32NEON(
+                    acc, rows: rows, count: count, accStride: accStride, bias: b, scale: s + firstChannel,
+                    outputZeroPoint: outputZeroPoint, lower: lower, upper: upper, into: output, outStride: outStride)
+            }
+        case .fixedPoint:
+            mantissas.withUnsafeBufferPointer { m in
+                leftShifts.withUnsafeBufferPointer { l in
+                    rightShifts.withUnsafeBufferPointer { r in
+                        guard let m = m.baseAddress, let l = l.baseAddress, let r = r.baseAddress else { return }
+                        requantizeQ31NEON(
+                            acc, rows: rows, count: count, accStride: accStride, bias: b, mantissa: m + firstChannel,
+                            left: l + firstChannel, shiftsLeft: anyLeftShift, right: r + firstChannel,
+                            outputZeroPoint: outputZeroPoint, lower: lower, upper: upper, into: output,
+                            outStride: outStride)
                     }
                 }
             }

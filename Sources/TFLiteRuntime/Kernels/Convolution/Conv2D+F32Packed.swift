@@ -2,13 +2,16 @@ import Microkernels
 #if arch(x86_64)
 import MicrokernelsAVX2
 import MicrokernelsAVX512
+#elseif arch(arm64)
+import MicrokernelsNEON
 #endif
 
 /// Float CONV_2D with constant filter and bias on levels with a float GEMM microkernel
 /// (``KernelLevel/avx2``, and ``KernelLevel/avx512`` with two panels per zmm block on the
-/// same packed filter): the filter rows and bias are packed once at prepare
-/// (``GemmF32Layout``) and each tile of output pixels is one call of the level's GEMM,
-/// with bias and activation applied on the accumulators before they are stored.
+/// same packed filter; on aarch64 every level, `gemmF32x8x12NEON` on 12-column panels):
+/// the filter rows and bias are packed once at prepare (``GemmF32Layout``) and each tile
+/// of output pixels is one call of the level's GEMM, with bias and activation applied on
+/// the accumulators before they are stored.
 ///
 /// A pointwise convolution (1×1, stride 1, no padding) multiplies the NHWC input in place;
 /// any other geometry gathers a tile's receptive fields first (im2col, per-worker scratch).
@@ -25,8 +28,10 @@ struct Conv2DF32Packed: PreparedKernel {
     let tiles: GemmTiles
     let packed: PackedBuffer
     let lower: Float, upper: Float
-    /// The level whose GEMM runs (``KernelLevel/avx2`` or above).
+    /// The level whose GEMM runs (one with ``KernelLevel/hasVectorKernels``).
     let level: KernelLevel
+    /// Columns per packed panel (``GemmF32Layout/panelWidth(for:)``).
+    let panelWidth: Int
     /// A pointwise convolution of fewer pixels than one row block per thread (MobileNet
     /// v1's classifier, 1 pixel by 1024 → 1000): the threads split the output columns,
     /// whole packed panels each, instead of the pixels. Split by pixels, such a layer ran
@@ -42,7 +47,10 @@ struct Conv2DF32Packed: PreparedKernel {
     ) throws(KernelError) -> Conv2DF32Packed? {
         // Fewer than 8 output channels would pad each packed panel to more than twice the
         // weights' own bytes; the portable kernels need no copy at all.
-        guard context.kernelLevel >= .avx2, groups == 1, g.outC >= 8, let weights = filter.constant else { return nil }
+        guard context.kernelLevel.hasVectorKernels, groups == 1, g.outC >= 8, let weights = filter.constant else {
+            return nil
+        }
+        let width = GemmF32Layout.panelWidth(for: context.kernelLevel)
         let biasValues: ConstantBytes?
         if let bias {
             guard let constant = bias.constant else { return nil }
@@ -58,7 +66,7 @@ struct Conv2DF32Packed: PreparedKernel {
         guard filterValues.count >= (try ConvCheck.product([g.outC, patch], "CONV_2D filter")) else {
             throw .invalid("the filter holds \(filterValues.count) values; \(g.outC) x \(patch) needed")
         }
-        guard let count = GemmF32Layout.packedCount(n: g.outC, k: patch) else {
+        guard let count = GemmF32Layout.packedCount(n: g.outC, k: patch, width: width) else {
             throw .invalid("CONV_2D packed filter size overflows")
         }
         let bytes = try ConvCheck.product([count, MemoryLayout<Float>.stride], "CONV_2D packed filter")
@@ -66,7 +74,7 @@ struct Conv2DF32Packed: PreparedKernel {
         let packed = try context.pack(bytes: bytes) { pointer in
             guard let w = filterValues.baseAddress else { return 0 }
             GemmF32Layout.pack(
-                weights: w, bias: biasValues?.typed(Float.self).baseAddress, n: outC, k: patch,
+                weights: w, bias: biasValues?.typed(Float.self).baseAddress, n: outC, k: patch, width: width,
                 into: pointer.bindMemory(to: Float.self, capacity: count))
             // The kernel reads only the packed copy from now on.
             weights.releasePages()
@@ -78,14 +86,14 @@ struct Conv2DF32Packed: PreparedKernel {
         let tiles = try GemmTiles(
             &context, pixels: g.outputPixels, patch: pointwise ? 0 : patch, outChannels: outC,
             results: false, op: "CONV_2D")
-        let panels = (outC + GemmF32Layout.panelWidth - 1) / GemmF32Layout.panelWidth
+        let panels = (outC + width - 1) / width
         let splitColumns =
             pointwise && context.threadCount > 1 && panels >= context.threadCount
             && g.outputPixels < Self.rowBlock * context.threadCount
         return Conv2DF32Packed(
             input: input, output: output, geometry: g, pointwise: pointwise, patch: patch,
             tiles: tiles, packed: packed, lower: range.lower, upper: range.upper,
-            level: context.kernelLevel, splitColumns: splitColumns)
+            level: context.kernelLevel, panelWidth: width, splitColumns: splitColumns)
     }
 
     /// Rows of the microkernels' largest block.
@@ -97,7 +105,7 @@ struct Conv2DF32Packed: PreparedKernel {
         let w = UnsafePointer(packed.pointer.assumingMemoryBound(to: Float.self))
         let g = geometry, outC = g.outC
         if splitColumns {
-            let width = GemmF32Layout.panelWidth, panelCount = GemmF32Layout.panelCount(k: patch)
+            let width = panelWidth, panelCount = GemmF32Layout.panelCount(k: patch, width: width)
             let panels = (outC + width - 1) / width
             let pixels = g.outputPixels
             context.parallel.forEachChunk(panels, cost: pixels * width * patch) { range in
@@ -134,6 +142,9 @@ struct Conv2DF32Packed: PreparedKernel {
             gemmF32x6x16AVX2(
                 m: m, n: n, k: k, a: a, lda: lda, packedB: packedB, lower: lower, upper: upper, c: c, ldc: ldc)
         }
+        #elseif arch(arm64)
+        gemmF32x8x12NEON(
+            m: m, n: n, k: k, a: a, lda: lda, packedB: packedB, lower: lower, upper: upper, c: c, ldc: ldc)
         #endif
     }
 }

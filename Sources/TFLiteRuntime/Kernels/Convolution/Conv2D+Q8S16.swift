@@ -1,13 +1,17 @@
 import Microkernels
 #if arch(x86_64)
 import MicrokernelsAVX2
+#elseif arch(arm64)
+import MicrokernelsNEON
 #endif
 
 /// Quantized CONV_2D with a constant filter on levels that have an integer GEMM
-/// (``KernelLevel/avx2``; at ``KernelLevel/avx512`` the byte GEMM of
-/// ``Conv2DQ8GemmU8S8`` takes every case this kernel takes): the same im2col tiles as ``Conv2DQ8Gemm``, but the rows
-/// hold centered codes as `Int16` and the exact sums come from the level's 16-bit integer
-/// GEMM (``GemmS16Layout``) instead of chunked `Float` BLAS calls. Wrapping `Int32` sums
+/// (``KernelLevel/avx2`` and ``KernelLevel/neon``; at ``KernelLevel/avx512``,
+/// ``KernelLevel/dotprod`` and ``KernelLevel/i8mm`` the byte GEMM of ``Conv2DQ8GemmU8S8``
+/// takes every case this kernel takes): the same im2col tiles as ``Conv2DQ8Gemm``, but
+/// the rows hold centered codes as `Int16` and the exact sums come from the level's 16-bit
+/// integer GEMM (``GemmS16Layout``: depth pairs for `vpmaddwd`, single depths for NEON's
+/// `SMLAL` by element) instead of chunked `Float` BLAS calls. Wrapping `Int32` sums
 /// are TFLite's accumulator whatever the order, so outputs are bit-identical to the
 /// portable kernel's and to the reference.
 struct Conv2DQ8GemmS16: Quantized8Kernel {
@@ -30,7 +34,8 @@ struct Conv2DQ8GemmS16: Quantized8Kernel {
         // Panels of 16 columns: below 8 output channels a group's packed Int16 weights
         // would take more than 4 bytes per 8-bit weight, the most any packing here costs
         // (packed constants are paid for by the file's bytes, not the memory budget).
-        guard context.kernelLevel >= .avx2, g.outC / groups >= 8 else { return nil }
+        guard context.kernelLevel.hasVectorKernels, g.outC / groups >= 8 else { return nil }
+        let depths = GemmS16Layout.depthsPerGroup(for: context.kernelLevel)
         let plan = try IntegerConvPlan(&context, geometry: g, groups: groups, paddedDepth: GemmS16Layout.paddedDepth)
         let patch = plan.patch, groupOutC = plan.groupOutC
         let weights = try plan.filter(constant, as: T.self)
@@ -46,7 +51,7 @@ struct Conv2DQ8GemmS16: Quantized8Kernel {
                 for group in 0 ..< groups {
                     // The centered rows `w - zw` of the group's `[groupOutC, patch]` filter.
                     let rows = w + group * groupOutC * patch
-                    GemmS16Layout.pack(n: groupOutC, k: patch, into: out + group * perGroup) { j, d in
+                    GemmS16Layout.pack(n: groupOutC, k: patch, group: depths, into: out + group * perGroup) { j, d in
                         Int16(truncatingIfNeeded: Int32(truncatingIfNeeded: rows[j * patch + d]) &- zw)
                     }
                 }
@@ -88,12 +93,19 @@ struct Conv2DQ8GemmS16: Quantized8Kernel {
             return
         }
         centerCodesS16AVX2(x, count: count, signed: T.isSigned, zeroPoint: zeroPoint, into: out)
+        #elseif arch(arm64)
+        if count < 16 {
+            centerCodes(x, count: count, zeroPoint: zeroPoint, into: out)
+            return
+        }
+        centerCodesS16NEON(x, count: count, signed: T.isSigned, zeroPoint: zeroPoint, into: out)
         #else
         centerCodes(x, count: count, zeroPoint: zeroPoint, into: out)
         #endif
     }
 
-    /// The AVX2 level's GEMM (only levels with one build this kernel).
+    /// The level's 16-bit GEMM (only levels with one build this kernel): AVX2's on depth
+    /// pairs, NEON's on single depths.
     @inline(__always)
     private func gemmS16(
         m: Int, n: Int, kp: Int, a: UnsafePointer<Int16>, lda: Int, packedB: UnsafePointer<Int16>,
@@ -101,6 +113,8 @@ struct Conv2DQ8GemmS16: Quantized8Kernel {
     ) {
         #if arch(x86_64)
         gemmS16x4x16c2(m: m, n: n, kp: kp, a: a, lda: lda, packedB: packedB, c: c, ldc: ldc)
+        #elseif arch(arm64)
+        gemmS16x4x16NEON(m: m, n: n, kp: kp, a: a, lda: lda, packedB: packedB, c: c, ldc: ldc)
         #endif
     }
 }

@@ -3,6 +3,8 @@ import TFLiteModel
 #if arch(x86_64)
 import MicrokernelsAVX2
 import MicrokernelsAVX512
+#elseif arch(arm64)
+import MicrokernelsNEON
 #endif
 
 /// Float DEPTHWISE_CONV_2D: a general per-pixel kernel, and `DepthwiseConv2D3x3F32` for the
@@ -130,7 +132,8 @@ struct DepthwiseConv2DF32General: PreparedKernel {
 /// At ``KernelLevel/avx2`` each row is `depthwiseConv3x3F32AVX2` instead: the same walk
 /// eight channels wide with fused multiply-adds, bias and clamp applied to each block
 /// before it is stored (so results differ from the portable level's in the last bits); at
-/// ``KernelLevel/avx512``, `depthwiseConv3x3F32AVX512`, the same sums sixteen channels wide.
+/// ``KernelLevel/avx512``, `depthwiseConv3x3F32AVX512`, the same sums sixteen channels wide;
+/// on aarch64 (every level), `depthwiseConv3x3F32NEON`, four channels wide.
 struct DepthwiseConv2D3x3F32: PreparedKernel {
     let general: DepthwiseConv2DF32General
     let walk: Depthwise3x3Walk
@@ -159,7 +162,7 @@ struct DepthwiseConv2D3x3F32: PreparedKernel {
         let b = context.optionalFloats(general.bias)
         let zero = UnsafePointer(zeros.typed(Float.self))
         let g = general.geometry
-        let fused = level >= .avx2
+        let fused = level.hasVectorKernels
         context.parallel.forEachChunk(g.batch * g.outH) { rows in
             for row in rows {
                 let oy = row % g.outH
@@ -170,7 +173,7 @@ struct DepthwiseConv2D3x3F32: PreparedKernel {
                     Self.inputRow(image, iy0, g), Self.inputRow(image, iy0 + 1, g), Self.inputRow(image, iy0 + 2, g)
                 )
                 if fused {
-                    rowAVX2(r, w: w, zero: zero, bias: b, out: out)
+                    rowMicrokernel(r, w: w, zero: zero, bias: b, out: out)
                 } else {
                     walk.row(oy, r, w: w, zero: zero, out: out, start: 0)
                     general.epilogue.apply(rows: 0 ..< g.outW, output: out, rowStride: g.outC, bias: b)
@@ -180,9 +183,9 @@ struct DepthwiseConv2D3x3F32: PreparedKernel {
     }
 
     /// One output row, bias and activation included, with the level's microkernel (only
-    /// called when the engine's level is at least ``KernelLevel/avx2``).
+    /// called when the engine's level has one, ``KernelLevel/hasVectorKernels``).
     @inline(__always)
-    func rowAVX2(
+    func rowMicrokernel(
         _ r: (UnsafePointer<Float>?, UnsafePointer<Float>?, UnsafePointer<Float>?), w: UnsafePointer<Float>,
         zero: UnsafePointer<Float>, bias: UnsafePointer<Float>?, out: UnsafeMutablePointer<Float>
     ) {
@@ -197,6 +200,11 @@ struct DepthwiseConv2D3x3F32: PreparedKernel {
                 walk.shape, rowRuns: walk.rowRuns, r.0, r.1, r.2, zero: zero, weights: w, start: 0,
                 bias: bias, lower: range.lower, upper: range.upper, out: out)
         }
+        #elseif arch(arm64)
+        let range = general.epilogue.range
+        depthwiseConv3x3F32NEON(
+            walk.shape, rowRuns: walk.rowRuns, r.0, r.1, r.2, zero: zero, weights: w, start: 0,
+            bias: bias, lower: range.lower, upper: range.upper, out: out)
         #endif
     }
 

@@ -7,7 +7,8 @@ import TFLiteModel
 /// "away from zero" variant), so both types share one requantizer.
 ///
 /// Weights are per channel along dimension 3 (int8) or per tensor. Constant filters take
-/// ``DepthwiseConv2D3x3Q8AVX2`` (integer sums) at the avx2 level or
+/// ``DepthwiseConv2D3x3Q8AVX2`` (integer sums) at the levels with vector microkernels
+/// (`avx2` and up, every aarch64 level) or
 /// ``DepthwiseConv2D3x3Q8`` (exact sums in Float) when it covers the geometry, else
 /// ``DepthwiseConv2DQ8Direct``; filters known only at run time take the reference loops.
 enum DepthwiseConv2DQ8 {
@@ -36,8 +37,8 @@ enum DepthwiseConv2DQ8 {
                 geometry: g, params: params)
         }
         let weights = constant.typed(T.self)
-        #if arch(x86_64)
-        if context.kernelLevel >= .avx2, DepthwiseConv2D3x3Q8.covers(g) {
+        #if arch(x86_64) || arch(arm64)
+        if context.kernelLevel.hasVectorKernels, DepthwiseConv2D3x3Q8.covers(g) {
             return try DepthwiseConv2D3x3Q8AVX2(
                 &context, T.self, input: input, bias: bias, output: output, geometry: g, weights: weights,
                 weightZeroPoint: params.weightZeroPoint, inputZeroPoint: params.inputZeroPoint,

@@ -1,12 +1,17 @@
-#if arch(x86_64)
+#if arch(x86_64) || arch(arm64)
 import Microkernels
+#if arch(x86_64)
 import MicrokernelsAVX2
 import MicrokernelsAVX512
+#else
+import MicrokernelsNEON
+#endif
 
 /// The exact 8-bit DEPTHWISE_CONV_2D for 3×3 filters, multiplier 1, no dilation, stride 1
-/// or 2, at ``KernelLevel/avx2`` and above: integer sums straight from the input's bytes
-/// (`depthwiseConv3x3Q8AVX2`, or `depthwiseConv3x3Q8AVX512` at ``KernelLevel/avx512``),
-/// requantized like every 8-bit kernel.
+/// or 2, at ``KernelLevel/avx2`` and above and at every aarch64 level: integer sums
+/// straight from the input's bytes (`depthwiseConv3x3Q8AVX2`, `depthwiseConv3x3Q8AVX512` at
+/// ``KernelLevel/avx512``, `depthwiseConv3x3Q8NEON` on aarch64), requantized like every
+/// 8-bit kernel.
 ///
 /// The sums are TFLite's, exactly: `bias + Σ (x - zx)·(w - zw)` over the in-image taps
 /// equals `Σ x·(w - zw)` over all nine taps, with taps in the padding reading `zx`, plus
@@ -26,7 +31,8 @@ struct DepthwiseConv2D3x3Q8AVX2: PreparedKernel {
     let wide: Bool
     /// `w - zw` as `Int32`, `[9, C]`.
     let weights: AlignedBuffer
-    /// The same in `Depthwise3x3Q8PairLayout`, for the AVX-512 kernel (empty otherwise).
+    /// The same in `Depthwise3x3Q8PairLayout`, for the AVX-512 kernel (empty otherwise, and
+    /// on aarch64).
     let pairs: AlignedBuffer
     /// `-zx·Σ_t (w - zw)` per channel, plus the bias when it is constant, wrapping.
     let channelTerms: AlignedBuffer
@@ -61,12 +67,16 @@ struct DepthwiseConv2D3x3Q8AVX2: PreparedKernel {
         padding = AlignedBuffer(zeroedCount: C)
         let centered = weights.typed(Int32.self), terms = channelTerms.typed(Int32.self)
         for i in 0 ..< count { centered[i] = Int32(truncatingIfNeeded: w[i]) &- zw }
+        #if arch(x86_64)
         guard let pairWords = Depthwise3x3Q8PairLayout.count(channels: C) else {
             throw .invalid("DEPTHWISE_CONV_2D filter size overflows")
         }
         pairs = AlignedBuffer(
             zeroedCount: wide ? try ConvCheck.product([pairWords, 4], "DEPTHWISE_CONV_2D filter") : 0)
         if wide { Depthwise3x3Q8PairLayout.pack(centered, channels: C, into: pairs.typed(Int32.self)) }
+        #else
+        pairs = AlignedBuffer(zeroedCount: 0)
+        #endif
         for c in 0 ..< C {
             var sum: Int32 = 0
             for t in 0 ..< 9 { sum &+= centered[t * C + c] }
@@ -106,6 +116,7 @@ struct DepthwiseConv2D3x3Q8AVX2: PreparedKernel {
                     let iy = iy0 + k
                     return iy >= 0 && iy < g.inH ? x + (n * g.inH + iy) * rowBytes : nil
                 }
+                #if arch(x86_64)
                 if wide {
                     depthwiseConv3x3Q8AVX512(
                         walk.shape, signed: signed, inputRow(0), inputRow(1), inputRow(2), padding: pad, weights: w,
@@ -115,6 +126,11 @@ struct DepthwiseConv2D3x3Q8AVX2: PreparedKernel {
                         walk.shape, signed: signed, inputRow(0), inputRow(1), inputRow(2), padding: pad, weights: w,
                         out: sums)
                 }
+                #else
+                depthwiseConv3x3Q8NEON(
+                    walk.shape, signed: signed, inputRow(0), inputRow(1), inputRow(2), padding: pad, weights: w,
+                    out: sums)
+                #endif
                 requantizer.storeRows(
                     sums, rows: g.outW, count: C, accStride: C, firstChannel: 0, bias: adjusted,
                     into: y + row * outCount, outStride: C)

@@ -44,7 +44,7 @@ struct ExpansionDepthwiseF32: PreparedKernel {
     /// depthwise row microkernel.
     init?(_ first: any PreparedKernel, _ second: any PreparedKernel, threadCount: Int) {
         guard let conv = first as? Conv2DF32Packed, let dw = second as? DepthwiseConv2D3x3F32,
-            !conv.splitColumns, dw.level >= .avx2, conv.output == dw.general.input
+            !conv.splitColumns, dw.level.hasVectorKernels, conv.output == dw.general.input
         else { return nil }
         let c = conv.geometry, d = dw.general.geometry
         guard c.batch == d.batch, c.outH == d.inH, c.outW == d.inW, c.outC == d.inC else { return nil }
@@ -100,7 +100,7 @@ struct ExpansionDepthwiseF32: PreparedKernel {
                 let image = row / d.outH, oy = row % d.outH
                 let iy0 = oy * d.strideH - d.padTop
                 let r = (expandedRow(image, iy0), expandedRow(image, iy0 + 1), expandedRow(image, iy0 + 2))
-                depthwise.rowAVX2(r, w: weights, zero: zero, bias: bias, out: y + row * d.outW * d.outC)
+                depthwise.rowMicrokernel(r, w: weights, zero: zero, bias: bias, out: y + row * d.outW * d.outC)
             }
         }
     }

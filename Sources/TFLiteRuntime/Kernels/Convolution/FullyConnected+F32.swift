@@ -1,6 +1,8 @@
 import Microkernels
 #if arch(x86_64)
 import MicrokernelsAVX2
+#elseif arch(arm64)
+import MicrokernelsNEON
 #endif
 
 /// Float FULLY_CONNECTED: one GEMM `y[batch×out] = x[batch×in] · w[out×in]ᵀ` (the weights'
@@ -30,7 +32,7 @@ struct FullyConnectedF32: PreparedKernel {
     ) throws(KernelError) {
         (self.input, self.weights, self.bias, self.output) = (input, weights.index, bias, output)
         (self.batch, self.units, self.depth, self.epilogue) = (batch, units, depth, epilogue)
-        rowByRow = context.kernelLevel >= .avx2 && batch <= Self.maxRowByRow
+        rowByRow = context.kernelLevel.hasVectorKernels && batch <= Self.maxRowByRow
         guard rowByRow, let constant = weights.constant else {
             packed = nil
             return
@@ -55,7 +57,7 @@ struct FullyConnectedF32: PreparedKernel {
     }
 
     func eval(_ context: EvalContext) throws(KernelError) {
-        #if arch(x86_64)
+        #if arch(x86_64) || arch(arm64)
         if rowByRow {
             let x = UnsafePointer(context.pointer(input, as: Float.self))
             let w = UnsafePointer(context.pointer(weights, as: Float.self))
@@ -70,6 +72,7 @@ struct FullyConnectedF32: PreparedKernel {
                 range in
                 let o0 = range.lowerBound * 64, o1 = Swift.min(units, range.upperBound * 64)
                 for r in 0 ..< batch {
+                    #if arch(x86_64)
                     if let p {
                         gemvF32x4PackedAVX2(
                             n: o1 - o0, k: depth, x: x + r * depth, packed: p + o0 * depth,
@@ -79,6 +82,17 @@ struct FullyConnectedF32: PreparedKernel {
                             n: o1 - o0, k: depth, x: x + r * depth, w: w + o0 * depth, ldw: depth,
                             bias: b.map { $0 + o0 }, lower: lower, upper: upper, y: y + r * units + o0)
                     }
+                    #else
+                    if let p {
+                        gemvF32x4PackedNEON(
+                            n: o1 - o0, k: depth, x: x + r * depth, packed: p + o0 * depth,
+                            bias: b.map { $0 + o0 }, lower: lower, upper: upper, y: y + r * units + o0)
+                    } else {
+                        gemvF32NEON(
+                            n: o1 - o0, k: depth, x: x + r * depth, w: w + o0 * depth, ldw: depth,
+                            bias: b.map { $0 + o0 }, lower: lower, upper: upper, y: y + r * units + o0)
+                    }
+                    #endif
                 }
             }
             return

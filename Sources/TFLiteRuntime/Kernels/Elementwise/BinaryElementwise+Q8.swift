@@ -2,6 +2,8 @@ import TFLiteModel
 #if arch(x86_64)
 import MicrokernelsAVX2
 import MicrokernelsAVX512
+#elseif arch(arm64)
+import MicrokernelsNEON
 #endif
 
 extension BinaryElementwise {
@@ -117,8 +119,9 @@ struct AddSubQ8: QuantizedBinaryOp, @unchecked Sendable {
     /// that codes index them directly); `storage` keeps them alive.
     private let scaledA: UnsafePointer<Int32>, scaledB: UnsafePointer<Int32>
     private let storage: AlignedBuffer
-    /// At ``KernelLevel/avx2``: the output rescale's mantissa, left and right shifts
-    /// repeated for a block of 64 lanes (the per-channel form `requantizeQ31AVX2` takes),
+    /// At the levels with vector microkernels (``KernelLevel/avx2`` and up, every aarch64
+    /// level): the output rescale's mantissa, left and right shifts repeated for a block of
+    /// 64 lanes (the per-channel form `requantizeQ31AVX2` and `requantizeQ31NEON` take),
     /// else nil.
     private let blockConstants: AlignedBuffer?
     #if arch(x86_64)
@@ -161,7 +164,7 @@ struct AddSubQ8: QuantizedBinaryOp, @unchecked Sendable {
                 zeroY: zeroY, lower: lower, upper: upper) : nil
         #endif
         let e = multiplierY.exponent
-        if level >= .avx2, (-31 ... 30).contains(e), multiplierY.mantissa >= 0 {
+        if level.hasVectorKernels, (-31 ... 30).contains(e), multiplierY.mantissa >= 0 {
             let constants = AlignedBuffer(uninitializedCount: 3 * Self.block * MemoryLayout<Int32>.stride)
             let c = constants.typed(Int32.self)
             for i in 0 ..< Self.block {
@@ -225,6 +228,8 @@ struct AddSubQ8: QuantizedBinaryOp, @unchecked Sendable {
             addQ8AVX512(a, b, y, count: n, wide)
             return
         }
+        #endif
+        #if arch(x86_64) || arch(arm64)
         if let blockConstants {
             let c = UnsafePointer(blockConstants.typed(Int32.self))
             withUnsafeTemporaryAllocation(of: Int32.self, capacity: Self.block) { tb in
@@ -234,11 +239,19 @@ struct AddSubQ8: QuantizedBinaryOp, @unchecked Sendable {
                     let count = Swift.min(Self.block, n - k0)
                     let pa = a + k0 * sa, pb = b + k0 * sb
                     sums(pa, sa, pb, sb, count, into: tmp)
+                    #if arch(x86_64)
                     requantizeQ31AVX2(
                         tmp, rows: 1, count: count, accStride: count, bias: nil, mantissa: c,
                         left: c + Self.block, shiftsLeft: c[Self.block] != 0, right: c + 2 * Self.block,
                         outputZeroPoint: zeroY,
                         lower: lower, upper: upper, into: y + k0, outStride: count)
+                    #else
+                    requantizeQ31NEON(
+                        tmp, rows: 1, count: count, accStride: count, bias: nil, mantissa: c,
+                        left: c + Self.block, shiftsLeft: c[Self.block] != 0, right: c + 2 * Self.block,
+                        outputZeroPoint: zeroY,
+                        lower: lower, upper: upper, into: y + k0, outStride: count)
+                    #endif
                     k0 += count
                 }
             }
