@@ -210,6 +210,14 @@ public enum BuiltinOptions: Hashable, Sendable {
     case conv3D(Conv3DOptions)
     /// RANDOM_UNIFORM, RANDOM_STANDARD_NORMAL, MULTINOMIAL: the generator's two seeds.
     case random(seed: Int64, seed2: Int64)
+    /// LSH_PROJECTION: 1 SPARSE (one signature per hash function), 2 DENSE (one bit per
+    /// seed); other codes are refused at prepare.
+    case lshProjection(type: Int8)
+    /// SKIP_GRAM: words per gram, how many words a gram may skip between two of its words,
+    /// and whether grams of every size up to `ngramSize` are produced.
+    case skipGram(ngramSize: Int, maxSkipSize: Int, includeAllNgrams: Bool)
+    /// HASHTABLE: the interpreter's id of the table and its key and value types.
+    case hashtable(tableID: Int32, keyType: ElementType, valueType: ElementType)
     /// An options table with no fields (PadOptions, QuantizeOptions, HardSwishOptions...).
     case empty(typeID: UInt8)
     /// A table this library does not decode (`builtin_options_type` value kept).

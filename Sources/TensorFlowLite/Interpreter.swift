@@ -231,6 +231,10 @@ public final class Interpreter {
     public func copy(_ data: Data, toInputAt index: Int) throws -> Tensor {
         try checkIndex(index, count: inputTensorCount)
         let t = engine.inputs[index]
+        if engine.tensors[t].type == .string {
+            try copyStrings(data, toTensor: t)
+            return try input(at: index)
+        }
         guard let buffer = engine.buffer(forTensor: t) else {
             if let required = engine.tensors[t].byteCount, data.count != required {
                 throw InterpreterError.invalidTensorDataCount(provided: data.count, required: required)
@@ -256,6 +260,10 @@ public final class Interpreter {
 
     func snapshot(_ tensorIndex: Int, missing: InterpreterError) throws -> Tensor {
         let state = engine.tensors[tensorIndex]
+        if state.type == .string {
+            guard let buffer = engine.stringBuffer(forTensor: tensorIndex) else { throw missing }
+            return Tensor(name: state.name, dataType: .string, shape: Tensor.Shape(state.shape), data: Data(buffer))
+        }
         guard let buffer = engine.buffer(forTensor: tensorIndex) else { throw missing }
         guard let type = Tensor.DataType(state.type) else { throw InterpreterError.invalidTensorDataType }
         return Tensor(

@@ -106,7 +106,7 @@ extension Engine {
         }
         var requests: [ArenaPlanner.Request] = []
         var owners: [Int] = []
-        for t in tensors.indices {
+        for t in tensors.indices where stringSlots[t] == nil {
             guard case .arena = tensors[t].storage, pointerTable[t] == emptyStorage.pointer else { continue }
             let fixed = subgraph.inputs.contains(t) || tensors[t].isVariable
             let output = subgraph.outputs.contains(t)
@@ -247,7 +247,8 @@ extension Engine {
                 pointerTable[t] = buffer.pointer + offset
                 placed.append(t)
             }
-            for t in tensors.indices where boundary.tensors[t].constant == nil {
+            try planStrings(tensors.indices)
+            for t in tensors.indices where boundary.tensors[t].constant == nil && stringSlots[t] == nil {
                 if let c = tensors[t].constant, let base = c.bytes.baseAddress {
                     pointerTable[t] = UnsafeMutableRawPointer(mutating: base)
                     placed.append(t)
@@ -284,7 +285,7 @@ extension Engine {
                 reason: "resolved \(shapes.count) output shapes for \(op.outputs.count) outputs")
         }
         for (t, shape) in zip(op.outputs, shapes) where t >= 0 && t < tensors.count {
-            guard let size = tensors[t].type.byteSize, shape.count <= 8,
+            guard let size = tensors[t].type.byteSize ?? (stringSlots[t] != nil ? 1 : nil), shape.count <= 8,
                 Shape.byteCount(shape, elementSize: size) != nil
             else {
                 throw .invokeFailed(
@@ -305,7 +306,8 @@ extension Engine {
         since boundary: DynamicBoundary, resolved: Zip2Sequence<[Int], [[Int]]>
     ) throws(RuntimeError) {
         for (t, shape) in resolved where t >= 0 && t < tensors.count {
-            guard pointerTable[t] == emptyStorage.pointer, tensors[t].shape == shape, !tensors[t].isConstant else {
+            let unplaced = stringSlots[t] != nil || pointerTable[t] == emptyStorage.pointer
+            guard unplaced, tensors[t].shape == shape, !tensors[t].isConstant else {
                 throw .unsupportedModel(
                     "tensor \(t) ('\(tensors[t].name)'), an output whose shape is known only at invoke, is also placed or reshaped by another operator"
                 )

@@ -105,6 +105,21 @@ package struct PrepareContext {
         tensors[t].shape = shape
     }
 
+    /// Sets the shape of STRING output `i`, whose value the kernel writes with
+    /// ``EvalContext/setStrings(_:_:)``: exactly one string per element of `shape`. Kept
+    /// apart from ``setOutputShape(_:_:)`` so that a kernel written for fixed-size types
+    /// never takes a string tensor for bytes it may copy.
+    package mutating func setStringOutputShape(_ i: Int, _ shape: [Int]) throws(KernelError) {
+        let t = try outputIndex(i)
+        guard tensors[t].type == .string else {
+            throw .types("output \(i) has type \(tensors[t].type), not STRING")
+        }
+        guard shape.count <= 8, Shape.elementCount(shape) != nil else {
+            throw .invalid("output \(i) shape \(shape) is invalid or too large")
+        }
+        tensors[t].shape = shape
+    }
+
     /// Sets the element type of output `i`, for the operators whose TFLite kernel assigns
     /// it at prepare instead of trusting the file (spec/derived-output-types.md): a
     /// converter may leave such a tensor's type unset, which the schema reads as FLOAT32.

@@ -25,10 +25,12 @@ extension KernelRegistry {
             randomKernels,
             windowKernels,
             stableHLOKernels,
+            textKernels,
+            lookupKernels,
         ]
     }
 
     static var customGroups: [[(String, KernelPrepare)]] {
-        [detectionKernels, mediaPipeKernels]
+        [detectionKernels, mediaPipeKernels, smartReplyKernels]
     }
 }
