@@ -172,6 +172,7 @@ public final class Engine {
     }
 
     deinit {
+        for slot in stringSlots { slot?.release() }
         pointerTable.deallocate()
         scratchTable.deallocate()
         threadRegionTable.deallocate()

@@ -21,7 +21,8 @@ package final class StringSlot {
     /// The element count of the tensor's shape, which every value must have (set each
     /// time the engine plans the tensor).
     private(set) var elementCount = 0
-    /// The session whose memory budget the slot's storage counts against.
+    /// The session whose memory budget the slot's storage counts against; it outlives the
+    /// slot's storage (``release()``).
     unowned(unsafe) let session: Session
 
     init(session: Session) {
@@ -29,8 +30,6 @@ package final class StringSlot {
         bytes = UnsafeRawBufferPointer(start: nil, count: 0)
         count = 0
     }
-
-    deinit { session.stringBytes -= storage?.count ?? 0 }
 
     package var view: StringTensorView { StringTensorView(validated: bytes, count: count) }
 
@@ -101,7 +100,9 @@ package final class StringSlot {
         return buffer.pointer
     }
 
-    private func release() {
+    /// Gives the storage back, and its bytes to the session's budget. The engine calls it
+    /// from its `deinit`, while the session it holds is still alive.
+    func release() {
         session.stringBytes -= storage?.count ?? 0
         storage = nil
     }
