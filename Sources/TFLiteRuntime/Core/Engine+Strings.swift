@@ -24,7 +24,9 @@ extension Engine {
             do {
                 try slot.plan(elements: elements)
             } catch {
-                throw .memoryBudgetExceeded(required: Int.max, budget: options.memoryBudget)
+                let layout = StringTensorLayout.size(count: elements, payload: 0) ?? Int.max
+                throw .memoryBudgetExceeded(
+                    required: Session.add(session.heldBytes(besides: nil), layout), budget: options.memoryBudget)
             }
         }
     }

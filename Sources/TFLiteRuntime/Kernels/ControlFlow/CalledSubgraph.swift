@@ -61,6 +61,11 @@ final class CalledSubgraph {
         }
     }
 
+    /// The slot of input (or output) `i` when it is a STRING tensor: strings pass between
+    /// engines by copying their buffers, checked again on arrival.
+    func inputSlot(_ i: Int) -> StringSlot? { engine.stringSlots[engine.inputs[i]] }
+    func outputSlot(_ i: Int) -> StringSlot? { engine.stringSlots[engine.outputs[i]] }
+
     /// The memory of input `i` (planned by allocate, so always there).
     func input(_ i: Int) throws(KernelError) -> UnsafeMutableRawBufferPointer {
         guard let buffer = engine.buffer(forTensor: engine.inputs[i]) else {

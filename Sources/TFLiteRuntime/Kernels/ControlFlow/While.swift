@@ -72,7 +72,11 @@ struct LoopValues {
         self.body = body
         sizes = try shapes.indices.map { i throws(KernelError) in
             guard let size = body.inputState(i).type.byteSize, let bytes = Shape.byteCount(shapes[i], elementSize: size)
-            else { throw .invalid("loop value \(i) has type \(body.inputState(i).type), which has no fixed size") }
+            else {
+                throw .types(
+                    "loop value \(i) has type \(body.inputState(i).type); WHILE passes values of fixed-size types only (STRING loop values are not supported)"
+                )
+            }
             return bytes
         }
         let condGraph = cond.engine.model.subgraphs[cond.engine.subgraphIndex]
