@@ -108,7 +108,8 @@ public final class Session {
     /// Returns every variable of the interpreter to its state before the first invoke:
     /// each engine's variable tensors (``Engine/resetVariableTensors()``), and the resource
     /// variables unassigned, with the initialization subgraphs to run again at the next
-    /// invoke (so variables a CALL_ONCE subgraph sets get their initial values back).
+    /// invoke (so variables a CALL_ONCE subgraph sets get their initial values back), and
+    /// the hash tables emptied (the same initialization fills them again).
     public func resetVariables() {
         variables = [:]
         tables = [:]
