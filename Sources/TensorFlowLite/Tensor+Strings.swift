@@ -28,13 +28,9 @@ extension Array where Element == Data {
     /// - Throws: ``InterpreterError/invalidTensorDataType`` if the tensor is not a string
     ///   tensor or its bytes are not TFLite's string layout.
     public init(_ tensor: Tensor) throws {
-        guard tensor.dataType == .string else { throw InterpreterError.invalidTensorDataType }
-        let strings: [Data]? = tensor.data.withUnsafeBytes { raw in
-            guard case .success(let count) = StringTensorLayout.validate(raw) else { return nil }
-            let view = StringTensorView(validated: raw, count: count)
-            return (0 ..< count).map { Data(view[$0]) }
+        guard tensor.dataType == .string, let strings = Tensor.strings(inStringData: tensor.data) else {
+            throw InterpreterError.invalidTensorDataType
         }
-        guard let strings else { throw InterpreterError.invalidTensorDataType }
         self = strings
     }
 }
@@ -45,6 +41,16 @@ extension Tensor {
     /// or ``SignatureRunner/invoke(with:)``. Nil past 2 GiB.
     public static func stringData(_ strings: [Data]) -> Data? {
         StringTensorLayout.encode(strings).map { Data($0) }
+    }
+
+    /// The strings of TFLite's string layout `data`, or nil when an offset or the count is
+    /// malformed.
+    package static func strings(inStringData data: Data) -> [Data]? {
+        data.withUnsafeBytes { raw in
+            guard case .success(let count) = StringTensorLayout.validate(raw) else { return nil }
+            let view = StringTensorView(validated: raw, count: count)
+            return (0 ..< count).map { Data(view[$0]) }
+        }
     }
 
     /// TFLite's layout of the UTF-8 bytes of `strings`; nil past 2 GiB.
