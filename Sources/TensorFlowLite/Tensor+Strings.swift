@@ -37,7 +37,7 @@ extension Array where Element == Data {
 
 extension Tensor {
     /// TFLite's layout of `strings` (an `Int32` count, the offsets, then the bytes): the
-    /// `data` of a string tensor holding them, to pass to ``Interpreter/copy(_:toInputAt:)-(Data,_)``
+    /// `data` of a string tensor holding them, to pass to `Interpreter.copy(_:toInputAt:)`
     /// or ``SignatureRunner/invoke(with:)``. Nil past 2 GiB.
     public static func stringData(_ strings: [Data]) -> Data? {
         StringTensorLayout.encode(strings).map { Data($0) }

@@ -48,7 +48,7 @@ extension Tensor {
         /// Byte strings, one per element (TFLite's `STRING`). A string tensor's `data` is
         /// TFLite's layout of them: an `Int32` count `n`, `n + 1` `Int32` offsets, then the
         /// bytes. Read them with `[String](tensor)` or `[Data](tensor)`, write them with
-        /// ``Interpreter/copy(_:toInputAt:)-([String],_)``.
+        /// `Interpreter.copy(_:toInputAt:)` (an array of `String` or `Data`).
         case string
 
         init?(_ type: ElementType) {
