@@ -33,7 +33,6 @@ public func inspectJSON(_ model: Model) -> JSONValue {
     members["op_histogram"] = .object(histogram)
     members["constant_bytes"] = .int(main?.constantBytes ?? 0)
     members["activation_bytes"] = .int(main?.activationBytes ?? 0)
-    members["string_tensors"] = .int(main?.stringTensors ?? 0)
     members["metadata"] = .array(summary.metadata.map { .object(["name": .string($0.name), "size": .int($0.size)]) })
     members["min_runtime_version"] = .optional(summary.minRuntimeVersion, JSONValue.string)
     return .object(members)

@@ -50,8 +50,8 @@ public final class Interpreter {
     ///   an operator or type combination this runtime does not support. Its message starts
     ///   as TensorFlowLiteSwift's `failedToCreateInterpreter` does and goes on with
     ///   TensorFlow Lite's log line and the operator's index: `Failed to create the
-    ///   interpreter. Didn't find op for builtin opcode 'LSH_PROJECTION' version '1':
-    ///   operator 0 (LSH_PROJECTION) is not supported by this runtime`.
+    ///   interpreter. Didn't find op for builtin opcode 'CONCAT_EMBEDDINGS' version '1':
+    ///   operator 0 (CONCAT_EMBEDDINGS) is not supported by this runtime`.
     public convenience init(modelPath: String, options: Options? = nil, delegates: [Delegate]? = nil) throws {
         let model: Model
         do {
@@ -104,8 +104,8 @@ public final class Interpreter {
 
     /// Why an interpreter could not be created, worded as TensorFlowLiteSwift and
     /// TensorFlow Lite word it, then our detail: for an operator without a kernel,
-    /// `Failed to create the interpreter. Didn't find op for builtin opcode 'LSH_PROJECTION'
-    /// version '1': operator 0 (LSH_PROJECTION) is not supported by this runtime` (custom
+    /// `Failed to create the interpreter. Didn't find op for builtin opcode 'CONCAT_EMBEDDINGS'
+    /// version '1': operator 0 (CONCAT_EMBEDDINGS) is not supported by this runtime` (custom
     /// operators: `Encountered unresolved custom op: <name>`); for other failures,
     /// `Failed to create the interpreter. ` followed by the runtime's message.
     static func creationFailureMessage(_ error: RuntimeError, model: Model) -> String {
