@@ -133,6 +133,28 @@ struct ModelDecoderTests {
         #expect(tensor.type == .string && tensor.constantData?.count == 19)
     }
 
+    /// Malformed STRING constants: every offset and the count are checked at load.
+    @Test func malformedStringConstantsAreRefused() throws {
+        let cases: [([Int32], String)] = [
+            ([3, 16, 18, 19], "holds 3 strings, but the shape has 2 elements"),
+            ([2, 15, 18, 19], "offset 0 is 15"),
+            ([2, 16, 20, 19], "offset 1 is 20"),
+            ([2, 16, 18, 17], "offset 2 is 17"),
+            ([2, 16, 17, 18], "last offset is 18"),
+        ]
+        for (header, message) in cases {
+            var m = TModel.minimal()
+            m.buffers.append(buffer(header.flatMap(le) + Array("abc".utf8)))
+            m.subgraphs[0].tensors.append(TTensor(name: "s", shape: [2], type: 5, buffer: 3))
+            do {
+                _ = try m.decode()
+                Issue.record("accepted \(header)")
+            } catch {
+                #expect("\(error)".contains(message), "\(error)")
+            }
+        }
+    }
+
     @Test func emptyBufferListAndScalarQuantization() throws {
         var m = TModel.minimal()
         m.buffers = []
