@@ -228,6 +228,46 @@ import TFLiteModel
         }
     }
 
+    @Test func handlesThatNameNoTableAreErrors() throws {
+        var g = GraphBuilder()
+        let handle = g.input([1], .int32)
+        let keys = g.input([2], .int64)
+        let fallback = g.constant(Self.layout(["?"]), shape: [1], .string)
+        let found = g.tensor([2], .string)
+        g.op(.hashtableFind, inputs: [handle, keys, fallback], outputs: [found])
+        g.output(found)
+        let engine = try g.engine()
+        try engine.allocate()
+        try engine.setInput(0, [Int32(42)])
+        try engine.setInput(1, [Int64(1), 2])
+        do {
+            try engine.invoke()
+            Issue.record("found in no table")
+        } catch {
+            #expect(
+                "\(error)".contains("(HASHTABLE_FIND)") && "\(error)".contains("no hash table has id 42"), "\(error)")
+        }
+    }
+
+    @Test func predictNeedsItsEightBytesOfOptions() {
+        var g = GraphBuilder()
+        let lookup = g.input([2], .int32)
+        let keys = g.constant([Int32(1), 2], shape: [2])
+        let labels = g.constant([Int32(0), 1], shape: [2, 1])
+        let weights = g.constant([Float(1), 2], shape: [2, 1])
+        let label = g.tensor([1], .int32)
+        let weight = g.tensor([1], .float32)
+        _ = g.customOp(
+            "Predict", inputs: [lookup, keys, labels, weights], outputs: [label, weight], options: [1, 0, 0, 0])
+        g.output(label)
+        do {
+            _ = try g.engine()
+            Issue.record("created")
+        } catch {
+            #expect("\(error)".contains("custom options must be 8 bytes"), "\(error)")
+        }
+    }
+
     @Test func unsupportedTableTypesAreRefusedAtPrepare() {
         var g = GraphBuilder()
         let handle = g.tensor([1], .resource)
