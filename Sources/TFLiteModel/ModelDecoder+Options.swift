@@ -104,9 +104,23 @@ extension BuiltinOptions {
         case ID.cumsum:
             let o = try Small.cumsum(t)
             self = .cumsum(exclusive: o.exclusive, reverse: o.reverse)
+        case ID.lstm: self = .lstm(LSTMOptions(try Schema.LSTMOptions(lstm: t)))
+        case ID.unidirectionalSequenceLSTM:
+            self = .unidirectionalSequenceLSTM(LSTMOptions(try Schema.LSTMOptions(unidirectional: t)))
+        case ID.bidirectionalSequenceLSTM:
+            self = .bidirectionalSequenceLSTM(LSTMOptions(try Schema.LSTMOptions(bidirectional: t)))
         default:
             self =
                 Schema.BuiltinOptionsType.emptyTables.contains(typeID) ? .empty(typeID: typeID) : .other(typeID: typeID)
         }
+    }
+}
+
+extension LSTMOptions {
+    init(_ o: Schema.LSTMOptions) {
+        self.init(
+            activation: FusedActivation(rawValue: o.fusedActivation), cellClip: o.cellClip, projClip: o.projClip,
+            kernelType: o.kernelType, timeMajor: o.timeMajor, mergeOutputs: o.mergeOutputs,
+            asymmetricQuantizeInputs: o.asymmetricQuantizeInputs, diagonalRecurrentTensors: o.diagonalRecurrentTensors)
     }
 }

@@ -34,6 +34,9 @@ extension Schema {
         package static let l2Norm: UInt8 = 12
         package static let localResponseNormalization: UInt8 = 13
         package static let cumsum: UInt8 = 102
+        package static let lstm: UInt8 = 14
+        package static let bidirectionalSequenceLSTM: UInt8 = 69
+        package static let unidirectionalSequenceLSTM: UInt8 = 71
 
         /// Table names indexed by type id (index 0 is NONE).
         package static let names: [String] = [

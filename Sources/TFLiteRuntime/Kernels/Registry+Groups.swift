@@ -19,6 +19,7 @@ extension KernelRegistry {
             movementKernels,
             normalizationKernels,
             signalKernels,
+            lstmKernels,
         ]
     }
 
