@@ -64,6 +64,14 @@ enum SequenceLSTM {
             return LSTMFloatKernel(
                 directions: [direction], inputs: [input.index], aux: [nil], outputs: [output.index],
                 leadingDims: [operands.nOutput], offsets: [0], sequences: [sequence])
+        case (.int8, .int8):
+            if context.op.intermediates.count == 12 {
+                throw .types("the 8x8_8 integer LSTM (12 intermediate tensors) is not supported; its 8x8_16 form (5) is")
+            }
+            let direction = try LSTMInteger8x8_16.make(
+                &context, operands, input: input, output: output, options: options, rows: rows,
+                timeMajor: sequence.timeMajor)
+            return LSTMIntegerKernel(direction: direction, input: input.index, output: output.index, sequence: sequence)
         default:
             throw context.unsupportedTypes()
         }
@@ -93,5 +101,16 @@ struct LSTMFloatKernel: PreparedKernel {
                 context, input: inputs[d], aux: aux[d], output: outputs[d], leadingDim: leadingDims[d],
                 offset: offsets[d], sequence: sequences[d])
         }
+    }
+}
+
+/// Runs one integer direction over its sequence.
+struct LSTMIntegerKernel: PreparedKernel {
+    let direction: LSTMInteger8x8_16
+    let input: Int, output: Int
+    let sequence: LSTMSequence
+
+    func eval(_ context: EvalContext) throws(KernelError) {
+        direction.run(context, input: input, output: output, sequence: sequence)
     }
 }
