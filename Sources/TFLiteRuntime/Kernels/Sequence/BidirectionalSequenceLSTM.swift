@@ -100,6 +100,17 @@ enum BidirectionalSequenceLSTM {
             return LSTMFloatKernel(
                 directions: directions, inputs: inputs, aux: auxInputs, outputs: outputs, leadingDims: leading,
                 offsets: offsets, sequences: sequences)
+        case (.float32, .int8):
+            var directions: [LSTMHybridDirection] = []
+            for o in [forward, backward] {
+                guard o.outputState.type == .float32, o.cellState.type == .float32 else {
+                    throw context.unsupportedTypes()
+                }
+                directions.append(try LSTMHybridDirection.make(&context, o, options: options, rows: rows))
+            }
+            return LSTMHybridKernel(
+                directions: directions, inputs: inputs, aux: auxInputs, outputs: outputs, leadingDims: leading,
+                offsets: offsets, sequences: sequences)
         default:
             throw context.unsupportedTypes()
         }

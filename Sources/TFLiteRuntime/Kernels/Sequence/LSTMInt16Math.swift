@@ -42,18 +42,18 @@ enum LSTMInt16Math {
     /// A Q0.31 constant's 16-bit form (rounded, as gemmlowp rescales its constants).
     static func constant(_ q31: Int32) -> Int32 { FixedPoint.roundingDivideByPOT(q31, 16) }
 
-    static let expConstantTerm = constant(1_895_147_668)  // e^(-1/8)
+    static let expConstantTerm = constant(1_895_147_668) // e^(-1/8)
     static let oneThird = constant(715_827_883)
     /// `e^(-2^k)` for k = -2 ... 4, applied per set bit of the argument's integer part.
     static let barrel: [Int32] = [1_672_461_947, 1_302_514_674, 790_015_084, 290_630_308, 39_332_535, 720_401, 242]
         .map(constant)
-    static let fortyEightOverSeventeen = constant(1_515_870_810)  // Q2
-    static let minusThirtyTwoOverSeventeen = constant(-1_010_580_540)  // Q2
+    static let fortyEightOverSeventeen = constant(1_515_870_810) // Q2
+    static let minusThirtyTwoOverSeventeen = constant(-1_010_580_540) // Q2
 
     /// `e^a` for `a ∈ [-1/4, 0)` in Q0: a Taylor expansion around -1/8.
     @inline(__always)
     static func expOnInterval(_ a: Int32) -> Int32 {
-        let x = wrap(a &+ 4096)  // a + 1/8
+        let x = wrap(a &+ 4096) // a + 1/8
         let x2 = mul(x, x), x3 = mul(x2, x), x4 = mul(x2, x2)
         let x4Over4 = multiplyByPOT(x4, -2)
         let poly = multiplyByPOT(wrap(mul(wrap(x4Over4 &+ x3), oneThird) &+ x2), -1)
@@ -92,7 +92,7 @@ enum LSTMInt16Math {
             let oneMinus = wrap(8192 &- mul(halfDenominator, x))
             x = wrap(x &+ multiplyByPOT(mul(x, oneMinus), 2))
         }
-        return x  // Q2 ≈ 1 / halfDenominator
+        return x // Q2 ≈ 1 / halfDenominator
     }
 
     /// The logistic function of a `Q(integerBits)` code, in Q0 (gemmlowp `logistic`).
@@ -101,7 +101,7 @@ enum LSTMInt16Math {
         if a == 0 { return 16384 }
         let magnitude = a > 0 ? a : wrap(-a)
         let e = expOnNegative(wrap(-magnitude), integerBits: k)
-        let positive = multiplyByPOT(reciprocalIteration(e), 1)  // x/2 in Q1 read as Q0
+        let positive = multiplyByPOT(reciprocalIteration(e), 1) // x/2 in Q1 read as Q0
         return a > 0 ? positive : wrap(32767 &- positive)
     }
 

@@ -34,7 +34,8 @@ extension LSTMInteger8x8_16 {
         for j in 0 ..< cells {
             let kept = LSTMInt16Math.wrap(LSTMInt16Math.divideByPOT(Int32(f[j]) &* Int32(c[j]), 15))
             let inputGate = cifg ? 32767 &- Int32(f[j]) : Int32(i[j])
-            let added = LSTMInt16Math.wrap(LSTMInt16Math.divideByPOT(LSTMInt16Math.wrap(inputGate) &* Int32(g[j]), shift))
+            let added = LSTMInt16Math.wrap(
+                LSTMInt16Math.divideByPOT(LSTMInt16Math.wrap(inputGate) &* Int32(g[j]), shift))
             var v = LSTMInt16Math.saturate(kept &+ added)
             if p.cellClip > 0 { v = Swift.min(Swift.max(v, -p.cellClip), p.cellClip) }
             c[j] = Int16(v)
@@ -61,7 +62,9 @@ extension LSTMInteger8x8_16 {
     }
 
     /// Peephole, layer norm and activation of gate `g` (`[nBatch·nCell]` codes).
-    private func finishGate(_ context: EvalContext, _ g: Int, _ gate: UnsafeMutablePointer<Int16>, cell: UnsafeMutablePointer<Int16>) {
+    private func finishGate(
+        _ context: EvalContext, _ g: Int, _ gate: UnsafeMutablePointer<Int16>, cell: UnsafeMutablePointer<Int16>
+    ) {
         let p = parameters
         if let peephole = peepholes[g] {
             let w = context.pointer(peephole, as: Int16.self)

@@ -47,7 +47,8 @@ struct LSTMInteger8x8_16: Sendable {
         }
         if o.peephole, o.nOutput > o.nCell {
             // TFLite's integer peephole walks the cell state with a stride of nOutput.
-            throw .invalid("an integer LSTM with peepholes needs no more outputs (\(o.nOutput)) than cells (\(o.nCell))")
+            throw .invalid(
+                "an integer LSTM with peepholes needs no more outputs (\(o.nOutput)) than cells (\(o.nCell))")
         }
         let p = try LSTMIntegerParameters.make(context, o, input: input, output: output, options: options)
         let gateList = o.gates
@@ -56,7 +57,8 @@ struct LSTMInteger8x8_16: Sendable {
         var inputBias: [Int32] = [], recurrentBias: [Int32] = []
         for g in gateList {
             let bias = o.layerNormalized ? nil : o.biases[g]
-            inputBias += try effectiveBias(o.inputWeights[g], rows: o.nCell, depth: o.nInput, zeroPoint: -zx, bias: bias)
+            inputBias += try effectiveBias(
+                o.inputWeights[g], rows: o.nCell, depth: o.nInput, zeroPoint: -zx, bias: bias)
             recurrentBias += try effectiveBias(
                 o.recurrentWeights[g], rows: o.nCell, depth: o.nOutput, zeroPoint: -zh, bias: nil)
         }
@@ -76,11 +78,13 @@ struct LSTMInteger8x8_16: Sendable {
             projectionWeights: o.projectionWeights?.index, inputBias: inputBias, recurrentBias: recurrentBias,
             projectionBias: projectionBias, layerNormBias: o.biases.map { $0?.index },
             layerNorm: o.layerNorm.map { $0?.index }, peepholes: o.peepholes.map { $0?.index },
-            outputState: o.outputState.index, cellState: o.cellState.index, product: LSTMInt8Product(context.kernelLevel),
+            outputState: o.outputState.index, cellState: o.cellState.index,
+            product: LSTMInt8Product(context.kernelLevel),
             peepholeGroup: timeMajor ? o.nBatch : 1, rows: rows,
             inputSums: context.requestScratch(bytes: try ConvCheck.product([rows, width, 4], "LSTM")),
             widened: context.requestScratch(bytes: try ConvCheck.product([widest, 2], "LSTM")),
-            recurrentSums: context.requestScratch(bytes: try ConvCheck.product([Swift.max(width, o.nOutput), 4], "LSTM")),
+            recurrentSums: context.requestScratch(
+                bytes: try ConvCheck.product([Swift.max(width, o.nOutput), 4], "LSTM")),
             gateBuffer: context.requestScratch(bytes: try ConvCheck.product([4, o.nBatch, o.nCell, 2], "LSTM")),
             hidden: context.requestScratch(bytes: try ConvCheck.product([o.nBatch, o.nCell], "LSTM")))
     }

@@ -43,7 +43,8 @@ struct LSTMIntegerParameters: Sendable {
         var p = LSTMIntegerParameters()
         let intermediates = context.op.intermediates
         guard intermediates.count == 5 else {
-            throw .invalid("the integer LSTM needs 5 intermediate tensors (gate and hidden scales), found \(intermediates.count)")
+            throw .invalid(
+                "the integer LSTM needs 5 intermediate tensors (gate and hidden scales), found \(intermediates.count)")
         }
         var gateScales: [Float] = []
         for g in 0 ..< 4 {
@@ -51,7 +52,7 @@ struct LSTMIntegerParameters: Sendable {
                 let t = context.tensors[intermediates[g]]
                 gateScales.append(try scale(t, "gate intermediate \(g)"))
             } else {
-                gateScales.append(1.0 / 4096)  // 2^-12
+                gateScales.append(1.0 / 4096) // 2^-12
             }
         }
         let hiddenTensor = context.tensors[intermediates[4]]
@@ -64,11 +65,13 @@ struct LSTMIntegerParameters: Sendable {
         let log2 = Double(cellStateScale).log2Rounded
         guard let cellScale = log2, (-15 ... -9).contains(cellScale) else {
             throw .invalid(
-                "the cell state's scale \(cellStateScale) must be a power of two from 2^-15 to 2^-9 (its tanh takes 0 to 6 integer bits)")
+                "the cell state's scale \(cellStateScale) must be a power of two from 2^-15 to 2^-9 (its tanh takes 0 to 6 integer bits)"
+            )
         }
         p.cellScale = Int32(cellScale)
         for g in o.gates {
-            let wx = try scale(o.inputWeights[g], "input weights"), wh = try scale(o.recurrentWeights[g], "recurrent weights")
+            let wx = try scale(o.inputWeights[g], "input weights"),
+                wh = try scale(o.recurrentWeights[g], "recurrent weights")
             // TFLite forms these products in single precision.
             p.input[g] = Multiplier(Double(wx * inputScale / gateScales[g]))
             p.recurrent[g] = Multiplier(Double(wh * outputStateScale / gateScales[g]))
@@ -87,7 +90,8 @@ struct LSTMIntegerParameters: Sendable {
             p.projection = Multiplier(Double(try scale(w, "projection weights") * hiddenScale / outputStateScale))
         }
         if options.cellClip > 0 {
-            p.cellClip = Int32(Swift.min(Swift.max(options.cellClip / cellStateScale, -32768), 32767).rounded(.towardZero))
+            p.cellClip = Int32(
+                Swift.min(Swift.max(options.cellClip / cellStateScale, -32768), 32767).rounded(.towardZero))
         }
         if options.projClip > 0 {
             let outputScale = try scale(output, "output")

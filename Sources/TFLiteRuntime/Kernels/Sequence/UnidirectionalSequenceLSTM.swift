@@ -64,9 +64,17 @@ enum SequenceLSTM {
             return LSTMFloatKernel(
                 directions: [direction], inputs: [input.index], aux: [nil], outputs: [output.index],
                 leadingDims: [operands.nOutput], offsets: [0], sequences: [sequence])
+        case (.float32, .int8):
+            guard output.type == .float32, operands.outputState.type == .float32, operands.cellState.type == .float32
+            else { throw context.unsupportedTypes() }
+            let direction = try LSTMHybridDirection.make(&context, operands, options: options, rows: rows)
+            return LSTMHybridKernel(
+                directions: [direction], inputs: [input.index], aux: [nil], outputs: [output.index],
+                leadingDims: [operands.nOutput], offsets: [0], sequences: [sequence])
         case (.int8, .int8):
             if context.op.intermediates.count == 12 {
-                throw .types("the 8x8_8 integer LSTM (12 intermediate tensors) is not supported; its 8x8_16 form (5) is")
+                throw .types(
+                    "the 8x8_8 integer LSTM (12 intermediate tensors) is not supported; its 8x8_16 form (5) is")
             }
             let direction = try LSTMInteger8x8_16.make(
                 &context, operands, input: input, output: output, options: options, rows: rows,
@@ -88,6 +96,25 @@ enum SequenceLSTM {
 /// Runs one or two float directions, each over its sequence, in order.
 struct LSTMFloatKernel: PreparedKernel {
     let directions: [LSTMFloatDirection]
+    let inputs: [Int]
+    let aux: [Int?]
+    let outputs: [Int]
+    let leadingDims: [Int]
+    let offsets: [Int]
+    let sequences: [LSTMSequence]
+
+    func eval(_ context: EvalContext) throws(KernelError) {
+        for (d, direction) in directions.enumerated() {
+            direction.run(
+                context, input: inputs[d], aux: aux[d], output: outputs[d], leadingDim: leadingDims[d],
+                offset: offsets[d], sequence: sequences[d])
+        }
+    }
+}
+
+/// Runs one or two hybrid directions, each over its sequence, in order.
+struct LSTMHybridKernel: PreparedKernel {
+    let directions: [LSTMHybridDirection]
     let inputs: [Int]
     let aux: [Int?]
     let outputs: [Int]
