@@ -180,6 +180,10 @@ import Testing
     }
 
     @Test func floatGateMathIsAccurate() {
+        // Non-finite inputs pass through without trapping.
+        #expect(LSTMFloatMath.sigmoid(.nan).isNaN)
+        #expect(LSTMFloatMath.tanh(.infinity) == 1 && LSTMFloatMath.tanh(-.infinity) == -1)
+        #expect(LSTMFloatMath.sigmoid(-.infinity) == 0 || LSTMFloatMath.sigmoid(-.infinity) < 1e-37)
         for i in -2000 ... 2000 {
             let x = Float(i) / 100
             #expect(abs(LSTMFloatMath.sigmoid(x) - Float(1 / (1 + exp(-Double(x))))) < 3e-7)

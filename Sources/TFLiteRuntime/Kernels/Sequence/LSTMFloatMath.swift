@@ -4,7 +4,7 @@ import TFLiteModel
 /// library calls so that LLVM vectorizes them at every kernel level.
 ///
 /// `e^z` for `z ≤ 0` reduces `z = n·ln 2 + t` (`n` rounded to nearest by adding
-/// 1.5·2^23, `|t| ≤ ln 2 / 2`, ln 2 split into a part exact in float and a correction),
+/// 1.5·2^23 + 127, `|t| ≤ ln 2 / 2`, ln 2 split into a part exact in float and a correction),
 /// approximates `e^t ≈ 1 + t·(1 + t·(c2 + t·(c3 + t·(c4 + t·c5))))` (relative error
 /// below 2e-7 on that interval) and scales by `2^n` built in the exponent bits. `z` is
 /// clamped at -87, where `e^z` is still a normal float, so the exponent never underflows.
@@ -16,8 +16,11 @@ enum LSTMFloatMath {
     @inline(__always)
     static func expNonPositive(_ z0: Float) -> Float {
         let z = Swift.max(z0, -87)
-        let shifted = z * 1.442_695_04 + 12_582_912 // 1.5·2^23
-        let n = shifted - 12_582_912
+        // round(z / ln 2) in the low mantissa bits of z·log2(e) + (1.5·2^23 + 127); shifted
+        // into the exponent field those bits are 2^n (no float-to-integer conversion, which
+        // would trap on NaN).
+        let shifted = z * 1.442_695_04 + 12_583_039
+        let n = shifted - 12_583_039
         var t = n * -0.693_145_752 + z
         t = n * -1.428_606_77e-6 + t
         var p: Float = 0x1.106368p-7
@@ -25,7 +28,7 @@ enum LSTMFloatMath {
         p = p * t + 0x1.5557acp-3
         p = p * t + 0x1.fffdfcp-2
         p = p * t + 1
-        let scale = Float(bitPattern: UInt32(truncatingIfNeeded: Int32(n) &+ 127) &<< 23)
+        let scale = Float(bitPattern: shifted.bitPattern &<< 23)
         return scale + (t * scale) * p
     }
 

@@ -49,7 +49,7 @@ struct LSTMHybridDirection: Sendable {
         }
         let gateList = o.gates
         let width = gateList.count * o.nCell
-        var peepholes = [Float](repeating: 0, count: 4 * o.nCell)
+        var peepholes = [Float](repeating: 0, count: try ConvCheck.product([4, o.nCell], "LSTM"))
         var hasPeephole = [false, false, false, false]
         for g in [0, 1, 3] {
             guard let p = o.peepholes[g] else { continue }
@@ -67,12 +67,16 @@ struct LSTMHybridDirection: Sendable {
                 nCell: o.nCell, cifg: o.cifg, activation: try LSTMFloatMath.Activation(options.activation),
                 cellClip: options.cellClip),
             inputWeights: try LSTMPacking.stacked(
-                context, gateList.compactMap { o.inputWeights[$0] }, count: o.nCell * o.nInput, as: Int8.self),
+                context, gateList.compactMap { o.inputWeights[$0] },
+                count: try ConvCheck.product([o.nCell, o.nInput], "LSTM"), as: Int8.self),
             auxWeights: o.nAux > 0
                 ? try LSTMPacking.stacked(
-                    context, gateList.compactMap { o.auxWeights[$0] }, count: o.nCell * o.nAux, as: Int8.self) : nil,
+                    context, gateList.compactMap { o.auxWeights[$0] },
+                    count: try ConvCheck.product([o.nCell, o.nAux], "LSTM"), as: Int8.self)
+                : nil,
             recurrentWeights: try LSTMPacking.stacked(
-                context, gateList.compactMap { o.recurrentWeights[$0] }, count: o.nCell * o.nOutput, as: Int8.self),
+                context, gateList.compactMap { o.recurrentWeights[$0] },
+                count: try ConvCheck.product([o.nCell, o.nOutput], "LSTM"), as: Int8.self),
             inputScales: try gateList.map { (g: Int) throws(KernelError) in try scale(o.inputWeights[g]) },
             auxScales: try gateList.map { (g: Int) throws(KernelError) in try scale(o.auxWeights[g]) },
             recurrentScales: try gateList.map { (g: Int) throws(KernelError) in try scale(o.recurrentWeights[g]) },

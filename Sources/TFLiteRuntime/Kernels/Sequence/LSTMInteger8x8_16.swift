@@ -68,9 +68,11 @@ struct LSTMInteger8x8_16: Sendable {
                 o.projectionWeights, rows: o.nOutput, depth: o.nCell, zeroPoint: p.hiddenZeroPoint,
                 bias: o.projectionBias) : []
         let inputWeights = try LSTMPacking.stacked(
-            context, gateList.compactMap { o.inputWeights[$0] }, count: o.nCell * o.nInput, as: Int8.self)
+            context, gateList.compactMap { o.inputWeights[$0] },
+            count: try ConvCheck.product([o.nCell, o.nInput], "LSTM"), as: Int8.self)
         let recurrentWeights = try LSTMPacking.stacked(
-            context, gateList.compactMap { o.recurrentWeights[$0] }, count: o.nCell * o.nOutput, as: Int8.self)
+            context, gateList.compactMap { o.recurrentWeights[$0] },
+            count: try ConvCheck.product([o.nCell, o.nOutput], "LSTM"), as: Int8.self)
         let widest = Swift.max(o.nInput, o.nOutput, o.nCell)
         return LSTMInteger8x8_16(
             nInput: o.nInput, nCell: o.nCell, nOutput: o.nOutput, nBatch: o.nBatch, gateList: gateList,
@@ -103,7 +105,9 @@ struct LSTMInteger8x8_16: Sendable {
         guard let weights, zeroPoint != 0 else { return out }
         guard let c = weights.constant else { throw .invalid("LSTM weights must be constant") }
         let w = c.typed(Int8.self)
-        guard w.count >= rows * depth else { throw .invalid("weights tensor \(weights.index) is too short") }
+        guard w.count >= (try ConvCheck.product([rows, depth], "LSTM")) else {
+            throw .invalid("weights tensor \(weights.index) is too short")
+        }
         for r in 0 ..< rows {
             var sum: Int32 = 0
             for k in 0 ..< depth { sum &+= Int32(w[r * depth + k]) }

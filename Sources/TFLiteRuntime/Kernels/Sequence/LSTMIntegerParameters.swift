@@ -35,8 +35,8 @@ struct LSTMIntegerParameters: Sendable {
     ) throws(KernelError) -> LSTMIntegerParameters {
         func scale(_ t: TensorState?, _ role: String) throws(KernelError) -> Float {
             guard let t else { return 1 }
-            guard let q = t.quantization, let s = q.scales.first, q.scales.count == 1 else {
-                throw .invalid("the \(role) (tensor \(t.index)) needs one quantization scale")
+            guard let q = t.quantization, let s = q.scales.first, q.scales.count == 1, s.isFinite, s > 0 else {
+                throw .invalid("the \(role) (tensor \(t.index)) needs one positive quantization scale")
             }
             return s
         }
@@ -82,7 +82,8 @@ struct LSTMIntegerParameters: Sendable {
             if let ln = o.layerNorm[g] {
                 let s = try scale(ln, "layer norm coefficients")
                 p.layerNorm[g] = Multiplier(Double(s))
-                p.varianceGuard[g] = Swift.max(1, Int32(clamping: Int64((10000 * s).rounded(.towardZero))))
+                let guardValue = Double(10000 * s).rounded(.towardZero)
+                p.varianceGuard[g] = guardValue >= Double(Int32.max) ? .max : Swift.max(1, Int32(guardValue))
             }
         }
         p.hidden = Multiplier(Double(Float(pow2(-15) / Double(hiddenScale) * pow2(-15))))
