@@ -44,17 +44,20 @@ extension LSTMInteger8x8_16 {
         // Hidden: o·tanh(c) rescaled to int8 codes, then the projection or the state itself.
         let o = gates + 3 * cells
         let tanhBits = 15 + p.cellScale
+        // Outside 0...6 integer bits TFLite's tanh writes nothing, and the buffer it was to
+        // fill holds the input gate (spec/sequence-ops.md).
+        let cellTanh = (0 ... 6).contains(tanhBits)
         let hidden = context.scratch(self.hidden, as: Int8.self)
         if let projectionWeights {
             for j in 0 ..< cells {
-                let th = LSTMInt16Math.tanh(Int32(c[j]), integerBits: tanhBits)
+                let th = cellTanh ? LSTMInt16Math.tanh(Int32(c[j]), integerBits: tanhBits) : Int32(gates[j])
                 let v = p.hidden.apply(Int32(o[j]) &* th) &- p.hiddenZeroPoint
                 hidden[j] = Int8(Swift.min(Swift.max(v, -128), 127))
             }
             project(context, hidden: hidden, weights: projectionWeights, into: h)
         } else {
             for j in 0 ..< cells {
-                let th = LSTMInt16Math.tanh(Int32(c[j]), integerBits: tanhBits)
+                let th = cellTanh ? LSTMInt16Math.tanh(Int32(c[j]), integerBits: tanhBits) : Int32(gates[j])
                 let v = p.hidden.apply(Int32(o[j]) &* th) &+ p.hiddenZeroPoint
                 h[j] = Int8(Swift.min(Swift.max(v, -128), 127))
             }

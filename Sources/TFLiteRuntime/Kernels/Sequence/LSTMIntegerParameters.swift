@@ -25,7 +25,7 @@ struct LSTMIntegerParameters: Sendable {
     var projection = Multiplier()
     var hiddenZeroPoint: Int32 = 0
     var outputStateZeroPoint: Int32 = 0
-    /// log2 of the cell state's scale (-15 ... -9).
+    /// log2 of the cell state's scale (-30 ... 0; TFLite's cell tanh needs -15 ... -9).
     var cellScale: Int32 = 0
     var cellClip: Int32 = 0
     var projClip: Int32 = 0
@@ -63,9 +63,15 @@ struct LSTMIntegerParameters: Sendable {
         p.outputStateZeroPoint = o.outputState.zeroPoint ?? 0
         let cellStateScale = try scale(o.cellState, "cell state")
         let log2 = Double(cellStateScale).log2Rounded
-        guard let cellScale = log2, (-15 ... -9).contains(cellScale) else {
+        guard let cellScale = log2, (-30 ... 0).contains(cellScale) else {
+            throw .invalid("the cell state's scale \(cellStateScale) must be a power of two from 2^-30 to 1")
+        }
+        // TFLite's tanh of the cell takes 0 to 6 integer bits (scales 2^-15 ... 2^-9); for
+        // other scales its kernel leaves the tanh buffer as it was, which holds the step's
+        // input gate, or, with CIFG, nothing written in the step at all.
+        if !(-15 ... -9).contains(cellScale), o.cifg {
             throw .invalid(
-                "the cell state's scale \(cellStateScale) must be a power of two from 2^-15 to 2^-9 (its tanh takes 0 to 6 integer bits)"
+                "a CIFG integer LSTM needs a cell state scale from 2^-15 to 2^-9, found \(cellStateScale) (TFLite's kernel then reads an unwritten buffer)"
             )
         }
         p.cellScale = Int32(cellScale)
