@@ -43,22 +43,25 @@ extension LSTMInteger8x8_16 {
         finishGate(context, 3, gates + 3 * cells, cell: c)
         // Hidden: o·tanh(c) rescaled to int8 codes, then the projection or the state itself.
         let o = gates + 3 * cells
-        let tanhBits = 15 + p.cellScale
         // Outside 0...6 integer bits TFLite's tanh writes nothing, and the buffer it was to
         // fill holds the input gate (spec/sequence-ops.md).
-        let cellTanh = (0 ... 6).contains(tanhBits)
+        let squashed = context.scratch(self.cellSquash, as: Int16.self)
+        if let cellTanh {
+            squashed.update(from: c, count: cells)
+            cellTanh.withUnsafeBufferPointer { LSTMInt16Tables.apply($0, squashed, count: cells) }
+        } else {
+            squashed.update(from: gates, count: cells)
+        }
         let hidden = context.scratch(self.hidden, as: Int8.self)
         if let projectionWeights {
             for j in 0 ..< cells {
-                let th = cellTanh ? LSTMInt16Math.tanh(Int32(c[j]), integerBits: tanhBits) : Int32(gates[j])
-                let v = p.hidden.apply(Int32(o[j]) &* th) &- p.hiddenZeroPoint
+                let v = p.hidden.apply(Int32(o[j]) &* Int32(squashed[j])) &- p.hiddenZeroPoint
                 hidden[j] = Int8(Swift.min(Swift.max(v, -128), 127))
             }
             project(context, hidden: hidden, weights: projectionWeights, into: h)
         } else {
             for j in 0 ..< cells {
-                let th = cellTanh ? LSTMInt16Math.tanh(Int32(c[j]), integerBits: tanhBits) : Int32(gates[j])
-                let v = p.hidden.apply(Int32(o[j]) &* th) &+ p.hiddenZeroPoint
+                let v = p.hidden.apply(Int32(o[j]) &* Int32(squashed[j])) &+ p.hiddenZeroPoint
                 h[j] = Int8(Swift.min(Swift.max(v, -128), 127))
             }
         }
@@ -90,11 +93,8 @@ extension LSTMInteger8x8_16 {
                     varianceGuard: p.varianceGuard[g])
             }
         }
-        let count = nBatch * nCell
-        if g == 2 {
-            for j in 0 ..< count { gate[j] = Int16(LSTMInt16Math.tanh(Int32(gate[j]), integerBits: 3)) }
-        } else {
-            for j in 0 ..< count { gate[j] = Int16(LSTMInt16Math.logistic(Int32(gate[j]), integerBits: 3)) }
+        (g == 2 ? gateTanh : logistic).withUnsafeBufferPointer {
+            LSTMInt16Tables.apply($0, gate, count: nBatch * nCell)
         }
     }
 

@@ -24,9 +24,12 @@ struct LSTMInteger8x8_16: Sendable {
     /// otherwise): its peephole term walks the flattened rows with a stride of `nOutput`.
     let peepholeGroup: Int
     let rows: Int
+    /// The gates' σ and tanh (Q3 in), and the cell's tanh (nil when its integer bits are
+    /// outside TFLite's 0 ... 6), as tables of every code.
+    let logistic: [Int16], gateTanh: [Int16], cellTanh: [Int16]?
     /// Scratch: input sums of every row, a widened row, the recurrent sums, the gates
-    /// (`[4][nBatch·nCell]` Int16), the hidden row codes.
-    let inputSums: Int, widened: Int, recurrentSums: Int, gateBuffer: Int, hidden: Int
+    /// (`[4][nBatch·nCell]` Int16), the hidden row codes, the cell's tanh.
+    let inputSums: Int, widened: Int, recurrentSums: Int, gateBuffer: Int, hidden: Int, cellSquash: Int
 
     static func make(
         _ context: inout PrepareContext, _ o: LSTMOperands, input: TensorState, output: TensorState,
@@ -82,13 +85,15 @@ struct LSTMInteger8x8_16: Sendable {
             layerNorm: o.layerNorm.map { $0?.index }, peepholes: o.peepholes.map { $0?.index },
             outputState: o.outputState.index, cellState: o.cellState.index,
             product: LSTMInt8Product(context.kernelLevel),
-            peepholeGroup: timeMajor ? o.nBatch : 1, rows: rows,
+            peepholeGroup: timeMajor ? o.nBatch : 1, rows: rows, logistic: LSTMInt16Tables.logisticQ3,
+            gateTanh: LSTMInt16Tables.tanhQ3, cellTanh: LSTMInt16Tables.tanh(integerBits: 15 + p.cellScale),
             inputSums: context.requestScratch(bytes: try ConvCheck.product([rows, width, 4], "LSTM")),
             widened: context.requestScratch(bytes: try ConvCheck.product([widest, 2], "LSTM")),
             recurrentSums: context.requestScratch(
                 bytes: try ConvCheck.product([Swift.max(width, o.nOutput), 4], "LSTM")),
             gateBuffer: context.requestScratch(bytes: try ConvCheck.product([4, o.nBatch, o.nCell, 2], "LSTM")),
-            hidden: context.requestScratch(bytes: try ConvCheck.product([o.nBatch, o.nCell], "LSTM")))
+            hidden: context.requestScratch(bytes: try ConvCheck.product([o.nBatch, o.nCell], "LSTM")),
+            cellSquash: context.requestScratch(bytes: try ConvCheck.product([o.nBatch, o.nCell, 2], "LSTM")))
     }
 
     /// `bias[r] + zeroPoint·Σ_k w[r, k]` for each row (TFLite's precomputed term).
