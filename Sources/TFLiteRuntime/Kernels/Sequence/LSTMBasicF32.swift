@@ -36,16 +36,14 @@ struct LSTMBasicF32: PreparedKernel {
         guard !h.isConstant, !c.isConstant else {
             throw .invalid("the previous activation and state are written back and cannot be constants")
         }
+        if x.type == .uint8 {
+            throw .types("the 8-bit BASIC LSTM kernel (uint8 activations, int16 state) is not supported")
+        }
         let all =
             [x, h, w, b, c] + [
                 try context.output(0), try context.output(1), try context.output(2), try context.output(3),
             ]
-        guard all.allSatisfy({ $0.type == .float32 }) else {
-            if x.type == .uint8 {
-                throw .types("the 8-bit BASIC LSTM kernel (uint8 activations, int16 state) is not supported")
-            }
-            throw context.unsupportedTypes()
-        }
+        guard all.allSatisfy({ $0.type == .float32 }) else { throw context.unsupportedTypes() }
         try context.setOutputShape(0, [nBatch, depth])
         try context.setOutputShape(1, [nBatch, depth])
         try context.setOutputShape(2, [nBatch, total])
