@@ -114,6 +114,11 @@ extension BuiltinOptions {
         case ID.varHandle:
             let o = try Small.varHandle(t)
             self = .varHandle(container: o.container ?? "", sharedName: o.sharedName ?? "")
+        case ID.lstm: self = .lstm(LSTMOptions(try Schema.LSTMOptions(lstm: t)))
+        case ID.unidirectionalSequenceLSTM:
+            self = .unidirectionalSequenceLSTM(LSTMOptions(try Schema.LSTMOptions(unidirectional: t)))
+        case ID.bidirectionalSequenceLSTM:
+            self = .bidirectionalSequenceLSTM(LSTMOptions(try Schema.LSTMOptions(bidirectional: t)))
         default:
             if let more = try BuiltinOptions.decodeMore(typeID: typeID, table: t) {
                 self = more
@@ -122,5 +127,14 @@ extension BuiltinOptions {
             self =
                 Schema.BuiltinOptionsType.emptyTables.contains(typeID) ? .empty(typeID: typeID) : .other(typeID: typeID)
         }
+    }
+}
+
+extension LSTMOptions {
+    init(_ o: Schema.LSTMOptions) {
+        self.init(
+            activation: FusedActivation(rawValue: o.fusedActivation), cellClip: o.cellClip, projClip: o.projClip,
+            kernelType: o.kernelType, timeMajor: o.timeMajor, mergeOutputs: o.mergeOutputs,
+            asymmetricQuantizeInputs: o.asymmetricQuantizeInputs, diagonalRecurrentTensors: o.diagonalRecurrentTensors)
     }
 }

@@ -155,6 +155,37 @@ public struct BatchMatMulOptions: Hashable, Sendable {
     }
 }
 
+/// The options of LSTM, UNIDIRECTIONAL_SEQUENCE_LSTM and BIDIRECTIONAL_SEQUENCE_LSTM
+/// (each decoded from its own table; fields a table lacks keep their defaults).
+public struct LSTMOptions: Hashable, Sendable {
+    /// The cell gate's and the output's activation (TANH in practice).
+    public var activation: FusedActivation
+    /// Clip the cell state to `[-cellClip, cellClip]` when positive (0: no clipping).
+    public var cellClip: Float
+    /// Clip the projection's output to `[-projClip, projClip]` when positive.
+    public var projClip: Float
+    /// LSTM only: 0 = FULL (the 24-input kernel), 1 = BASIC (the 5-input kernel).
+    public var kernelType: Int8
+    /// Sequence ops: the input is `[time, batch, features]` instead of `[batch, time, features]`.
+    public var timeMajor: Bool
+    /// BIDIRECTIONAL_SEQUENCE_LSTM: both directions' outputs go to the first output.
+    public var mergeOutputs: Bool
+    /// Hybrid kernels quantize each float row with a zero point instead of symmetrically.
+    public var asymmetricQuantizeInputs: Bool
+    /// UNIDIRECTIONAL_SEQUENCE_LSTM: the recurrent weights may be diagonal (rank 1).
+    public var diagonalRecurrentTensors: Bool
+    public init(
+        activation: FusedActivation, cellClip: Float = 0, projClip: Float = 0, kernelType: Int8 = 0,
+        timeMajor: Bool = false, mergeOutputs: Bool = false, asymmetricQuantizeInputs: Bool = false,
+        diagonalRecurrentTensors: Bool = false
+    ) {
+        self.activation = activation; self.cellClip = cellClip; self.projClip = projClip
+        self.kernelType = kernelType; self.timeMajor = timeMajor; self.mergeOutputs = mergeOutputs
+        self.asymmetricQuantizeInputs = asymmetricQuantizeInputs
+        self.diagonalRecurrentTensors = diagonalRecurrentTensors
+    }
+}
+
 /// The decoded `builtin_options` of an operator.
 ///
 /// Only the tables the runtime reads are decoded into typed values; any other table
@@ -210,6 +241,9 @@ public enum BuiltinOptions: Hashable, Sendable {
     case conv3D(Conv3DOptions)
     /// RANDOM_UNIFORM, RANDOM_STANDARD_NORMAL, MULTINOMIAL: the generator's two seeds.
     case random(seed: Int64, seed2: Int64)
+    case lstm(LSTMOptions)
+    case unidirectionalSequenceLSTM(LSTMOptions)
+    case bidirectionalSequenceLSTM(LSTMOptions)
     /// An options table with no fields (PadOptions, QuantizeOptions, HardSwishOptions...).
     case empty(typeID: UInt8)
     /// A table this library does not decode (`builtin_options_type` value kept).

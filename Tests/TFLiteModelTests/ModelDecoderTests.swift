@@ -227,6 +227,26 @@ struct ModelDecoderTests {
         ),
         (37, FBTable([0: .i8(0), 1: .i8(9)]), .cast(inType: .float32, outType: .int8)),
         (55, FBTable([0: .i8(4)]), .shape(outType: .int64)),
+        (
+            14, FBTable([0: .i8(4), 1: .f32(1.5), 2: .f32(0.5), 3: .i8(1), 4: .bool(true)]),
+            .lstm(
+                LSTMOptions(
+                    activation: .tanh, cellClip: 1.5, projClip: 0.5, kernelType: 1, asymmetricQuantizeInputs: true))
+        ),
+        (
+            71, FBTable([0: .i8(4), 3: .bool(true), 4: .bool(true), 5: .bool(true)]),
+            .unidirectionalSequenceLSTM(
+                LSTMOptions(
+                    activation: .tanh, timeMajor: true, asymmetricQuantizeInputs: true, diagonalRecurrentTensors: true))
+        ),
+        (
+            69, FBTable([0: .i8(4), 2: .f32(3), 3: .bool(true), 5: .bool(true)]),
+            .bidirectionalSequenceLSTM(
+                LSTMOptions(
+                    activation: .tanh, projClip: 3, timeMajor: true, mergeOutputs: true, asymmetricQuantizeInputs: true)
+            )
+        ),
+        (69, FBTable([4: .bool(false)]), .bidirectionalSequenceLSTM(LSTMOptions(activation: .none))),
         (22, FBTable(), .empty(typeID: 22)),
         (91, FBTable(), .empty(typeID: 91)),
         (16, FBTable([0: .u32(1)]), .other(typeID: 16)),

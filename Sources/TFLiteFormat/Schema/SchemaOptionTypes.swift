@@ -38,6 +38,9 @@ extension Schema {
         package static let whileOptions: UInt8 = 93
         package static let callOnce: UInt8 = 103
         package static let varHandle: UInt8 = 111
+        package static let lstm: UInt8 = 14
+        package static let bidirectionalSequenceLSTM: UInt8 = 69
+        package static let unidirectionalSequenceLSTM: UInt8 = 71
 
         /// Table names indexed by type id (index 0 is NONE).
         package static let names: [String] = [

@@ -25,6 +25,7 @@ extension KernelRegistry {
             randomKernels,
             windowKernels,
             stableHLOKernels,
+            lstmKernels,
         ]
     }
 
