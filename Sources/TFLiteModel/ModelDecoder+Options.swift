@@ -104,6 +104,17 @@ extension BuiltinOptions {
         case ID.cumsum:
             let o = try Small.cumsum(t)
             self = .cumsum(exclusive: o.exclusive, reverse: o.reverse)
+        case ID.oneHot: self = .oneHot(axis: Int(try Small.oneHotAxis(t)))
+        case ID.unique: self = .unique(indexType: ElementType(rawValue: try Small.uniqueIndexType(t)))
+        case ID.reverseSequence:
+            let o = try Small.reverseSequence(t)
+            self = .reverseSequence(sequenceAxis: Int(o.seqDim), batchAxis: Int(o.batchDim))
+        case ID.bucketize: self = .bucketize(boundaries: try Small.bucketizeBoundaries(t))
+        case ID.sparseToDense: self = .sparseToDense(validateIndices: try Small.sparseToDenseValidate(t))
+        case ID.fakeQuant:
+            let o = try Small.fakeQuant(t)
+            self = .fakeQuant(min: o.min, max: o.max, numBits: Int(o.numBits), narrowRange: o.narrowRange)
+        case ID.embeddingLookupSparse: self = .embeddingLookupSparse(combiner: try Small.combiner(t))
         default:
             self =
                 Schema.BuiltinOptionsType.emptyTables.contains(typeID) ? .empty(typeID: typeID) : .other(typeID: typeID)

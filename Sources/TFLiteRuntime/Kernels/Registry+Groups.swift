@@ -19,6 +19,9 @@ extension KernelRegistry {
             movementKernels,
             normalizationKernels,
             signalKernels,
+            detectionBuiltinKernels,
+            segmentKernels,
+            embeddingKernels,
         ]
     }
 
