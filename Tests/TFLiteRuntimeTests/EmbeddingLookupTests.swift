@@ -83,4 +83,18 @@ import TFLiteModel
             expectInvokeFailure(engine, op: "EMBEDDING_LOOKUP_SPARSE", "id 3")
         }
     }
+
+    @Test func sparseLookupRefusesAnOutputRankPastTheLimit() {
+        // Indices with 10 coordinates and no entries hold no data but would give rank 10.
+        var g = GraphBuilder()
+        let ids = g.input([0], .int32)
+        let positions = g.input([0, 10], .int32)
+        let dense = g.input([10], .int32)
+        let weights = g.input([0], .float32)
+        let table = g.constant([1, 2] as [Float], shape: [1, 2])
+        g.op(
+            .embeddingLookupSparse, inputs: [ids, positions, dense, weights, table],
+            outputs: [g.tensor([1], .float32)])
+        expectInvalid(g, op: "EMBEDDING_LOOKUP_SPARSE", "rank 10")
+    }
 }

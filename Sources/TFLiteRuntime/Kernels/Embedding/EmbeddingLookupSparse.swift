@@ -49,7 +49,10 @@ enum EmbeddingLookupSparseKernel {
             combiner = c
         }
         let rowShape = Array(table.shape.dropFirst())
-        try ShapeSupport.requireRank(Array(repeating: 1, count: rank - 1) + rowShape, role: "the output")
+        guard rank - 1 + rowShape.count <= ShapeSupport.maxRank else {
+            throw .invalid(
+                "the output would have rank \(rank - 1 + rowShape.count); at most \(ShapeSupport.maxRank) is supported")
+        }
         let kernel = EmbeddingLookupSparse(
             ids: ids.index, indices: indices.index, shapeTensor: shape.index, weights: weights.index,
             table: table.index, output: output.index, count: n, rank: rank, rows: table.shape[0],

@@ -37,7 +37,8 @@ enum OneHotKernel {
                 "depth, on_value and off_value must hold one element each, found shapes \(depth.shape), \(on.shape), \(off.shape)"
             )
         }
-        var axis = -1
+        // Without an options table TFLite's parameters are zeroed: axis 0.
+        var axis = 0
         if case .oneHot(let a) = context.op.options { axis = a }
         let newAxis = axis == -1 ? indices.rank : axis
         guard newAxis >= 0, newAxis <= indices.rank else {
