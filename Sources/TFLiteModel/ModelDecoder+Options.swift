@@ -119,6 +119,17 @@ extension BuiltinOptions {
             self = .unidirectionalSequenceLSTM(LSTMOptions(try Schema.LSTMOptions(unidirectional: t)))
         case ID.bidirectionalSequenceLSTM:
             self = .bidirectionalSequenceLSTM(LSTMOptions(try Schema.LSTMOptions(bidirectional: t)))
+        case ID.oneHot: self = .oneHot(axis: Int(try Small.oneHotAxis(t)))
+        case ID.unique: self = .unique(indexType: ElementType(rawValue: try Small.uniqueIndexType(t)))
+        case ID.reverseSequence:
+            let o = try Small.reverseSequence(t)
+            self = .reverseSequence(sequenceAxis: Int(o.seqDim), batchAxis: Int(o.batchDim))
+        case ID.bucketize: self = .bucketize(boundaries: try Small.bucketizeBoundaries(t))
+        case ID.sparseToDense: self = .sparseToDense(validateIndices: try Small.sparseToDenseValidate(t))
+        case ID.fakeQuant:
+            let o = try Small.fakeQuant(t)
+            self = .fakeQuant(min: o.min, max: o.max, numBits: Int(o.numBits), narrowRange: o.narrowRange)
+        case ID.embeddingLookupSparse: self = .embeddingLookupSparse(combiner: try Small.combiner(t))
         default:
             if let more = try BuiltinOptions.decodeMore(typeID: typeID, table: t) {
                 self = more

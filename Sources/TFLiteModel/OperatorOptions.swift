@@ -244,6 +244,19 @@ public enum BuiltinOptions: Hashable, Sendable {
     case lstm(LSTMOptions)
     case unidirectionalSequenceLSTM(LSTMOptions)
     case bidirectionalSequenceLSTM(LSTMOptions)
+    /// ONE_HOT: the new axis (-1: last).
+    case oneHot(axis: Int)
+    /// UNIQUE: the element type of the index output (INT32 or INT64).
+    case unique(indexType: ElementType)
+    case reverseSequence(sequenceAxis: Int, batchAxis: Int)
+    /// BUCKETIZE: the bucket edges, which TFLite requires sorted.
+    case bucketize(boundaries: [Float])
+    /// SPARSE_TO_DENSE: recorded by the converter; TFLite's kernel does not read it.
+    case sparseToDense(validateIndices: Bool)
+    /// FAKE_QUANT: the range `[min, max]` and bit width of the simulated quantization.
+    case fakeQuant(min: Float, max: Float, numBits: Int, narrowRange: Bool)
+    /// EMBEDDING_LOOKUP_SPARSE: SUM = 0, MEAN = 1, SQRTN = 2 (schema `CombinerType`).
+    case embeddingLookupSparse(combiner: Int8)
     /// An options table with no fields (PadOptions, QuantizeOptions, HardSwishOptions...).
     case empty(typeID: UInt8)
     /// A table this library does not decode (`builtin_options_type` value kept).

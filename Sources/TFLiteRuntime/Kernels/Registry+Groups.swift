@@ -26,6 +26,9 @@ extension KernelRegistry {
             windowKernels,
             stableHLOKernels,
             lstmKernels,
+            detectionBuiltinKernels,
+            segmentKernels,
+            embeddingKernels,
         ]
     }
 
