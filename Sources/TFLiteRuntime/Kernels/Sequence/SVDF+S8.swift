@@ -1,0 +1,146 @@
+import TFLiteModel
+
+/// Integer SVDF (``SVDF``): int8 input and output, int8 feature weights, int16 time
+/// weights and state, int32 bias, as LiteRT's reference kernel computes it
+/// (spec/recurrent-ops.md, "Integer SVDF"):
+///
+/// 1. `acc[f] = Σ_i w[f, i]·(x[i] - z_x)` in `Int32` (``Int8RowProduct``), rescaled by
+///    `M₁ = s_x·s_wf / s_state` (TFLite's `MultiplyByQuantizedMultiplier`) and clamped
+///    to int16: the newest state value of filter `f`;
+/// 2. `t[f] = Σ_m state[f, m]·w_time[f, m]` in wrapping `Int32`;
+/// 3. `o[u] = Σ_r t[u·rank + r] + bias[u]` (wrapping), rescaled by
+///    `M₂ = s_state·s_wt / s_out`, plus `z_out`, clamped to `[-128, 127]`.
+///
+/// The multipliers are formed as LiteRT forms them: the products and quotient of the
+/// `Float` scales in single precision, then widened to `Double`. LiteRT requires the
+/// fused activation to be RELU but clamps only to the int8 range (its converter places
+/// the output's zero point at -128 for a RELU layer); that is reproduced. The weights'
+/// and state's zero points must be 0 (LiteRT's arithmetic ignores them).
+struct SVDFS8Kernel: PreparedKernel {
+    let g: SVDF.Geometry
+    let input: Int, time: Int, bias: Int?, state: Int, output: Int
+    let feature: ConstantBytes
+    let inputZeroPoint: Int32
+    let featureScale: Requantizer.FixedChannel
+    let outputRequantizer: Requantizer
+    let product: Int8RowProduct
+    let scratch: Int
+    let layout: Layout
+    let minimumTasks: Int, minimumWindows: Int
+    static let block = 64
+
+    /// Offsets in the scratch: the prepared input rows, the feature and time products
+    /// (`[batch, filters]` each) and the `[batch, units]` sums.
+    struct Layout: Sendable {
+        let rows: Int, rowBytes: Int, products: Int, times: Int, sums: Int
+    }
+
+    init(_ context: inout PrepareContext, _ t: SVDF.Tensors, _ g: SVDF.Geometry, activation: FusedActivation)
+        throws(KernelError)
+    {
+        try t.expect(context, time: .int16, bias: .int32, state: .int16, output: .int8)
+        guard activation == .relu else {
+            throw .invalid("integer SVDF supports the RELU activation only, found \(activation.name)")
+        }
+        guard let constant = t.feature.constant else { throw .invalid("integer SVDF feature weights must be constant") }
+        guard constant.bytes.count >= (try ConvCheck.product([g.filters, g.inputSize], "SVDF")) else {
+            throw .invalid(
+                "the feature weights hold \(constant.bytes.count) bytes; \(g.filters) x \(g.inputSize) needed")
+        }
+        feature = constant
+        self.g = g
+        (input, time, bias, state, output) = (t.input.index, t.time.index, t.bias?.index, t.state.index, t.output.index)
+        let i8 = (Int32(Int8.min), Int32(Int8.max)), i16 = (Int32(Int16.min), Int32(Int16.max))
+        let (sx, zx) = try QuantizedConvParams.perTensor(t.input, "input", qmin: i8.0, qmax: i8.1)
+        let (sw, zw) = try QuantizedConvParams.perTensor(t.feature, "feature weights", qmin: i8.0, qmax: i8.1)
+        let (st, zs) = try QuantizedConvParams.perTensor(t.state, "state", qmin: i16.0, qmax: i16.1)
+        let (swt, zwt) = try QuantizedConvParams.perTensor(t.time, "time weights", qmin: i16.0, qmax: i16.1)
+        let (so, zo) = try QuantizedConvParams.perTensor(t.output, "output", qmin: i8.0, qmax: i8.1)
+        guard zw == 0, zs == 0, zwt == 0 else {
+            throw .invalid(
+                "the feature weights, time weights and state must have zero point 0, found \(zw), \(zwt), \(zs)")
+        }
+        inputZeroPoint = zx
+        // Single-precision products and quotient, as LiteRT writes them, then widened.
+        let first = FixedPoint.quantizeMultiplier(Double(sx * sw / st))
+        let second = FixedPoint.quantizeMultiplier(Double(st * swt / so))
+        for m in [first, second] where m.exponent > 30 {
+            throw .invalid("an SVDF rescaling multiplier of 2^\(m.exponent) is too large")
+        }
+        featureScale = Requantizer.FixedChannel(mantissa: first.mantissa, exponent: first.exponent)
+        outputRequantizer = Requantizer(
+            mode: .fixedPoint(
+                mantissas: [Int32](repeating: second.mantissa, count: g.units),
+                exponents: [Int](repeating: second.exponent, count: g.units)),
+            outputZeroPoint: zo, lower: i8.0, upper: i8.1, level: context.kernelLevel)
+        product = Int8RowProduct(level: context.kernelLevel)
+        let what = "SVDF"
+        let rowBytes = try Int8RowProduct.rowBytes(depth: g.inputSize, what)
+        var offset = 0
+        func take(_ bytes: Int) throws(KernelError) -> Int {
+            let start = offset
+            offset = try ConvCheck.cacheLines([offset, bytes], what)
+            return start
+        }
+        layout = Layout(
+            rows: try take(try ConvCheck.product([g.batch, rowBytes], what)), rowBytes: rowBytes,
+            products: try take(try ConvCheck.product([g.batch, g.filters, 4], what)),
+            times: try take(try ConvCheck.product([g.batch, g.filters, 4], what)),
+            sums: try take(try ConvCheck.product([g.batch, g.units, 4], what)))
+        scratch = context.requestScratch(bytes: offset)
+        minimumTasks = Parallel.minimumChunk(cost: try ConvCheck.product([Self.block, g.inputSize], what))
+        minimumWindows = Parallel.minimumChunk(cost: g.memory)
+    }
+
+    func eval(_ context: EvalContext) throws(KernelError) {
+        guard let w = feature.bytes.baseAddress?.assumingMemoryBound(to: Int8.self) else { return }
+        let x = UnsafePointer(context.pointer(input, as: Int8.self))
+        let wt = UnsafePointer(context.pointer(time, as: Int16.self))
+        let st = context.pointer(state, as: Int16.self)
+        let y = context.pointer(output, as: Int8.self)
+        let base = UnsafeMutableRawPointer(context.scratch(scratch, as: UInt8.self))
+        let products = (base + layout.products).assumingMemoryBound(to: Int32.self)
+        let times = (base + layout.times).assumingMemoryBound(to: Int32.self)
+        let sums = (base + layout.sums).assumingMemoryBound(to: Int32.self)
+        let (g, layout, product, featureScale) = (g, layout, product, featureScale)
+        let windows = g.batch * g.filters
+        SVDFMemory.shift(st, count: windows * g.memory)
+        var offset: Int32 = 0 // the same for every row: 128 + z_x at avx512, else 0
+        for row in 0 ..< g.batch {
+            offset = product.prepareRow(
+                x + row * g.inputSize, count: g.inputSize, zeroPoint: inputZeroPoint,
+                into: base + layout.rows + row * layout.rowBytes)
+        }
+        let blocks = (g.filters + Self.block - 1) / Self.block
+        context.parallel.forEachChunk(g.batch * blocks, minimumChunk: minimumTasks) { range in
+            for task in range {
+                let row = task / blocks, o0 = (task % blocks) * Self.block
+                let n = Swift.min(Self.block, g.filters - o0)
+                let acc = products + row * g.filters + o0
+                product.run(
+                    w: w, k: g.inputSize, row: base + layout.rows + row * layout.rowBytes, offset: offset, first: o0,
+                    count: n, acc: acc)
+                // The newest value of each window: rescaled and clamped to int16.
+                let newest = st + ((row * g.filters + o0) * g.memory + g.memory - 1)
+                for j in 0 ..< n {
+                    let v = featureScale.apply(acc[j])
+                    newest[j * g.memory] = Int16(Swift.min(Swift.max(v, Int64(Int16.min)), Int64(Int16.max)))
+                }
+            }
+        }
+        context.parallel.forEachChunk(windows, minimumChunk: minimumWindows) { range in
+            SVDFMemory.timeS16(
+                UnsafePointer(st), time: wt, memory: g.memory, filters: g.filters, windows: range, into: times)
+        }
+        let b = bias.map { UnsafePointer(context.pointer($0, as: Int32.self)) }
+        for row in 0 ..< g.batch {
+            let t = times + row * g.filters, o = sums + row * g.units
+            for u in 0 ..< g.units {
+                var sum: Int32 = 0
+                for r in 0 ..< g.rank { sum = sum &+ t[u * g.rank + r] }
+                o[u] = sum
+            }
+            outputRequantizer.store(UnsafePointer(o), count: g.units, firstChannel: 0, bias: b, into: y + row * g.units)
+        }
+    }
+}
