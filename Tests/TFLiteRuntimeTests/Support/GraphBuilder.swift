@@ -37,6 +37,13 @@ struct GraphBuilder {
 
     mutating func output(_ t: Int) { outputs.append(t) }
 
+    /// A variable tensor (`is_variable`: state an operator keeps between invokes).
+    mutating func variable(_ shape: [Int], _ type: ElementType, quantization: Quantization? = nil) -> Int {
+        let i = tensor(shape, type, quantization: quantization, name: "variable\(tensors.count)")
+        tensors[i].isVariable = true
+        return i
+    }
+
     mutating func constant<T>(_ values: [T], shape: [Int], _ type: ElementType, quantization: Quantization? = nil)
         -> Int
     {

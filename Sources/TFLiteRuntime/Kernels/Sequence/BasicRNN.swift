@@ -24,6 +24,7 @@ enum BasicRNN {
             auxSize: nil, role: "")
         let output = try context.output(0)
         try RecurrentCheck.floats(context, [input, output])
+        try RecurrentCheck.dense([input])
         try RecurrentCheck.stateIsOwnTensor(context, states: [cell.state.index])
         try context.setOutputShape(0, [batch, cell.units])
         context.declareWork([batch, cell.units, try RecurrentCheck.sum([inputSize, cell.units], "RNN")])

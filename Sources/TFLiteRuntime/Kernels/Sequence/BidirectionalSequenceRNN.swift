@@ -73,6 +73,7 @@ enum BidirectionalSequenceRNN {
         if !options.mergeOutputs { bwOutput = try context.output(1) }
         try RecurrentCheck.floats(context, [input, fwOutput] + (bwOutput.map { [$0] } ?? []))
         try RecurrentCheck.stateIsOwnTensor(context, states: [fw.state.index, bw.state.index])
+        try RecurrentCheck.dense([input, auxInput])
         let merged = try RecurrentCheck.sum([fw.units, bw.units], "BIDIRECTIONAL_SEQUENCE_RNN")
         try context.setOutputShape(0, geometry.shape(features: options.mergeOutputs ? merged : fw.units))
         if !options.mergeOutputs { try context.setOutputShape(1, geometry.shape(features: bw.units)) }

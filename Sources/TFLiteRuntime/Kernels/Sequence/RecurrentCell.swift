@@ -75,6 +75,7 @@ struct RecurrentCellOperands {
         guard weightTypes.allSatisfy({ $0 == weights.type }), weights.type == .float32 || weights.type == .int8,
             bias.type == .float32, state.type == .float32
         else { throw context.unsupportedTypes() }
+        try RecurrentCheck.dense([weights, recurrent, bias, auxWeights])
     }
 
     var isHybrid: Bool { weights.type == .int8 }
@@ -99,6 +100,17 @@ enum RecurrentCheck {
             let users = context.op.inputs.filter { $0 == s }.count + context.op.outputs.filter { $0 == s }.count
             guard users == 1 else {
                 throw .invalid("the hidden state (tensor \(s)) is also another operand or an output of the operator")
+            }
+        }
+    }
+
+    /// Every constant among `tensors` holds its whole shape (a sparse constant holds only
+    /// its stored values, and only DENSIFY reads those).
+    static func dense(_ tensors: [TensorState?]) throws(KernelError) {
+        for case let t? in tensors {
+            guard let constant = t.constant, let bytes = t.byteCount else { continue }
+            guard constant.bytes.count >= bytes else {
+                throw .invalid("tensor \(t.index) ('\(t.name)') is a sparse or short constant; densify it first")
             }
         }
     }

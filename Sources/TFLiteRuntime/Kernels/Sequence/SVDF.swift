@@ -63,6 +63,7 @@ enum SVDF {
             )
         }
         try RecurrentCheck.stateIsOwnTensor(context, states: [state.index])
+        try RecurrentCheck.dense([input, feature, time, bias])
         try context.setOutputShape(0, [g.batch, g.units])
         context.declareWork([
             g.batch, g.filters, try RecurrentCheck.sum([g.inputSize, g.memory], "SVDF"),

@@ -28,6 +28,7 @@ enum UnidirectionalSequenceRNN {
             inputSize: geometry.features, auxSize: nil, role: "")
         let output = try context.output(0)
         try RecurrentCheck.floats(context, [input, output])
+        try RecurrentCheck.dense([input])
         try RecurrentCheck.stateIsOwnTensor(context, states: [cell.state.index])
         try context.setOutputShape(0, geometry.shape(features: cell.units))
         context.declareWork([
