@@ -15,6 +15,13 @@
   ssd_mobilenet_v2_320_uint8.tflite  the same detector, legacy uint8 body and input
   ssd_mobilenet_v2_320_int8.tflite   the same detector, full-integer int8 body (per-channel
                               weights), int8 input
+  kws_svdf_float.tflite       a streaming keyword spotter: one [1, 40] feature frame per
+                              invoke, SVDF(256 units, rank 2, memory 32) + relu,
+                              SVDF(128 units, rank 1, memory 16) + relu, dense(12), softmax
+                              (the conformance corpus's svdf_keyword_spotter at a micro_speech
+                              scale; scripts/fixtures/conformance/models_kws.py); float32
+  kws_svdf_int8.tflite        the same, quantized by TFLite's calibrator and quantizer (int8
+                              activations, int16 SVDF state), int8 input and output
 
 Weights are random (weights=None) from a fixed Keras seed, and no weights need
 downloading. Each batch normalization is then set to the mean and variance its input
@@ -39,8 +46,9 @@ import sys
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 
 HERE = pathlib.Path(__file__).resolve().parent
-# tflite_edit lives with the fixture generators.
+# tflite_edit lives with the fixture generators, the keyword spotter with the conformance ones.
 sys.path.insert(0, str(HERE.parents[1] / "scripts" / "fixtures"))
+sys.path.insert(0, str(HERE.parents[1] / "scripts" / "fixtures" / "conformance"))
 
 SEED = 1234
 SHAPE = (1, 224, 224, 3)
@@ -356,6 +364,23 @@ def write(path: pathlib.Path, data: bytes) -> None:
     print(f"wrote {path} ({len(data):,} bytes)", file=sys.stderr)
 
 
+KWS_LAYERS = [(256, 2, 32), (128, 1, 16)]  # (units, rank, memory)
+KWS_CLASSES = 12
+
+
+def kws(kind: str) -> bytes:
+    """The streaming SVDF keyword spotter, float or int8 (calibrated on a seeded stream of
+    300 synthetic feature frames)."""
+    import models_kws
+    from cases_recurrent import quantize_int8
+
+    data = models_kws.build_float("kws_svdf", KWS_LAYERS, KWS_CLASSES)
+    if kind == "int8":
+        frames = models_kws.frames(models_kws._rng("kws_svdf", 2), 300)
+        data = quantize_int8(data, [[f] for f in frames])
+    return data
+
+
 def main() -> int:
     out = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else HERE.parents[1] / "Benchmarks" / "models")
     out.mkdir(parents=True, exist_ok=True)
@@ -372,6 +397,10 @@ def main() -> int:
         module = ssd_module(ssd_build())
         for kind, path in missing:
             write(path, ssd_convert(module, kind))
+    for kind in ("float", "int8"):
+        path = out / f"kws_svdf_{kind}.tflite"
+        if not path.exists():
+            write(path, kws(kind))
     return 0
 
 
