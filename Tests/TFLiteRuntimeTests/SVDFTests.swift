@@ -17,6 +17,8 @@ import TFLiteModel
         Shape(batch: 3, input: 11, units: 5, rank: 2, memory: 9),
         Shape(batch: 1, input: 40, units: 70, rank: 1, memory: 3),
         Shape(batch: 6, input: 7, units: 4, rank: 3, memory: 1),
+        Shape(batch: 1, input: 9, units: 3, rank: 2, memory: 20),
+        Shape(batch: 2, input: 16, units: 67, rank: 1, memory: 34),
     ]
 
     /// A reference of the float arithmetic; `feature(row, f)` gives the newest value.
@@ -69,7 +71,7 @@ import TFLiteModel
             let wf = seededFloats(s.filters * s.input, seed: UInt64(10 * n)).map { $0 / Float(s.input).squareRoot() }
             let wt = seededFloats(s.filters * s.memory, seed: UInt64(10 * n + 1))
             let bias = n % 2 == 0 ? seededFloats(s.units, seed: UInt64(10 * n + 2)) : nil
-            let activation: FusedActivation = [.relu, .tanh, .none, .relu6][n]
+            let activation: FusedActivation = [.relu, .tanh, .none, .relu6, .reluN1To1, .relu][n]
             var g = GraphBuilder()
             let f = g.constant(wf, shape: [s.filters, s.input])
             let t = g.constant(wt, shape: [s.filters, s.memory])
@@ -153,8 +155,9 @@ import TFLiteModel
             var rng = SplitMix64(seed: UInt64(70 + n))
             let wf = (0 ..< s.filters * s.input).map { _ in Int8.random(in: -127 ... 127, using: &rng) }
             let wt = (0 ..< s.filters * s.memory).map { _ in Int16.random(in: -3000 ... 3000, using: &rng) }
-            let bias = n == 2 ? nil : (0 ..< s.units).map { _ in Int32.random(in: -40000 ... 40000, using: &rng) }
-            let (sx, zx): (Float, Int) = (0.0123, [-128, 5, 127, -3][n])
+            let bias =
+                n == 2 || n == 5 ? nil : (0 ..< s.units).map { _ in Int32.random(in: -40000 ... 40000, using: &rng) }
+            let (sx, zx): (Float, Int) = (0.0123, [-128, 5, 127, -3, 0, 9][n])
             let (sw, ss, swt, so, zo): (Float, Float, Float, Float, Int) = (0.0071, 0.00031, 0.00019, 0.0089, -128)
             var g = GraphBuilder()
             let f = g.constant(wf, shape: [s.filters, s.input], .int8, quantization: QTest.quantization([sw], [0]))

@@ -1,7 +1,8 @@
 import TFLiteModel
 
-/// Float SVDF (``SVDF``): the feature product with the level's float matrix-vector
-/// microkernel (or BLAS), then the window arithmetic of ``SVDFMemory``.
+/// Float SVDF (``SVDF``): the feature products with the level's float matrix-vector
+/// microkernel (or BLAS), then the memory step of ``SVDFMemory`` (the window shift, the
+/// newest value and the time filter in one pass), the rank sums, bias and activation.
 struct SVDFF32Kernel: PreparedKernel {
     let g: SVDF.Geometry
     let input: Int, time: Int, bias: Int?, state: Int, output: Int
@@ -11,6 +12,8 @@ struct SVDFF32Kernel: PreparedKernel {
     /// `[batch, filters]` floats: the feature products, then the time products.
     let scratch: Int
     let minimumTasks: Int, minimumWindows: Int
+    /// The memory step runs `svdfMemoryF32AVX2`.
+    let avx2: Bool
     static let block = 64
 
     init(_ context: inout PrepareContext, _ t: SVDF.Tensors, _ g: SVDF.Geometry, activation: RecurrentActivation)
@@ -27,7 +30,8 @@ struct SVDFF32Kernel: PreparedKernel {
         let rowsPerTask = product == .rowByRow ? 1 : g.batch
         minimumTasks = Parallel.minimumChunk(
             cost: try ConvCheck.product([rowsPerTask, Self.block, g.inputSize], "SVDF"))
-        minimumWindows = Parallel.minimumChunk(cost: g.memory)
+        minimumWindows = Parallel.minimumChunk(cost: SVDFMemory.block * g.memory)
+        avx2 = context.kernelLevel >= .avx2
     }
 
     func eval(_ context: EvalContext) throws(KernelError) {
@@ -38,7 +42,6 @@ struct SVDFF32Kernel: PreparedKernel {
         let s = context.scratch(scratch, as: Float.self)
         let (g, feature, product) = (g, feature, product)
         let windows = g.batch * g.filters
-        SVDFMemory.shift(st, count: windows * g.memory)
         s.update(repeating: 0, count: windows)
         let blocks = (g.filters + Self.block - 1) / Self.block
         switch product {
@@ -61,10 +64,13 @@ struct SVDFF32Kernel: PreparedKernel {
                 }
             }
         }
-        SVDFMemory.insert(UnsafePointer(s), into: st, windows: windows, memory: g.memory)
-        context.parallel.forEachChunk(windows, minimumChunk: minimumWindows) { range in
-            SVDFMemory.timeF32(
-                UnsafePointer(st), time: wt, memory: g.memory, filters: g.filters, windows: range, into: s)
+        let avx2 = self.avx2
+        SVDFMemory.forEachBlock(context, rows: g.batch, filters: g.filters, minimumTasks: minimumWindows) {
+            row, f0, n in
+            let w = row * g.filters + f0
+            SVDFMemory.stepF32(
+                avx2: avx2, windows: n, memory: g.memory, state: st + w * g.memory, newest: s + w,
+                time: wt + f0 * g.memory, out: s + w)
         }
         SVDFMemory.reduceF32(
             UnsafePointer(s), rows: g.batch, units: g.units, rank: g.rank, bias: context.optionalFloats(bias),

@@ -21,6 +21,8 @@ struct SVDFHybridKernel: PreparedKernel {
     let scratch: Int
     let layout: Layout
     let minimumTasks: Int, minimumWindows: Int
+    /// The memory step runs `svdfMemoryF32AVX2`.
+    let avx2: Bool
     static let block = 64
 
     /// Offsets in the scratch: the `[batch, filters]` float products, the int8 codes of one
@@ -64,7 +66,8 @@ struct SVDFHybridKernel: PreparedKernel {
             offsets: try take(try ConvCheck.product([g.batch, 4], what)))
         scratch = context.requestScratch(bytes: offset)
         minimumTasks = Parallel.minimumChunk(cost: try ConvCheck.product([Self.block, g.inputSize], what))
-        minimumWindows = Parallel.minimumChunk(cost: g.memory)
+        minimumWindows = Parallel.minimumChunk(cost: SVDFMemory.block * g.memory)
+        avx2 = context.kernelLevel >= .avx2
     }
 
     func eval(_ context: EvalContext) throws(KernelError) {
@@ -78,7 +81,6 @@ struct SVDFHybridKernel: PreparedKernel {
         let offsets = (base + layout.offsets).assumingMemoryBound(to: Int32.self)
         let (g, layout, product) = (g, layout, product)
         let windows = g.batch * g.filters
-        SVDFMemory.shift(st, count: windows * g.memory)
         s.update(repeating: 0, count: windows)
         var anyNonzero = false
         for i in 0 ..< g.batch * g.inputSize where x[i] != 0 {
@@ -107,11 +109,14 @@ struct SVDFHybridKernel: PreparedKernel {
                 }
             }
         }
-        SVDFMemory.insert(UnsafePointer(s), into: st, windows: windows, memory: g.memory)
         let wt = UnsafePointer(time.pointer.assumingMemoryBound(to: Float.self))
-        context.parallel.forEachChunk(windows, minimumChunk: minimumWindows) { range in
-            SVDFMemory.timeF32(
-                UnsafePointer(st), time: wt, memory: g.memory, filters: g.filters, windows: range, into: s)
+        let avx2 = self.avx2
+        SVDFMemory.forEachBlock(context, rows: g.batch, filters: g.filters, minimumTasks: minimumWindows) {
+            row, f0, n in
+            let w = row * g.filters + f0
+            SVDFMemory.stepF32(
+                avx2: avx2, windows: n, memory: g.memory, state: st + w * g.memory, newest: s + w,
+                time: wt + f0 * g.memory, out: s + w)
         }
         SVDFMemory.reduceF32(
             UnsafePointer(s), rows: g.batch, units: g.units, rank: g.rank, bias: context.optionalFloats(bias),

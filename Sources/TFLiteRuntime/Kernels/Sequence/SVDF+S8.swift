@@ -19,7 +19,7 @@ import TFLiteModel
 struct SVDFS8Kernel: PreparedKernel {
     let g: SVDF.Geometry
     let input: Int, time: Int, bias: Int?, state: Int, output: Int
-    let feature: ConstantBytes
+    let feature: Int
     let inputZeroPoint: Int32
     let featureScale: Requantizer.FixedChannel
     let outputRequantizer: Requantizer
@@ -27,12 +27,15 @@ struct SVDFS8Kernel: PreparedKernel {
     let scratch: Int
     let layout: Layout
     let minimumTasks: Int, minimumWindows: Int
+    /// The memory step runs `svdfMemoryS16AVX2`.
+    let avx2: Bool
     static let block = 64
 
-    /// Offsets in the scratch: the prepared input rows, the feature and time products
-    /// (`[batch, filters]` each) and the `[batch, units]` sums.
+    /// Offsets in the scratch: the prepared input rows, the feature products, the windows'
+    /// newest values and the time products (`[batch, filters]` each), and the
+    /// `[batch, units]` sums.
     struct Layout: Sendable {
-        let rows: Int, rowBytes: Int, products: Int, times: Int, sums: Int
+        let rows: Int, rowBytes: Int, products: Int, newest: Int, times: Int, sums: Int
     }
 
     init(_ context: inout PrepareContext, _ t: SVDF.Tensors, _ g: SVDF.Geometry, activation: FusedActivation)
@@ -42,12 +45,7 @@ struct SVDFS8Kernel: PreparedKernel {
         guard activation == .relu else {
             throw .invalid("integer SVDF supports the RELU activation only, found \(activation.name)")
         }
-        guard let constant = t.feature.constant else { throw .invalid("integer SVDF feature weights must be constant") }
-        guard constant.bytes.count >= (try ConvCheck.product([g.filters, g.inputSize], "SVDF")) else {
-            throw .invalid(
-                "the feature weights hold \(constant.bytes.count) bytes; \(g.filters) x \(g.inputSize) needed")
-        }
-        feature = constant
+        feature = t.feature.index
         self.g = g
         (input, time, bias, state, output) = (t.input.index, t.time.index, t.bias?.index, t.state.index, t.output.index)
         let i8 = (Int32(Int8.min), Int32(Int8.max)), i16 = (Int32(Int16.min), Int32(Int16.max))
@@ -85,26 +83,27 @@ struct SVDFS8Kernel: PreparedKernel {
         layout = Layout(
             rows: try take(try ConvCheck.product([g.batch, rowBytes], what)), rowBytes: rowBytes,
             products: try take(try ConvCheck.product([g.batch, g.filters, 4], what)),
+            newest: try take(try ConvCheck.product([g.batch, g.filters, 2], what)),
             times: try take(try ConvCheck.product([g.batch, g.filters, 4], what)),
             sums: try take(try ConvCheck.product([g.batch, g.units, 4], what)))
         scratch = context.requestScratch(bytes: offset)
         minimumTasks = Parallel.minimumChunk(cost: try ConvCheck.product([Self.block, g.inputSize], what))
-        minimumWindows = Parallel.minimumChunk(cost: g.memory)
+        minimumWindows = Parallel.minimumChunk(cost: SVDFMemory.block * g.memory)
+        avx2 = context.kernelLevel >= .avx2
     }
 
     func eval(_ context: EvalContext) throws(KernelError) {
-        guard let w = feature.bytes.baseAddress?.assumingMemoryBound(to: Int8.self) else { return }
+        let w = UnsafePointer(context.pointer(feature, as: Int8.self))
         let x = UnsafePointer(context.pointer(input, as: Int8.self))
         let wt = UnsafePointer(context.pointer(time, as: Int16.self))
         let st = context.pointer(state, as: Int16.self)
         let y = context.pointer(output, as: Int8.self)
         let base = UnsafeMutableRawPointer(context.scratch(scratch, as: UInt8.self))
         let products = (base + layout.products).assumingMemoryBound(to: Int32.self)
+        let newest = (base + layout.newest).assumingMemoryBound(to: Int16.self)
         let times = (base + layout.times).assumingMemoryBound(to: Int32.self)
         let sums = (base + layout.sums).assumingMemoryBound(to: Int32.self)
         let (g, layout, product, featureScale) = (g, layout, product, featureScale)
-        let windows = g.batch * g.filters
-        SVDFMemory.shift(st, count: windows * g.memory)
         var offset: Int32 = 0 // the same for every row: 128 + z_x at avx512, else 0
         for row in 0 ..< g.batch {
             offset = product.prepareRow(
@@ -121,16 +120,19 @@ struct SVDFS8Kernel: PreparedKernel {
                     w: w, k: g.inputSize, row: base + layout.rows + row * layout.rowBytes, offset: offset, first: o0,
                     count: n, acc: acc)
                 // The newest value of each window: rescaled and clamped to int16.
-                let newest = st + ((row * g.filters + o0) * g.memory + g.memory - 1)
+                let v = newest + row * g.filters + o0
                 for j in 0 ..< n {
-                    let v = featureScale.apply(acc[j])
-                    newest[j * g.memory] = Int16(Swift.min(Swift.max(v, Int64(Int16.min)), Int64(Int16.max)))
+                    v[j] = Int16(Swift.min(Swift.max(featureScale.apply(acc[j]), Int64(Int16.min)), Int64(Int16.max)))
                 }
             }
         }
-        context.parallel.forEachChunk(windows, minimumChunk: minimumWindows) { range in
-            SVDFMemory.timeS16(
-                UnsafePointer(st), time: wt, memory: g.memory, filters: g.filters, windows: range, into: times)
+        let avx2 = self.avx2
+        SVDFMemory.forEachBlock(context, rows: g.batch, filters: g.filters, minimumTasks: minimumWindows) {
+            row, f0, n in
+            let w = row * g.filters + f0
+            SVDFMemory.stepS16(
+                avx2: avx2, windows: n, memory: g.memory, state: st + w * g.memory, newest: newest + w,
+                time: wt + f0 * g.memory, out: times + w)
         }
         let b = bias.map { UnsafePointer(context.pointer($0, as: Int32.self)) }
         for row in 0 ..< g.batch {
