@@ -169,12 +169,13 @@ struct Int8Weights: Sendable {
 
     init(_ weights: TensorState, role: String) throws(KernelError) {
         guard weights.rank == 2 else { throw .invalid("\(role) must have rank 2, found shape \(weights.shape)") }
-        // Type, constness, zero points, finite positive scales and the data size.
-        _ = try HybridWeights(weights, channels: weights.shape[0], channelAxis: 0, op: role)
-        guard let q = weights.quantization, q.scales.count == 1, let constant = weights.constant else {
-            throw .invalid(
-                "\(role) must be quantized per tensor (one scale), found \(weights.quantization?.scales.count ?? 0) scales"
-            )
+        if let q = weights.quantization, q.scales.count > 1 {
+            throw .invalid("\(role) must be quantized per tensor (one scale), found \(q.scales.count) scales")
+        }
+        // Type, constness, zero points, a finite positive scale and the data size.
+        _ = try HybridWeights(weights, channels: 1, channelAxis: 0, op: role)
+        guard let q = weights.quantization, let constant = weights.constant else {
+            throw .invalid("\(role) must be constant int8 with one scale")
         }
         (codes, rows, depth, scale) = (constant, weights.shape[0], weights.shape[1], q.scales[0])
     }

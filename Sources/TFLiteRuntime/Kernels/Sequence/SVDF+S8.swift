@@ -30,6 +30,8 @@ struct SVDFS8Kernel: PreparedKernel {
     /// The memory step runs `svdfMemoryS16AVX2`.
     let avx2: Bool
     static let block = 64
+    /// Units requantized per call of ``outputRequantizer``.
+    static let chunk = 64
 
     /// Offsets in the scratch: the prepared input rows, the feature products, the windows'
     /// newest values and the time products (`[batch, filters]` each), and the
@@ -66,10 +68,12 @@ struct SVDFS8Kernel: PreparedKernel {
             throw .invalid("an SVDF rescaling multiplier of 2^\(m.exponent) is too large")
         }
         featureScale = Requantizer.FixedChannel(mantissa: first.mantissa, exponent: first.exponent)
+        // One multiplier for every unit: a requantizer of one chunk's channels, applied
+        // chunk by chunk (nothing at prepare is sized by the units).
         outputRequantizer = Requantizer(
             mode: .fixedPoint(
-                mantissas: [Int32](repeating: second.mantissa, count: g.units),
-                exponents: [Int](repeating: second.exponent, count: g.units)),
+                mantissas: [Int32](repeating: second.mantissa, count: Self.chunk),
+                exponents: [Int](repeating: second.exponent, count: Self.chunk)),
             outputZeroPoint: zo, lower: i8.0, upper: i8.1, level: context.kernelLevel)
         product = Int8RowProduct(level: context.kernelLevel)
         let what = "SVDF"
@@ -142,7 +146,14 @@ struct SVDFS8Kernel: PreparedKernel {
                 for r in 0 ..< g.rank { sum = sum &+ t[u * g.rank + r] }
                 o[u] = sum
             }
-            outputRequantizer.store(UnsafePointer(o), count: g.units, firstChannel: 0, bias: b, into: y + row * g.units)
+            var u0 = 0
+            while u0 < g.units {
+                let n = Swift.min(Self.chunk, g.units - u0)
+                outputRequantizer.store(
+                    UnsafePointer(o + u0), count: n, firstChannel: 0, bias: b.map { $0 + u0 },
+                    into: y + row * g.units + u0)
+                u0 += n
+            }
         }
     }
 }
