@@ -20,8 +20,9 @@ public func svdfMemoryF32AVX2(
 ) {
     guard memory > 0 else { return }
     let shifted = memory - 1, wide = shifted & ~7, narrow = shifted & ~3
+    var s = state, w = UnsafePointer(time)
     for i in 0 ..< windows {
-        let s = state + i * memory, w = time + i * memory
+        defer { (s, w) = (s + memory, w + memory) }
         let v = newest[i]
         var acc = _mm256_setzero_ps()
         var m = 0
@@ -61,8 +62,9 @@ public func svdfMemoryS16AVX2(
 ) {
     guard memory > 0 else { return }
     let shifted = memory - 1, wide = shifted & ~15
+    var s = state, w = UnsafePointer(time)
     for i in 0 ..< windows {
-        let s = state + i * memory, w = time + i * memory
+        defer { (s, w) = (s + memory, w + memory) }
         let v = newest[i]
         var acc = _mm256_setzero_si256()
         var m = 0
