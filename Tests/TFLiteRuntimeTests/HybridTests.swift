@@ -1,5 +1,6 @@
 import Foundation
 import NumPy
+import SeededRandom
 import Testing
 import TFLiteModel
 @testable import TFLiteRuntime
@@ -93,6 +94,28 @@ import TFLiteModel
         #expect(scale == Float(4) / 255)
         #expect(offset == -64)
         #expect(q == [-128, -64, -32, 127])
+    }
+
+    /// The quantizers' rounding, `roundedCode`, gives the codes of the plain formula
+    /// `clamp(truncatingToInt32(v.rounded()))` for every tie, the floats next to them and
+    /// to the integers, random values, and huge and non-finite ones.
+    @Test func roundedCodeMatchesRoundingThenClamping() {
+        var values: [Float] = [
+            0, -0.0, .nan, -.nan, .infinity, -.infinity, 3e9, -3e9, 2_147_483_648, -2_147_483_904,
+            Float.leastNonzeroMagnitude, 0.5, -0.5, Float(0.5).nextDown, -Float(0.5).nextDown,
+        ]
+        for k in -300 ... 300 {
+            let tie = Float(k) + 0.5
+            values += [tie, tie.nextUp, tie.nextDown, Float(k), Float(k).nextUp, Float(k).nextDown]
+        }
+        var rng = SplitMix64(seed: 3)
+        values += (0 ..< 20000).map { _ in Float.random(in: -400 ... 400, using: &rng) }
+        for v in values {
+            for (lowest, highest) in [(Int32(-127), Int32(127)), (-128, 127)] {
+                let plain = Swift.min(highest, Swift.max(lowest, HybridInput.truncatingToInt32(v.rounded())))
+                #expect(HybridInput.roundedCode(v, lowest: lowest, highest: highest) == plain, "\(v)")
+            }
+        }
     }
 
     @Test func allZeroRowsQuantizeToZerosWithScaleOne() {
