@@ -34,7 +34,7 @@ struct RecurrentCellF32: RecurrentCell {
         (bias, units, self.activation) = (cell.bias.index, cell.units, activation)
         let depth = try RecurrentCheck.sum([weights.depth, aux?.depth ?? 0, units], "\(role)RNN")
         try ConvCheck.blasSizes([rows, units, depth], "RNN")
-        let rowsPerTask = product == .rowByRow ? 1 : rows
+        let rowsPerTask = product.isRowByRow ? 1 : rows
         minimumTasks = Parallel.minimumChunk(cost: try ConvCheck.product([rowsPerTask, Self.block, depth], "RNN"))
     }
 
@@ -47,18 +47,18 @@ struct RecurrentCellF32: RecurrentCell {
         let h = UnsafePointer(s.h)
         let blocks = (units + Self.block - 1) / Self.block
         switch product {
-        case .rowByRow:
+        case .rowByRow, .blasRowByRow:
             context.parallel.forEachChunk(s.rows * blocks, minimumChunk: minimumTasks) { range in
                 for task in range {
                     let row = task / blocks, o0 = (task % blocks) * Self.block
                     let n = Swift.min(Self.block, units - o0)
                     let y = s.y + row * s.yStride
                     (y + o0).update(from: b + o0, count: n)
-                    FloatMatrixProduct.accumulate(weights, w: w, x: s.x + row * s.xStride, y: y, first: o0, count: n)
+                    product.accumulate(weights, w: w, x: s.x + row * s.xStride, y: y, first: o0, count: n)
                     if let aux, let wa, let a = s.aux {
-                        FloatMatrixProduct.accumulate(aux, w: wa, x: a + row * s.auxStride, y: y, first: o0, count: n)
+                        product.accumulate(aux, w: wa, x: a + row * s.auxStride, y: y, first: o0, count: n)
                     }
-                    FloatMatrixProduct.accumulate(recurrent, w: r, x: h + row * units, y: y, first: o0, count: n)
+                    product.accumulate(recurrent, w: r, x: h + row * units, y: y, first: o0, count: n)
                     activation.apply(y + o0, count: n)
                 }
             }

@@ -41,41 +41,51 @@ struct FloatWeights: Sendable {
     }
 }
 
-/// How the float products of a step are computed: per vector with the AVX2
-/// matrix-vector microkernel (levels `avx2` and up, at most ``maxRowByRow`` vectors), or
-/// as one single-threaded BLAS GEMM per block of output columns, accumulating into the
-/// output (`beta = 1`).
+/// How the float products of a step are computed: for at most ``maxRowByRow`` vectors a
+/// step, one vector at a time, with the AVX2 matrix-vector microkernel (levels `avx2` and
+/// up) or BLAS's `sgemv` (portable); for more, as one single-threaded BLAS GEMM per block
+/// of output columns. Every form accumulates into the output.
 enum FloatMatrixProduct: Sendable {
     case rowByRow
+    case blasRowByRow
     case blas
 
-    /// Vectors per step up to which the matrix-vector microkernel is used (as
+    /// Vectors per step up to which the products are matrix-vector ones (as
     /// FULLY_CONNECTED does): past it a GEMM reuses each weight across vectors.
     static let maxRowByRow = 4
 
     init(level: KernelLevel, rows: Int) {
-        self = level >= .avx2 && rows <= Self.maxRowByRow ? .rowByRow : .blas
+        self = rows > Self.maxRowByRow ? .blas : level >= .avx2 ? .rowByRow : .blasRowByRow
     }
 
-    /// `y[o] = y[o] + Σ_k w[o, k]·x[k]` for the outputs `o0 ..< o0 + n` of one vector
-    /// (`rowByRow`), with `w` the tensor's data when the weights are not packed.
+    /// One vector at a time (`rowByRow` or `blasRowByRow`).
+    var isRowByRow: Bool { self != .blas }
+
+    /// `y[o] = y[o] + Σ_k w[o, k]·x[k]` for the outputs `o0 ..< o0 + n` of one vector, with
+    /// `w` the tensor's data (read when the weights are not packed).
     @inline(__always)
-    static func accumulate(
+    func accumulate(
         _ weights: FloatWeights, w: UnsafePointer<Float>, x: UnsafePointer<Float>, y: UnsafeMutablePointer<Float>,
         first o0: Int, count n: Int
     ) {
-        #if arch(x86_64)
         let k = weights.depth
-        if let packed = weights.packed {
-            gemvF32x4PackedAVX2(
-                n: n, k: k, x: x, packed: UnsafePointer(packed.pointer.assumingMemoryBound(to: Float.self)) + o0 * k,
-                bias: UnsafePointer(y + o0), lower: -.infinity, upper: .infinity, y: y + o0)
-        } else {
-            gemvF32AVX2(
-                n: n, k: k, x: x, w: w + o0 * k, ldw: k, bias: UnsafePointer(y + o0), lower: -.infinity,
-                upper: .infinity, y: y + o0)
+        #if arch(x86_64)
+        if self == .rowByRow {
+            if let packed = weights.packed {
+                gemvF32x4PackedAVX2(
+                    n: n, k: k, x: x,
+                    packed: UnsafePointer(packed.pointer.assumingMemoryBound(to: Float.self)) + o0 * k,
+                    bias: UnsafePointer(y + o0), lower: -.infinity, upper: .infinity, y: y + o0)
+            } else {
+                gemvF32AVX2(
+                    n: n, k: k, x: x, w: w + o0 * k, ldw: k, bias: UnsafePointer(y + o0), lower: -.infinity,
+                    upper: .infinity, y: y + o0)
+            }
+            return
         }
         #endif
+        guard n > 0, k > 0 else { return } // an empty sum adds nothing
+        sgemv(m: n, n: k, a: w + o0 * k, lda: k, x: x, y: y + o0, beta: 1)
     }
 
     /// `Y[r, o] += Σ_k X[r, k]·w[o, k]` for `rows` vectors (`X` rows `ldx` apart, `Y` rows

@@ -27,7 +27,7 @@ struct SVDFF32Kernel: PreparedKernel {
         self.activation = activation
         try ConvCheck.blasSizes([g.batch, g.filters, g.inputSize], "SVDF")
         scratch = context.requestScratch(bytes: try ConvCheck.product([g.batch, g.filters, 4], "SVDF"))
-        let rowsPerTask = product == .rowByRow ? 1 : g.batch
+        let rowsPerTask = product.isRowByRow ? 1 : g.batch
         minimumTasks = Parallel.minimumChunk(
             cost: try ConvCheck.product([rowsPerTask, Self.block, g.inputSize], "SVDF"))
         minimumWindows = Parallel.minimumChunk(cost: SVDFMemory.block * g.memory)
@@ -45,11 +45,11 @@ struct SVDFF32Kernel: PreparedKernel {
         s.update(repeating: 0, count: windows)
         let blocks = (g.filters + Self.block - 1) / Self.block
         switch product {
-        case .rowByRow:
+        case .rowByRow, .blasRowByRow:
             context.parallel.forEachChunk(g.batch * blocks, minimumChunk: minimumTasks) { range in
                 for task in range {
                     let row = task / blocks, o0 = (task % blocks) * Self.block
-                    FloatMatrixProduct.accumulate(
+                    product.accumulate(
                         feature, w: w, x: x + row * g.inputSize, y: s + row * g.filters, first: o0,
                         count: Swift.min(Self.block, g.filters - o0))
                 }
