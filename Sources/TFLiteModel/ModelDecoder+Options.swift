@@ -78,6 +78,30 @@ extension BuiltinOptions {
                 TransposeConvOptions(
                     padding: Padding(rawValue: o.padding), strideWidth: Int(o.strideW), strideHeight: Int(o.strideH),
                     activation: FusedActivation(rawValue: o.fusedActivation)))
+        case ID.rnn:
+            let o = try Schema.RNNOptions(t)
+            self = .rnn(
+                RNNOptions(
+                    activation: FusedActivation(rawValue: o.fusedActivation),
+                    asymmetricQuantizeInputs: o.asymmetricQuantizeInputs))
+        case ID.sequenceRNN:
+            let o = try Schema.SequenceRNNOptions(t)
+            self = .sequenceRNN(
+                SequenceRNNOptions(
+                    timeMajor: o.timeMajor, activation: FusedActivation(rawValue: o.fusedActivation),
+                    asymmetricQuantizeInputs: o.asymmetricQuantizeInputs))
+        case ID.bidirectionalSequenceRNN:
+            let o = try Schema.BidirectionalSequenceRNNOptions(t)
+            self = .bidirectionalSequenceRNN(
+                BidirectionalSequenceRNNOptions(
+                    timeMajor: o.timeMajor, activation: FusedActivation(rawValue: o.fusedActivation),
+                    mergeOutputs: o.mergeOutputs, asymmetricQuantizeInputs: o.asymmetricQuantizeInputs))
+        case ID.svdf:
+            let o = try Schema.SVDFOptions(t)
+            self = .svdf(
+                SVDFOptions(
+                    rank: Int(o.rank), activation: FusedActivation(rawValue: o.fusedActivation),
+                    asymmetricQuantizeInputs: o.asymmetricQuantizeInputs))
         case ID.pack:
             let o = try Small.pack(t)
             self = .pack(valuesCount: Int(o.valuesCount), axis: Int(o.axis))

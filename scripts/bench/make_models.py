@@ -22,6 +22,13 @@
   text_lstm_{float,hybrid,int8}.tflite  a text classifier: 64 token ids (taken mod 5000,
                               so any int32 is a token) -> Embedding(5000, 64) -> LSTM(64)
                               -> Dense(4) + softmax, batch 1, same forms
+  kws_svdf_float.tflite       a streaming keyword spotter: one [1, 40] feature frame per
+                              invoke, SVDF(256 units, rank 2, memory 32) + relu,
+                              SVDF(128 units, rank 1, memory 16) + relu, dense(12), softmax
+                              (the conformance corpus's svdf_keyword_spotter at a micro_speech
+                              scale; scripts/fixtures/conformance/models_kws.py); float32
+  kws_svdf_int8.tflite        the same, quantized by TFLite's calibrator and quantizer (int8
+                              activations, int16 SVDF state), int8 input and output
 
 Weights are random (weights=None) from a fixed Keras seed, and no weights need
 downloading. Each batch normalization is then set to the mean and variance its input
@@ -46,8 +53,9 @@ import sys
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 
 HERE = pathlib.Path(__file__).resolve().parent
-# tflite_edit lives with the fixture generators.
+# tflite_edit lives with the fixture generators, the keyword spotter with the conformance ones.
 sys.path.insert(0, str(HERE.parents[1] / "scripts" / "fixtures"))
+sys.path.insert(0, str(HERE.parents[1] / "scripts" / "fixtures" / "conformance"))
 
 SEED = 1234
 SHAPE = (1, 224, 224, 3)
@@ -421,6 +429,23 @@ def write(path: pathlib.Path, data: bytes) -> None:
     print(f"wrote {path} ({len(data):,} bytes)", file=sys.stderr)
 
 
+KWS_LAYERS = [(256, 2, 32), (128, 1, 16)]  # (units, rank, memory)
+KWS_CLASSES = 12
+
+
+def kws(kind: str) -> bytes:
+    """The streaming SVDF keyword spotter, float or int8 (calibrated on a seeded stream of
+    300 synthetic feature frames)."""
+    import models_kws
+    from cases_recurrent import quantize_int8
+
+    data = models_kws.build_float("kws_svdf", KWS_LAYERS, KWS_CLASSES)
+    if kind == "int8":
+        frames = models_kws.frames(models_kws._rng("kws_svdf", 2), 300)
+        data = quantize_int8(data, [[f] for f in frames])
+    return data
+
+
 def main() -> int:
     out = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else HERE.parents[1] / "Benchmarks" / "models")
     out.mkdir(parents=True, exist_ok=True)
@@ -444,6 +469,10 @@ def main() -> int:
             model, spec = lstm_model(name)
             for kind, path in missing:
                 write(path, lstm_convert(model, spec, kind))
+    for kind in ("float", "int8"):
+        path = out / f"kws_svdf_{kind}.tflite"
+        if not path.exists():
+            write(path, kws(kind))
     return 0
 
 

@@ -16,6 +16,7 @@ extension KernelRegistry {
             comparisonKernels,
             indexKernels,
             generateKernels,
+            recurrentKernels,
             movementKernels,
             normalizationKernels,
             signalKernels,
