@@ -217,6 +217,7 @@ extension Schema {
             container: String?, sharedName: String?
         ) {
             (try t.string(0, "container"), try t.string(1, "shared_name"))
+        }
         /// OneHotOptions: axis.
         package static func oneHotAxis(_ t: FlatBufferTable) throws(FlatBufferError) -> Int32 {
             try t.scalar(0, "axis", default: 0)
