@@ -190,6 +190,10 @@ extension BuiltinOptions {
         case .pool2D(let o): return o.activation
         case .fullyConnected(let o): return o.activation
         case .transposeConv(let o): return o.activation
+        case .rnn(let o): return o.activation
+        case .sequenceRNN(let o): return o.activation
+        case .bidirectionalSequenceRNN(let o): return o.activation
+        case .svdf(let o): return o.activation
         case .concatenation(_, let a), .add(let a, _), .sub(let a, _), .mul(let a), .div(let a): return a
         default: return nil
         }

@@ -90,9 +90,10 @@ for op in "$root"/Fixtures/conformance/*/; do
     fi
   done
 done
-# The whole-model audio classifiers: framing, RFFT2D and complex tensors in one graph.
-for m in "$root"/Fixtures/conformance/models/audio_*/f32/model.tflite; do
-  add_model_seed "$m" "conformance-$(basename "$(dirname "$(dirname "$m")")").tflite"
+# The whole models: the audio classifiers (framing, RFFT2D and complex tensors in one
+# graph), and those with loops, branches, variables, signatures and recurrent state.
+for m in "$root"/Fixtures/conformance/models/*/*/model.tflite; do
+  add_model_seed "$m" "conformance-$(basename "$(dirname "$(dirname "$m")")")-$(basename "$(dirname "$m")").tflite"
 done
 shopt -u nullglob
 cp -f "$root"/Fixtures/vision/*.png "$scratch/seeds/png/"

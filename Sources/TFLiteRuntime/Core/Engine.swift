@@ -59,6 +59,9 @@ public final class Engine {
         /// the step writes that operator's outputs, and the tensor between the two is never
         /// materialized.
         var absorbed: Int? = nil
+        /// The input (position among the operator's inputs) whose memory its output 0 may
+        /// take over (``PrepareContext/allowOutputToShareInput(_:)``).
+        var sharedInput: Int? = nil
     }
     var steps: [Step] = []
     /// Steps prepared by `init` for the model's own shapes, reused by the first `allocate()`.
@@ -323,7 +326,7 @@ public final class Engine {
                 Step(
                     operatorIndex: op.index, position: position, kernel: kernel,
                     scratchStart: result.scratchSizes.count, scratchCount: context.scratchSizes.count,
-                    serial: Parallel.runsSerially(work: context.work)))
+                    serial: Parallel.runsSerially(work: context.work), sharedInput: context.sharedInput))
             result.scratchSizes += context.scratchSizes
             result.threadScratchBytes = Swift.max(result.threadScratchBytes, context.threadScratchBytes)
         }

@@ -14,6 +14,8 @@ package struct PrepareContext {
     package internal(set) var threadScratchBytes = 0
     /// Work declared with ``declareWork(_:)``.
     package internal(set) var work = 0
+    /// The input whose memory output 0 may take over (``allowOutputToShareInput(_:)``).
+    package internal(set) var sharedInput: Int?
     /// The interpreter's thread count (≥ 1).
     package let threadCount: Int
     /// The requantization arithmetic of quantized convolutions and fully connected layers.
@@ -142,6 +144,15 @@ package struct PrepareContext {
         }
         let (sum, overflow) = work.addingReportingOverflow(product)
         work = overflow ? .max : sum
+    }
+
+    /// Lets the planner give output 0 the memory of input `i` (an in-place operator): it
+    /// does so when that input is an activation of the same byte size that nothing reads
+    /// after this operator and that is no graph input, graph output or variable
+    /// (spec/runtime.md, "In-place operators"). The kernel must then work whether or not
+    /// the two pointers are equal, reading each input element before writing over it.
+    package mutating func allowOutputToShareInput(_ i: Int) {
+        sharedInput = i
     }
 
     /// Requests `bytes` of scratch memory, live only while this operator runs.

@@ -16,6 +16,7 @@ extension KernelRegistry {
             comparisonKernels,
             indexKernels,
             generateKernels,
+            recurrentKernels,
             movementKernels,
             normalizationKernels,
             signalKernels,
@@ -25,6 +26,10 @@ extension KernelRegistry {
             randomKernels,
             windowKernels,
             stableHLOKernels,
+            lstmKernels,
+            detectionBuiltinKernels,
+            segmentKernels,
+            embeddingKernels,
             textKernels,
             lookupKernels,
         ]

@@ -47,15 +47,17 @@ final class CalledSubgraph {
 
     /// Gives the inputs new shapes and plans the subgraph for them; nothing happens for
     /// the shapes it already has.
-    func resizeInputs(_ shapes: [[Int]]) throws(KernelError) {
+    /// Returns whether the subgraph was planned again (its inputs then hold nothing).
+    @discardableResult
+    func resizeInputs(_ shapes: [[Int]]) throws(KernelError) -> Bool {
         do {
             for (i, shape) in shapes.enumerated() where inputState(i).shape != shape {
                 try engine.resizeInput(i, to: shape)
             }
-            if !engine.isAllocated {
-                try engine.allocate()
-                updateCost()
-            }
+            guard !engine.isAllocated else { return false }
+            try engine.allocate()
+            updateCost()
+            return true
         } catch {
             throw .invalid("\(label): \(error)")
         }
