@@ -47,6 +47,43 @@ import TFLiteModel
         #expect(values == expected)
     }
 
+    /// Permutations that move the last axis go through the tiled pair copy (4 × 4 register
+    /// blocks for 4-byte elements, edges element by element): every element size, sides
+    /// on and off multiples of 4 and of the tile, against the index arithmetic.
+    @Test(arguments: [ElementType.uint8, .int16, .float32, .int64])
+    func lastAxisMovesMatchNaiveReference(type: ElementType) throws {
+        let cases: [([Int], [Int])] = [
+            ([5, 7], [1, 0]), ([16, 32], [1, 0]), ([17, 35], [1, 0]), ([3, 19, 4, 6], [0, 2, 3, 1]),
+            ([1, 33, 4, 8], [0, 2, 3, 1]), ([2, 4, 9, 13], [0, 1, 3, 2]), ([3, 5, 6], [2, 0, 1]),
+            ([4, 1, 21, 1, 18], [4, 2, 0, 1, 3]),
+        ]
+        for (shape, perm) in cases {
+            let n = shape.reduce(1, *)
+            let outShape = perm.map { shape[$0] }
+            let expected = (0 ..< n).map { flat -> Int in
+                let o = ShapeTest.unravel(flat, outShape)
+                var i = [Int](repeating: 0, count: shape.count)
+                for (k, p) in perm.enumerated() { i[p] = o[k] }
+                return ShapeTest.ravel(i, shape)
+            }
+            let graph = transposeGraph(shape, perm: perm.map(Int32.init), type: type)
+            switch type {
+            case .uint8:
+                let r = try ShapeTest.run(graph, input: (0 ..< n).map { UInt8(truncatingIfNeeded: $0) }, as: UInt8.self)
+                #expect(r.shape == outShape && r.values == expected.map { UInt8(truncatingIfNeeded: $0) })
+            case .int16:
+                let r = try ShapeTest.run(graph, input: (0 ..< n).map { Int16(truncatingIfNeeded: $0) }, as: Int16.self)
+                #expect(r.shape == outShape && r.values == expected.map { Int16(truncatingIfNeeded: $0) })
+            case .float32:
+                let r = try ShapeTest.run(graph, input: (0 ..< n).map { Float($0) }, as: Float.self)
+                #expect(r.shape == outShape && r.values == expected.map { Float($0) }, "\(shape) \(perm)")
+            default:
+                let r = try ShapeTest.run(graph, input: (0 ..< n).map { Int64($0) }, as: Int64.self)
+                #expect(r.shape == outShape && r.values == expected.map { Int64($0) })
+            }
+        }
+    }
+
     @Test func transposeErrors() {
         ShapeTest.expectPrepareError(transposeGraph([2, 3], perm: [0, 0]), "is not a permutation")
         ShapeTest.expectPrepareError(transposeGraph([2, 3], perm: [0, 2]), "is not a permutation")

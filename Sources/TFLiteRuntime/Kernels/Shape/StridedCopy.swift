@@ -20,6 +20,11 @@ struct StridedCopyPlan: Sendable, Equatable {
     private(set) var runBytes: Int
     /// True when some count is 0: nothing to copy.
     private(set) var isEmpty = false
+    /// True when the two innermost axes swap places: the inner one is contiguous in the
+    /// destination and the outer one in the source (the last step of a TRANSPOSE that
+    /// moves the last axis). Such a pair is copied in square tiles, so that reads and
+    /// writes each stay within a few cache lines, instead of one strided pass.
+    private(set) var swapsInnerPair = false
 
     init(counts: [Int], srcStrides: [Int], dstStrides: [Int], srcOffset: Int, dstOffset: Int, elementSize: Int) {
         self.srcOffset = srcOffset
@@ -48,6 +53,11 @@ struct StridedCopyPlan: Sendable, Equatable {
             c.removeLast(); s.removeLast(); d.removeLast()
         }
         self.counts = c; self.srcStrides = s; self.dstStrides = d
+        if runBytes == elementSize, [1, 2, 4, 8].contains(elementSize), c.count >= 2,
+            d[c.count - 1] == elementSize, s[c.count - 2] == elementSize
+        {
+            swapsInnerPair = true
+        }
     }
 
     /// Performs the copy.
@@ -77,6 +87,18 @@ struct StridedCopyPlan: Sendable, Equatable {
     private func walk(axis: Int, src: UnsafeRawPointer, dst: UnsafeMutableRawPointer) {
         if axis == counts.count {
             copyRun(src, dst)
+            return
+        }
+        if swapsInnerPair, axis == counts.count - 2 {
+            let tile = SwappedPair(
+                rows: counts[axis], cols: counts[axis + 1], dstRowStride: dstStrides[axis],
+                srcColStride: srcStrides[axis + 1])
+            switch elementSize {
+            case 1: tile.copy(UInt8.self, src, dst)
+            case 2: tile.copy(UInt16.self, src, dst)
+            case 4: tile.copy32(src, dst)
+            default: tile.copy(UInt64.self, src, dst)
+            }
             return
         }
         var s = src, d = dst
@@ -110,6 +132,102 @@ struct StridedCopyPlan: Sendable, Equatable {
     @inline(__always)
     private func copyRun(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer) {
         d.copyMemory(from: s, byteCount: runBytes)
+    }
+}
+
+/// A `rows × cols` block whose element `(r, c)` is read at `r·E + c·srcColStride` and
+/// written at `r·dstRowStride + c·E` (`E` the element size): a 2-D transpose, copied in
+/// 8 × 8 tiles. Within a tile the reads touch 8 source rows and the writes 8 destination
+/// rows, each one cache line or so, where a plain walk would touch a new source line
+/// with every element.
+private struct SwappedPair {
+    let rows: Int
+    let cols: Int
+    let dstRowStride: Int
+    let srcColStride: Int
+
+    /// The 4-byte form: 4 × 4 blocks go through registers (four 4-lane loads along the
+    /// source rows, four 4-lane stores along the destination rows); edges are copied one
+    /// element at a time.
+    func copy32(_ src: UnsafeRawPointer, _ dst: UnsafeMutableRawPointer) {
+        let rows4 = rows & ~3, cols4 = cols & ~3
+        let tile = 16
+        var r0 = 0
+        while r0 < rows4 {
+            let r1 = Swift.min(r0 + tile, rows4)
+            var c0 = 0
+            while c0 < cols4 {
+                let c1 = Swift.min(c0 + tile, cols4)
+                var r = r0
+                while r < r1 {
+                    let s = src + r * 4
+                    let d = dst + r * dstRowStride
+                    var c = c0
+                    while c < c1 {
+                        let v0 = s.loadUnaligned(fromByteOffset: c * srcColStride, as: SIMD4<UInt32>.self)
+                        let v1 = s.loadUnaligned(fromByteOffset: (c + 1) * srcColStride, as: SIMD4<UInt32>.self)
+                        let v2 = s.loadUnaligned(fromByteOffset: (c + 2) * srcColStride, as: SIMD4<UInt32>.self)
+                        let v3 = s.loadUnaligned(fromByteOffset: (c + 3) * srcColStride, as: SIMD4<UInt32>.self)
+                        let w0 = SIMD4(v0[0], v1[0], v2[0], v3[0])
+                        let w1 = SIMD4(v0[1], v1[1], v2[1], v3[1])
+                        let w2 = SIMD4(v0[2], v1[2], v2[2], v3[2])
+                        let w3 = SIMD4(v0[3], v1[3], v2[3], v3[3])
+                        d.storeBytes(of: w0, toByteOffset: c * 4, as: SIMD4<UInt32>.self)
+                        d.storeBytes(of: w1, toByteOffset: dstRowStride + c * 4, as: SIMD4<UInt32>.self)
+                        d.storeBytes(of: w2, toByteOffset: 2 * dstRowStride + c * 4, as: SIMD4<UInt32>.self)
+                        d.storeBytes(of: w3, toByteOffset: 3 * dstRowStride + c * 4, as: SIMD4<UInt32>.self)
+                        c += 4
+                    }
+                    r += 4
+                }
+                c0 = c1
+            }
+            r0 = r1
+        }
+        // The right edge (columns past the last multiple of 4) of the first rows4 rows,
+        // then the bottom rows in full.
+        if cols4 < cols { copyElements(UInt32.self, src, dst, rows: 0 ..< rows4, cols: cols4 ..< cols) }
+        if rows4 < rows { copyElements(UInt32.self, src, dst, rows: rows4 ..< rows, cols: 0 ..< cols) }
+    }
+
+    @inline(__always)
+    private func copyElements<T>(
+        _: T.Type, _ src: UnsafeRawPointer, _ dst: UnsafeMutableRawPointer, rows: Range<Int>, cols: Range<Int>
+    ) {
+        let e = MemoryLayout<T>.size
+        for r in rows {
+            let d = dst + r * dstRowStride
+            let s = src + r * e
+            for c in cols {
+                d.storeBytes(
+                    of: s.loadUnaligned(fromByteOffset: c * srcColStride, as: T.self), toByteOffset: c * e, as: T.self)
+            }
+        }
+    }
+
+    @inline(__always)
+    func copy<T>(_: T.Type, _ src: UnsafeRawPointer, _ dst: UnsafeMutableRawPointer) {
+        let e = MemoryLayout<T>.size
+        let tile = 8
+        var r0 = 0
+        while r0 < rows {
+            let r1 = Swift.min(r0 + tile, rows)
+            var c0 = 0
+            while c0 < cols {
+                let c1 = Swift.min(c0 + tile, cols)
+                for r in r0 ..< r1 {
+                    let d = dst + r * dstRowStride
+                    let s = src + r * e
+                    for c in c0 ..< c1 {
+                        d.storeBytes(
+                            of: s.loadUnaligned(fromByteOffset: c * srcColStride, as: T.self), toByteOffset: c * e,
+                            as: T.self)
+                    }
+                }
+                c0 = c1
+            }
+            r0 = r1
+        }
     }
 }
 
