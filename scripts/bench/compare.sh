@@ -12,7 +12,9 @@
 # int8 and legacy uint8, and an SSD MobileNetV2 detector at 320 float, uint8 and int8
 # (see scripts/make_models.py), LSTM keyword-spotter and text-classifier models in
 # float32, hybrid and int8, and a streaming SVDF keyword spotter, float and int8 (timed per
-# invoke, each invoke one more frame of the stream); adds the tiny SSD head ending in the post-process op and
+# invoke, each invoke one more frame of the stream), and the loop, transformer and
+# KV-cache decoder models of make_sequence_models.py (the decoder timed per token through
+# its decode signature); adds the tiny SSD head ending in the post-process op and
 # the MediaPipe face detectors from Fixtures/models.
 # Python comes from scripts/fixtures/venv.sh (FIXTURE_VENV=/path/to/venv reuses one).
 # Prints a Markdown table; the samples go to Benchmarks/models/last-compare.json.
@@ -49,6 +51,7 @@ binary="$(swift build -c release --product tflite --package-path "$root" --show-
 
 if [ ${#models[@]} -eq 0 ]; then
   "$python" "$root/scripts/bench/make_models.py" "$cache"
+  "$python" "$root/scripts/bench/make_sequence_models.py" "$cache"
   models=(
     "$cache/mobilenet_v1_float.tflite" "$cache/mobilenet_v2_float.tflite"
     "$cache/mobilenet_v1_int8.tflite" "$cache/mobilenet_v2_int8.tflite"
@@ -58,6 +61,9 @@ if [ ${#models[@]} -eq 0 ]; then
     "$cache/kws_lstm_float.tflite" "$cache/kws_lstm_hybrid.tflite" "$cache/kws_lstm_int8.tflite"
     "$cache/text_lstm_float.tflite" "$cache/text_lstm_hybrid.tflite" "$cache/text_lstm_int8.tflite"
     "$cache/kws_svdf_float.tflite" "$cache/kws_svdf_int8.tflite"
+    "$cache/keras3_lstm_float.tflite" "$cache/keras3_gru_float.tflite"
+    "$cache/transformer_encoder_float.tflite" "$cache/transformer_encoder_hybrid.tflite"
+    "$cache/decoder_kv_cache_float.tflite" "$cache/decoder_kv_cache_hybrid.tflite"
     "$root/Fixtures/models/face_detection_short_range.tflite"
     "$root/Fixtures/models/face_detection_full_range.tflite"
     "$root/Fixtures/models/ssd_postprocess.tflite"

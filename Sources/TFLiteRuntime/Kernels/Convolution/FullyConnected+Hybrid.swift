@@ -17,7 +17,11 @@ enum FullyConnectedHybrid {
         try HybridCheck.floats(context, input: input, bias: bias, output: output)
         let w = try HybridWeights(weights, channels: units, channelAxis: 0, op: "FULLY_CONNECTED")
         let rows = Swift.max(1, Swift.min(FullyConnectedQ8.tileRows, batch))
-        let columns = Swift.max(1, Swift.min(FullyConnectedQ8.tileColumns, units))
+        // Wide column tiles: each tile is one BLAS call, which packs its operands again, so
+        // a layer of a few hundred units goes in one call per thread rather than in 64-wide
+        // pieces; the tiles still split the units over the threads.
+        let perThread = (units + context.threadCount - 1) / Swift.max(1, context.threadCount)
+        let columns = Swift.max(1, Swift.min(units, Swift.max(FullyConnectedQ8.tileColumns, Swift.min(512, perThread))))
         try ConvCheck.blasSizes([batch, units, depth, rows, columns], "FULLY_CONNECTED")
         let codes = context.requestScratch(bytes: try ConvCheck.product([batch, depth, 4], "FULLY_CONNECTED"))
         let rowScales = context.requestScratch(bytes: try ConvCheck.product([batch, 4], "FULLY_CONNECTED"))
@@ -80,11 +84,15 @@ struct FullyConnectedHybridGemm: PreparedKernel {
                     gemm.run(
                         m: m, n: n, k: depth, a: q + r0 * depth, lda: depth, b: w + c0 * depth, ldb: depth,
                         temp: temp, acc: acc, ldacc: n)
+                    // The bias test is hoisted so that each loop vectorizes.
+                    guard let scalesBase = ws.baseAddress else { continue }
+                    let unitScales = scalesBase + c0
                     for i in 0 ..< m {
                         let s = scales[r0 + i], out = y + (r0 + i) * units + c0, a = acc + i * n
-                        for j in 0 ..< n {
-                            let v = Float(a[j]) * (s * ws[c0 + j])
-                            out[j] = range.clamp((b?[c0 + j] ?? 0) + v)
+                        if let bias = b.map({ $0 + c0 }) {
+                            for j in 0 ..< n { out[j] = range.clamp(bias[j] + Float(a[j]) * (s * unitScales[j])) }
+                        } else {
+                            for j in 0 ..< n { out[j] = range.clamp(0 + Float(a[j]) * (s * unitScales[j])) }
                         }
                     }
                 }
