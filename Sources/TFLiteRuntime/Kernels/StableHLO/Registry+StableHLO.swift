@@ -1,8 +1,9 @@
 import TFLiteModel
 
 extension KernelRegistry {
-    /// The StableHLO operators LiteRT's builtin resolver has kernels for, except those whose
-    /// body is a subgraph (scripts/fixtures/probe_stablehlo_kernels.py lists them).
+    /// The StableHLO operators LiteRT's builtin resolver has kernels for
+    /// (scripts/fixtures/probe_stablehlo_kernels.py lists them); COMPOSITE and CASE, which
+    /// run subgraphs, are with the control-flow kernels.
     static var stableHLOKernels: [(BuiltinOperator, KernelPrepare)] {
         [
             (.stablehloAdd, StableHLOElementwise.prepare(.add)),

@@ -1,0 +1,126 @@
+import Testing
+import TFLiteModel
+@testable import TFLiteRuntime
+
+/// STABLEHLO_CASE, STABLEHLO_COMPOSITE, STABLEHLO_REDUCE_WINDOW and STABLEHLO_SCATTER on
+/// hand-worked values, and the errors for malformed calls and computations. The
+/// conformance corpus checks them against LiteRT (`cases_stablehlo_calls.py`).
+@Suite struct StableHLOCallsTests {
+    /// A subgraph mapping one float32 [3] input through `code` (with `options`).
+    static func unary(_ code: BuiltinOperator, options: BuiltinOptions = .none) -> GraphBuilder {
+        var g = GraphBuilder()
+        let x = g.input([3], .float32)
+        let y = g.tensor([3], .float32)
+        g.op(code, inputs: [x], outputs: [y], options: options)
+        g.output(y)
+        return g
+    }
+
+    /// Main: CASE on (index, x) over `branches`.
+    static func caseGraph(_ branches: [Int]) -> GraphBuilder {
+        var g = GraphBuilder()
+        let i = g.input([], .int32)
+        let x = g.input([3], .float32)
+        let y = g.tensor([3], .float32)
+        g.op(.stablehloCase, inputs: [i, x], outputs: [y], options2: .stablehloCase(branchSubgraphs: branches))
+        g.output(y)
+        return g
+    }
+
+    static func refusal(_ graphs: [GraphBuilder]) -> String {
+        do {
+            let engine = try Engine(model: GraphBuilder.model(graphs))
+            try engine.allocate()
+            return "created"
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    @Test func caseRunsTheIndexedBranchAndTheLastOutOfRange() throws {
+        let model = GraphBuilder.model([
+            Self.caseGraph([1, 2, 3]), Self.unary(.abs), Self.unary(.neg), Self.unary(.relu),
+        ])
+        let engine = try Engine(model: model)
+        try engine.allocate()
+        let x: [Float] = [-1.5, 0.25, 2]
+        for (index, expected) in [
+            (0, [1.5, 0.25, 2]), (1, [1.5, -0.25, -2]), (2, [0, 0.25, 2]), (3, [0, 0.25, 2]), (-1, [0, 0.25, 2]),
+            (Int32.max, [0, 0.25, 2]),
+        ] as [(Int32, [Float])] {
+            try engine.setInput(0, [index])
+            try engine.setInput(1, x)
+            try engine.invoke()
+            #expect(try engine.output(0, as: Float.self) == expected, "index \(index)")
+        }
+    }
+
+    @Test func compositeRunsItsDecomposition() throws {
+        var main = GraphBuilder()
+        let a = main.input([3], .float32)
+        let b = main.input([3], .float32)
+        let y = main.tensor([3], .float32)
+        main.op(
+            .stablehloComposite, inputs: [a, b], outputs: [y],
+            options2: .stablehloComposite(name: "odml.sum", decompositionSubgraph: 1, version: 1))
+        main.output(y)
+        var sum = GraphBuilder()
+        let sa = sum.input([3], .float32)
+        let sb = sum.input([3], .float32)
+        let sy = sum.tensor([3], .float32)
+        sum.op(.stablehloAdd, inputs: [sa, sb], outputs: [sy])
+        sum.output(sy)
+        let engine = try Engine(model: GraphBuilder.model([main, sum]))
+        try engine.allocate()
+        try engine.setInput(0, [1, 2, 3] as [Float])
+        try engine.setInput(1, [0.5, -2, 10] as [Float])
+        try engine.invoke()
+        #expect(try engine.output(0, as: Float.self) == [1.5, 0, 13])
+    }
+
+    @Test func malformedCaseAndCompositeCallsAreRefused() {
+        #expect(
+            Self.refusal([Self.caseGraph([1, 9]), Self.unary(.abs)]).contains(
+                "operator 0 (STABLEHLO_CASE) of subgraph 0 calls subgraph 9 as its branch 1 subgraph, but the model has 2 subgraphs"
+            ))
+        #expect(Self.refusal([Self.caseGraph([]), Self.unary(.abs)]).contains("name no branch subgraph"))
+        // A branch that calls the main subgraph again.
+        #expect(
+            Self.refusal([Self.caseGraph([1, 0]), Self.unary(.abs)]).contains(
+                "which is already running: a cycle of calls (0 → 0)"))
+        // A float index.
+        var floatIndex = Self.caseGraph([1])
+        floatIndex.replaceInputs(of: 0, with: [1, 1])
+        #expect(Self.refusal([floatIndex, Self.unary(.abs)]).contains("the branch index is FLOAT32, not INT32"))
+        // A decomposition that takes one input where the composite passes two.
+        var main = GraphBuilder()
+        let a = main.input([3], .float32)
+        let b = main.input([3], .float32)
+        let y = main.tensor([3], .float32)
+        main.op(
+            .stablehloComposite, inputs: [a, b], outputs: [y],
+            options2: .stablehloComposite(name: "odml.x", decompositionSubgraph: 1, version: 1))
+        main.output(y)
+        #expect(
+            Self.refusal([main, Self.unary(.abs)]).contains(
+                "operator 0 (STABLEHLO_COMPOSITE) of subgraph 0 passes 2 tensors to its decomposition subgraph 1"))
+    }
+
+    @Test func subgraphCallsNameEachRole() {
+        func calls(_ code: BuiltinOperator, _ options2: BuiltinOptions2) -> [String] {
+            Operator(index: 0, code: OperatorCode(builtin: code), inputs: [], outputs: [], options2: options2)
+                .subgraphCalls.map { "\($0.role) → \($0.subgraph)" }
+        }
+        #expect(calls(.stablehloCase, .stablehloCase(branchSubgraphs: [2, 1])) == ["branch 0 → 2", "branch 1 → 1"])
+        #expect(
+            calls(.stablehloComposite, .stablehloComposite(name: "n", decompositionSubgraph: 3, version: 1)) == [
+                "decomposition → 3"
+            ])
+        let scatter = StablehloScatterOptions(
+            updateWindowDims: [], insertedWindowDims: [], scatterDimsToOperandDims: [], indexVectorDim: 0,
+            updateComputationSubgraph: 4)
+        #expect(calls(.stablehloScatter, .stablehloScatter(scatter)) == ["update → 4"])
+        // A table attached to another operator calls nothing.
+        #expect(calls(.add, .stablehloScatter(scatter)).isEmpty)
+    }
+}
