@@ -106,6 +106,117 @@ import TFLiteModel
                 "operator 0 (STABLEHLO_COMPOSITE) of subgraph 0 passes 2 tensors to its decomposition subgraph 1"))
     }
 
+    /// A computation subgraph on two scalars of `type`: `code(a, b)`, or nothing at all.
+    static func computation(_ code: BuiltinOperator?, _ type: ElementType = .float32, options: BuiltinOptions = .none)
+        -> GraphBuilder
+    {
+        var g = GraphBuilder()
+        let a = g.input([], type)
+        let b = g.input([], type)
+        guard let code else {
+            g.output(b)
+            return g
+        }
+        let y = g.tensor([], type)
+        g.op(code, inputs: [a, b], outputs: [y], options: options)
+        g.output(y)
+        return g
+    }
+
+    func reduceWindow(
+        _ x: [Float], initial: Float, body: GraphBuilder, window: [Int64], strides: [Int64] = [1],
+        base: [Int64] = [1], dilations: [Int64] = [1], padding: [Int64] = [0, 0]
+    ) throws -> [Float] {
+        var g = GraphBuilder()
+        let xi = g.input([x.count], .float32)
+        let iv = g.constant([initial], shape: [])
+        let y = g.tensor([1], .float32)
+        g.op(
+            .stablehloReduceWindow, inputs: [xi, iv], outputs: [y],
+            options2: .stablehloReduceWindow(
+                StablehloReduceWindowOptions(
+                    windowDimensions: window, windowStrides: strides, baseDilations: base, windowDilations: dilations,
+                    padding: padding, bodySubgraph: 1)))
+        g.output(y)
+        let engine = try Engine(model: GraphBuilder.model([g, body]))
+        try engine.allocate()
+        try engine.setInput(0, x)
+        try engine.invoke()
+        return try engine.output(0, as: Float.self)
+    }
+
+    @Test func reduceWindowPadsDilatesAndFolds() throws {
+        let add = Self.computation(.stablehloAdd)
+        // Padded with the initial value: [10, 1, 2, 3, 4, 10]; windows of 3 every 2.
+        #expect(
+            try reduceWindow([1, 2, 3, 4], initial: 10, body: add, window: [3], strides: [2], padding: [1, 1]) == [
+                23, 19,
+            ])
+        // Window dilation 2 on the same padded input: (0, 2), (1, 3), (2, 4), (3, 5).
+        #expect(
+            try reduceWindow([1, 2, 3, 4], initial: 10, body: add, window: [2], dilations: [2], padding: [1, 1]) == [
+                22, 14, 16, 23,
+            ])
+        // Base dilation 2: [1, i, 5, i, 3] with i = -100; TFLite's MAXIMUM as the body.
+        #expect(
+            try reduceWindow([1, 5, 3], initial: -100, body: Self.computation(.maximum), window: [2], base: [2]) == [
+                1, 5, 5, 3,
+            ])
+        // Negative padding crops: [2, 3] of [1, 2, 3, 4], multiplied from 1.
+        #expect(
+            try reduceWindow(
+                [1, 2, 3, 4], initial: 1, body: Self.computation(.mul, options: .mul(activation: .none)), window: [2],
+                padding: [-1, -1]) == [6])
+    }
+
+    @Test func unrecognisedReductionsAreRefusedNamingTheOperator() {
+        func refusal(_ body: GraphBuilder, padding: [Int64] = [0, 0]) -> String {
+            do {
+                _ = try reduceWindow([1, 2, 3], initial: 0, body: body, window: [2], padding: padding)
+                return "ran"
+            } catch {
+                return "\(error)"
+            }
+        }
+        let sub = refusal(Self.computation(.sub, options: .sub(activation: .none, potScaleInt16: true)))
+        #expect(sub.contains("STABLEHLO_REDUCE_WINDOW"), "\(sub)")
+        #expect(sub.contains("its reduction subgraph 1 ('subgraph1') computes SUB; only"), "\(sub)")
+        var twice = Self.computation(.stablehloAdd)
+        let extra = twice.tensor([], .float32)
+        twice.op(.stablehloAdd, inputs: [2, 2], outputs: [extra])
+        #expect(refusal(twice).contains("has 2 operators; only one operator"))
+        #expect(refusal(Self.computation(nil)).contains("has no operator; it must be one operator of"))
+        let relu = refusal(Self.computation(.add, options: .add(activation: .relu, potScaleInt16: true)))
+        #expect(relu.contains("its ADD has a fused activation"), "\(relu)")
+        // An ADD of the first input with itself is not a reduction of the two.
+        var same = GraphBuilder()
+        let a = same.input([], .float32)
+        _ = same.input([], .float32)
+        let y = same.tensor([], .float32)
+        same.op(.stablehloAdd, inputs: [a, a], outputs: [y])
+        same.output(y)
+        #expect(refusal(same).contains("does not combine the two inputs into the output"))
+        #expect(refusal(Self.computation(.stablehloAdd), padding: [-2, -2]).contains("leave no element of the input"))
+    }
+
+    @Test func reduceWindowBodyOutOfRangeIsRefusedAtCreation() {
+        var g = GraphBuilder()
+        let x = g.input([3], .float32)
+        let iv = g.constant([Float(0)], shape: [])
+        let y = g.tensor([2], .float32)
+        g.op(
+            .stablehloReduceWindow, inputs: [x, iv], outputs: [y],
+            options2: .stablehloReduceWindow(
+                StablehloReduceWindowOptions(
+                    windowDimensions: [2], windowStrides: [1], baseDilations: [1], windowDilations: [1],
+                    padding: [0, 0], bodySubgraph: 5)))
+        g.output(y)
+        #expect(
+            Self.refusal([g]).contains(
+                "operator 0 (STABLEHLO_REDUCE_WINDOW) of subgraph 0 calls subgraph 5 as its reduction subgraph, but the model has 1 subgraphs"
+            ))
+    }
+
     @Test func subgraphCallsNameEachRole() {
         func calls(_ code: BuiltinOperator, _ options2: BuiltinOptions2) -> [String] {
             Operator(index: 0, code: OperatorCode(builtin: code), inputs: [], outputs: [], options2: options2)

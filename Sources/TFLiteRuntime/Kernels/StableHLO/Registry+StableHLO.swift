@@ -14,6 +14,7 @@ extension KernelRegistry {
             (.stablehloShiftLeft, StableHLOShiftLeft.prepare),
             (.stablehloPad, StableHLOPad.prepare),
             (.stablehloGather, StableHLOGather.prepare),
+            (.stablehloReduceWindow, StableHLOReduceWindow.prepare),
             (.stablehloRngBitGenerator, StableHLORngBitGenerator.prepare),
         ]
     }
