@@ -217,6 +217,89 @@ import TFLiteModel
             ))
     }
 
+    /// Operand [5, 2], row indices [3, 0, 3, 7], rows of updates; `body` combines.
+    func scatterRows(_ body: GraphBuilder, type: ElementType = .float32, options: StablehloScatterOptions? = nil)
+        throws -> [Float]
+    {
+        var g = GraphBuilder()
+        let x = g.input([5, 2], type)
+        let i = g.constant([Int32(3), 0, 3, 7], shape: [4, 1])
+        let u = g.input([4, 2], type)
+        let y = g.tensor([5, 2], type)
+        g.op(
+            .stablehloScatter, inputs: [x, i, u], outputs: [y],
+            options2: .stablehloScatter(
+                options
+                    ?? StablehloScatterOptions(
+                        updateWindowDims: [1], insertedWindowDims: [0], scatterDimsToOperandDims: [0],
+                        indexVectorDim: 1, updateComputationSubgraph: 1)))
+        g.output(y)
+        let engine = try Engine(model: GraphBuilder.model([g, body]))
+        try engine.allocate()
+        try engine.setInput(0, (0 ..< 10).map { Float($0) })
+        try engine.setInput(1, [100, 200, 300, 400, 500, 600, 700, 800] as [Float])
+        try engine.invoke()
+        return try engine.output(0, as: Float.self)
+    }
+
+    @Test func scatterCombinesRowsInOrderAndSkipsOutOfRange() throws {
+        // Row 3 is updated twice (updates 0 and 2), row 0 once, index 7 is outside.
+        #expect(try scatterRows(Self.computation(nil)) == [300, 400, 2, 3, 4, 5, 500, 600, 8, 9])
+        #expect(
+            try scatterRows(Self.computation(.stablehloAdd)) == [300, 401, 2, 3, 4, 5, 606, 807, 8, 9])
+        #expect(try scatterRows(Self.computation(.stablehloMinimum)) == [0, 1, 2, 3, 4, 5, 6, 7, 8, 9])
+    }
+
+    @Test func malformedScattersAreRefused() {
+        func refusal(_ body: GraphBuilder, _ options: StablehloScatterOptions? = nil) -> String {
+            do {
+                _ = try scatterRows(body, options: options)
+                return "ran"
+            } catch {
+                return "\(error)"
+            }
+        }
+        // TFLite's ADD is not among the computations LiteRT's scatter recognises.
+        let add = refusal(Self.computation(.add, options: .add(activation: .none, potScaleInt16: true)))
+        #expect(add.contains("STABLEHLO_SCATTER"), "\(add)")
+        #expect(add.contains("computes ADD; only STABLEHLO_ADD, STABLEHLO_MAXIMUM"), "\(add)")
+        // No operator, but the result is the current value rather than the update.
+        var keep = GraphBuilder()
+        let a = keep.input([], .float32)
+        _ = keep.input([], .float32)
+        keep.output(a)
+        #expect(refusal(keep).contains("has no operator and does not return its second input"))
+        let replace = Self.computation(nil)
+        #expect(
+            refusal(
+                replace,
+                StablehloScatterOptions(
+                    updateWindowDims: [1], insertedWindowDims: [], scatterDimsToOperandDims: [0], indexVectorDim: 1,
+                    updateComputationSubgraph: 1)
+            ).contains("must together count the operand's rank 2"))
+        #expect(
+            refusal(
+                replace,
+                StablehloScatterOptions(
+                    updateWindowDims: [1], insertedWindowDims: [0], scatterDimsToOperandDims: [0, 1],
+                    indexVectorDim: 1, updateComputationSubgraph: 1)
+            ).contains("the index vectors hold 1 values but scatter_dims_to_operand_dims has 2"))
+        #expect(
+            refusal(
+                replace,
+                StablehloScatterOptions(
+                    updateWindowDims: [0], insertedWindowDims: [0], scatterDimsToOperandDims: [0], indexVectorDim: 1,
+                    updateComputationSubgraph: 1)
+            ).contains("the updates' scatter dimensions [2] differ from the indices' batch dimensions [4]"))
+        #expect(
+            refusal(
+                replace,
+                StablehloScatterOptions(
+                    updateWindowDims: [1], insertedWindowDims: [0], scatterDimsToOperandDims: [0], indexVectorDim: 3,
+                    updateComputationSubgraph: 1)
+            ).contains("index_vector_dim 3 is out of range 0...2"))
+    }
+
     @Test func subgraphCallsNameEachRole() {
         func calls(_ code: BuiltinOperator, _ options2: BuiltinOptions2) -> [String] {
             Operator(index: 0, code: OperatorCode(builtin: code), inputs: [], outputs: [], options2: options2)

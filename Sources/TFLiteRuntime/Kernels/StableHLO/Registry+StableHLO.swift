@@ -15,6 +15,7 @@ extension KernelRegistry {
             (.stablehloPad, StableHLOPad.prepare),
             (.stablehloGather, StableHLOGather.prepare),
             (.stablehloReduceWindow, StableHLOReduceWindow.prepare),
+            (.stablehloScatter, StableHLOScatter.prepare),
             (.stablehloRngBitGenerator, StableHLORngBitGenerator.prepare),
         ]
     }
