@@ -250,6 +250,45 @@ import TFLiteModel
         #expect(try scatterRows(Self.computation(.stablehloMinimum)) == [0, 1, 2, 3, 4, 5, 6, 7, 8, 9])
     }
 
+    /// 10,000 scalar updates (past one 4096-element chunk of targets) into 7 elements:
+    /// sums, and for replace the last update of each element, as a plain loop gives them.
+    @Test func scatterKeepsUpdateOrderAcrossChunks() throws {
+        let n = 10_000
+        // Targets 7 and 8 fall outside.
+        var targets: [Int32] = [], values: [Int32] = []
+        for k in 0 ..< n {
+            let target = (k * 5 + k / 3) % 9
+            targets.append(Int32(target))
+            values.append(Int32(k % 101 - 50))
+        }
+        for body in [Self.computation(.stablehloAdd, .int32), Self.computation(nil, .int32)] {
+            var g = GraphBuilder()
+            let x = g.input([7], .int32)
+            let i = g.constant(targets, shape: [n, 1], .int32)
+            let u = g.input([n], .int32)
+            let y = g.tensor([7], .int32)
+            g.op(
+                .stablehloScatter, inputs: [x, i, u], outputs: [y],
+                options2: .stablehloScatter(
+                    StablehloScatterOptions(
+                        updateWindowDims: [], insertedWindowDims: [0], scatterDimsToOperandDims: [0],
+                        indexVectorDim: 1, updateComputationSubgraph: 1)))
+            g.output(y)
+            let engine = try Engine(model: GraphBuilder.model([g, body]))
+            try engine.allocate()
+            let start: [Int32] = [1, 2, 3, 4, 5, 6, 7]
+            try engine.setInput(0, start)
+            try engine.setInput(1, values)
+            try engine.invoke()
+            var expected = start
+            let adds = !body.operators.isEmpty
+            for (t, v) in zip(targets, values) where t < 7 {
+                expected[Int(t)] = adds ? expected[Int(t)] &+ v : v
+            }
+            #expect(try engine.output(0, as: Int32.self) == expected)
+        }
+    }
+
     @Test func malformedScattersAreRefused() {
         func refusal(_ body: GraphBuilder, _ options: StablehloScatterOptions? = nil) -> String {
             do {

@@ -43,7 +43,8 @@ enum StableHLOScatter {
         return StableHLOScatterKernel(
             operand: operand.index, indices: indices.index, updates: updates.index, output: output.index, plan: plan,
             combine: combine, wideIndices: indices.type == .int64,
-            targets: context.requestScratch(bytes: ScatterPlan.chunk * MemoryLayout<Int>.stride))
+            targets: context.requestScratch(
+                bytes: Swift.min(ScatterPlan.chunk, plan.updateCount) * MemoryLayout<Int>.stride))
     }
 }
 
