@@ -4,7 +4,7 @@ import TFLiteModel
 ///
 /// Operators, tensor counts, the histogram and byte totals describe subgraph 0 (the one
 /// the interpreter runs); `subgraphs` gives the total count, `subgraph_operators` the
-/// operators of subgraphs 1... (those IF, WHILE and CALL_ONCE run), `variables` the state
+/// operators of subgraphs 1... (those calling operators name), `variables` the state
 /// the model keeps between invokes. Keys are sorted.
 public func inspectJSON(_ model: Model) -> JSONValue {
     let summary = ModelSummary(model)
@@ -68,8 +68,9 @@ private func json(_ signature: Signature) -> JSONValue {
     ])
 }
 
-/// An operator; `calls` (role → subgraph) only for IF, WHILE and CALL_ONCE, `variable`
-/// only for VAR_HANDLE.
+/// An operator; `calls` (role → subgraph) only for the operators that name subgraphs
+/// (IF, WHILE, CALL_ONCE, STABLEHLO_COMPOSITE, _CASE, _REDUCE_WINDOW, _SCATTER),
+/// `variable` only for VAR_HANDLE.
 private func json(_ op: ModelSummary.OperatorInfo) -> JSONValue {
     var members: [String: JSONValue] = [
         "index": .int(op.index),

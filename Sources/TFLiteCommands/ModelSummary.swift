@@ -30,7 +30,7 @@ struct ModelSummary {
         var customOptionsSize: Int?
         /// Decoded `custom_options`, when FlexBuffers decoding is available.
         var customOptions: JSONValue?
-        /// The subgraphs a control-flow operator runs (IF, WHILE, CALL_ONCE).
+        /// The subgraphs the operator names (``Operator/subgraphCalls``).
         var calls: [SubgraphCall] = []
         /// The variable a VAR_HANDLE names.
         var variable: String?

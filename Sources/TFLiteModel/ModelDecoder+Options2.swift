@@ -25,7 +25,7 @@ extension BuiltinOptions2 {
         case ID.dilate, ID.stablehloShiftLeft:
             self = .empty(typeID: typeID)
         default:
-            self = .other(typeID: typeID)
+            self = try Self.decodeCalls(typeID: typeID, table: t) ?? .other(typeID: typeID)
         }
     }
 }

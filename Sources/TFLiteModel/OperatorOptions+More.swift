@@ -47,6 +47,13 @@ public enum BuiltinOptions2: Hashable, Sendable {
     case stablehloRngBitGenerator(algorithm: Int8)
     /// REDUCE_WINDOW: 0 UNSUPPORTED, 1 ADD, 2 MUL, 3 MINIMUM, 4 MAXIMUM, 5 ALL, 6 ANY.
     case reduceWindow(function: Int32)
+    /// STABLEHLO_COMPOSITE: a named operation whose meaning is its decomposition subgraph,
+    /// run on the operator's inputs (the attributes FlexBuffer is not kept).
+    case stablehloComposite(name: String, decompositionSubgraph: Int, version: Int32)
+    /// STABLEHLO_CASE: the subgraph of each branch, in branch order.
+    case stablehloCase(branchSubgraphs: [Int])
+    case stablehloReduceWindow(StablehloReduceWindowOptions)
+    case stablehloScatter(StablehloScatterOptions)
     /// A table with no fields (DilateOptions, StablehloShiftLeftOptions).
     case empty(typeID: UInt8)
     /// A table this library does not decode (`builtin_options_2_type` value kept).

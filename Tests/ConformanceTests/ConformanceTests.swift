@@ -37,8 +37,11 @@ import TFLiteConformance
 
     /// Cases that keep state between invokes, loop or branch run at 2 threads too: the
     /// subgraphs control-flow operators call share their caller's worker threads, and a
-    /// recurrent kernel splits its gate products over them.
-    @Test(arguments: cases.filter { $0.steps.count > 1 || ["WHILE", "IF"].contains($0.op) }.map(\.id))
+    /// recurrent kernel splits its gate products over them. STABLEHLO_REDUCE_WINDOW splits
+    /// its padding and its windows over them.
+    static let twoThreadOps: Set = ["WHILE", "IF", "STABLEHLO_CASE", "STABLEHLO_COMPOSITE", "STABLEHLO_REDUCE_WINDOW"]
+
+    @Test(arguments: cases.filter { $0.steps.count > 1 || twoThreadOps.contains($0.op) }.map(\.id))
     func matchesAtTwoThreads(_ id: String) throws {
         let expectedFailures = try ExpectedFailures(
             contentsOf: Self.root.appendingPathComponent("expected-failures.txt"))

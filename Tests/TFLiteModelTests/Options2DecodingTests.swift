@@ -32,6 +32,35 @@ import Testing
         #expect(try op("STABLEHLO_ADD/f32_basic", .stablehloAdd).options2 == BuiltinOptions2.none)
     }
 
+    /// The tables that name subgraphs (cases_stablehlo_calls.py wrote these models).
+    @Test func stablehloCallOptionsDecode() throws {
+        let composite = try op("STABLEHLO_COMPOSITE/i32_two_outputs", .stablehloComposite)
+        #expect(composite.options2 == .stablehloComposite(name: "odml.diff_prod", decompositionSubgraph: 1, version: 2))
+        let branches = try op("STABLEHLO_CASE/f32_3way_index0", .stablehloCase)
+        #expect(branches.options2 == .stablehloCase(branchSubgraphs: [1, 2, 3]))
+        let window = try op("STABLEHLO_REDUCE_WINDOW/f32_min_w2x3_d2x2_pm1x0x2xm1", .stablehloReduceWindow)
+        #expect(
+            window.options2
+                == .stablehloReduceWindow(
+                    StablehloReduceWindowOptions(
+                        windowDimensions: [2, 3], windowStrides: [1, 1], baseDilations: [1, 1],
+                        windowDilations: [2, 2], padding: [-1, 0, 2, -1], bodySubgraph: 1)))
+        let scatter = try op("STABLEHLO_SCATTER/f32_2d_batch_replace", .stablehloScatter)
+        #expect(
+            scatter.options2
+                == .stablehloScatter(
+                    StablehloScatterOptions(
+                        updateWindowDims: [2], insertedWindowDims: [0, 1], scatterDimsToOperandDims: [1, 0],
+                        indexVectorDim: 2, updateComputationSubgraph: 1)))
+        let hinted = try op("STABLEHLO_SCATTER/f32_rows_replace", .stablehloScatter)
+        guard case .stablehloScatter(let o) = hinted.options2 else {
+            Issue.record("STABLEHLO_SCATTER options are \(hinted.options2)")
+            return
+        }
+        #expect(o.indicesAreSorted && o.uniqueIndices)
+        #expect(hinted.subgraphCalls == [SubgraphCall(role: "update", subgraph: 1)])
+    }
+
     @Test func conv3DAndRandomOptionsDecode() throws {
         let conv = try op("CONV_3D/f32_s2_same_relu6_nobias", .conv3D)
         #expect(

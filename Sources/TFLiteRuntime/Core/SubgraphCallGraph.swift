@@ -1,12 +1,13 @@
 import TFLiteModel
 
-/// The calls between a model's subgraphs (IF, WHILE, CALL_ONCE), checked once when an
+/// The calls between a model's subgraphs (IF, WHILE, CALL_ONCE and the StableHLO
+/// operators that name subgraphs, ``Operator/subgraphCalls``), checked once when an
 /// interpreter is created, before any subgraph is prepared: every called index exists,
 /// no subgraph calls itself through any chain of calls (the runtime would recurse
 /// without end), each call passes as many tensors, of the same types, as the callee
 /// takes and gives back, and every operator of every subgraph that can run has a kernel.
 enum SubgraphCallGraph {
-    /// The subgraphs reachable from `root` through control-flow operators, `root` first.
+    /// The subgraphs reachable from `root` through calling operators, `root` first.
     /// Throws the first problem found, naming the operator and its subgraph.
     static func validate(_ model: Model, root: Int, extra: CustomKernelTable) throws(RuntimeError) -> [Int] {
         let count = model.subgraphs.count
@@ -75,7 +76,12 @@ enum SubgraphCallGraph {
         switch call.role {
         case "then", "else": (passed, filled) = (Array(op.inputs.dropFirst()), op.outputs)
         case "cond": (passed, filled) = (op.inputs, [])
-        case "body": (passed, filled) = (op.inputs, op.outputs)
+        case "body", "decomposition": (passed, filled) = (op.inputs, op.outputs)
+        case "reduction", "update":
+            // A computation on scalars that the kernel recognises (one operator) rather
+            // than runs: its form is checked when the operator is prepared.
+            return
+        case _ where call.role.hasPrefix("branch "): (passed, filled) = (Array(op.inputs.dropFirst()), op.outputs)
         default: (passed, filled) = ([], [])
         }
         guard callee.inputs.count == passed.count else {

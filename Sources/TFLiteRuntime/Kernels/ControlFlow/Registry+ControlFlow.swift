@@ -7,6 +7,8 @@ extension KernelRegistry {
             (.if, IfKernel.prepare),
             (.while, WhileKernel.prepare),
             (.callOnce, CallOnceKernel.prepare),
+            (.stablehloCase, StableHLOCaseKernel.prepare),
+            (.stablehloComposite, StableHLOCompositeKernel.prepare),
         ]
     }
 }

@@ -1,8 +1,9 @@
 import TFLiteModel
 
 extension KernelRegistry {
-    /// The StableHLO operators LiteRT's builtin resolver has kernels for, except those whose
-    /// body is a subgraph (scripts/fixtures/probe_stablehlo_kernels.py lists them).
+    /// The StableHLO operators LiteRT's builtin resolver has kernels for
+    /// (scripts/fixtures/probe_stablehlo_kernels.py lists them); COMPOSITE and CASE, which
+    /// run subgraphs, are with the control-flow kernels.
     static var stableHLOKernels: [(BuiltinOperator, KernelPrepare)] {
         [
             (.stablehloAdd, StableHLOElementwise.prepare(.add)),
@@ -13,6 +14,8 @@ extension KernelRegistry {
             (.stablehloShiftLeft, StableHLOShiftLeft.prepare),
             (.stablehloPad, StableHLOPad.prepare),
             (.stablehloGather, StableHLOGather.prepare),
+            (.stablehloReduceWindow, StableHLOReduceWindow.prepare),
+            (.stablehloScatter, StableHLOScatter.prepare),
             (.stablehloRngBitGenerator, StableHLORngBitGenerator.prepare),
         ]
     }

@@ -46,12 +46,24 @@ extension Double: WindowScalar {
 }
 
 struct ReduceWindowKernel: PreparedKernel {
+    /// STABLEHLO_REDUCE_WINDOW's dilated and padded copy of the input, in scratch.
+    struct PaddedInput: Sendable {
+        let placement: PaddedPlacement
+        let scratch: Int
+    }
+
     let input: Int, initial: Int, output: Int
     let geometry: WindowGeometry
     let function: ReduceWindow.Function
     let element: ReduceWindow.Element
+    var padded: PaddedInput? = nil
 
     func eval(_ context: EvalContext) throws(KernelError) {
+        if let padded {
+            padded.placement.run(
+                context, input: UnsafeRawPointer(context.raw(input)), value: UnsafeRawPointer(context.raw(initial)),
+                output: context.scratch(padded.scratch, as: UInt8.self))
+        }
         switch element {
         case .bool, .int8: run(context, Int8.self)
         case .int16: run(context, Int16.self)
@@ -77,7 +89,8 @@ struct ReduceWindowKernel: PreparedKernel {
 
     @inline(__always)
     private func fold<T: WindowScalar>(_ context: EvalContext, _: T.Type, _ combine: (T, T) -> T) {
-        let x = UnsafePointer(context.pointer(input, as: T.self))
+        let x = UnsafePointer(
+            padded.map { context.scratch($0.scratch, as: T.self) } ?? context.pointer(input, as: T.self))
         let y = context.pointer(output, as: T.self)
         let start = context.pointer(initial, as: T.self).pointee
         let g = geometry

@@ -30,18 +30,7 @@ enum ReduceWindow {
         let initial = try context.input(1)
         let output = try context.output(0)
         guard input.type == output.type, initial.type == input.type else { throw context.unsupportedTypes() }
-        let element: Element
-        switch input.type {
-        case .bool: element = .bool
-        case .int8: element = .int8
-        case .int16: element = .int16
-        case .int32: element = .int32
-        case .int64: element = .int64
-        case .uint8: element = .uint8
-        case .float32: element = .float32
-        case .float64: element = .float64
-        default: throw context.unsupportedTypes()
-        }
+        guard let element = Element(input.type) else { throw context.unsupportedTypes() }
         guard (1 ... maxRank).contains(input.rank) else {
             throw .invalid("the input must have rank 1...\(maxRank), found shape \(input.shape)")
         }
