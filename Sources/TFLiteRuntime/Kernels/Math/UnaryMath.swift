@@ -23,7 +23,7 @@ enum UnaryMath {
             let kernel: (any PreparedKernel)?
             switch input.type {
             case .float32:
-                kernel = float32(kind, operands, approximateGelu: approximate)
+                kernel = float32(kind, operands, approximateGelu: approximate, level: context.kernelLevel)
             case .int32:
                 kernel = int32(kind, operands)
             case .int64:
