@@ -32,10 +32,12 @@ enum UnaryMath {
                 kernel = negateStored(input.type, operands)
             case .int8:
                 kernel = try quantized(
-                    Int8.self, kind, operands, approximateGelu: approximate, input: input, output: output)
+                    Int8.self, kind, operands, approximateGelu: approximate, input: input, output: output,
+                    level: context.kernelLevel)
             case .uint8:
                 kernel = try quantized(
-                    UInt8.self, kind, operands, approximateGelu: approximate, input: input, output: output)
+                    UInt8.self, kind, operands, approximateGelu: approximate, input: input, output: output,
+                    level: context.kernelLevel)
             case .bool:
                 kernel =
                     kind == .logicalNot
