@@ -103,10 +103,14 @@ def decoder(out: pathlib.Path) -> None:
             return {"logits": tf.matmul(x, self.unembedding)}
 
     module = Decoder()
+    # Saved with the signature key `decode`, as LLM exports name their per-token step.
+    import tempfile
+    saved = tempfile.mkdtemp(prefix="decoder_")
+    tf.saved_model.save(module, saved, signatures={"decode": module.decode.get_concrete_function()})
     for kind in ("float", "hybrid"):
         path = out / f"decoder_kv_cache_{kind}.tflite"
         if not path.exists():
-            conv = tf.lite.TFLiteConverter.from_concrete_functions([module.decode.get_concrete_function()], module)
+            conv = tf.lite.TFLiteConverter.from_saved_model(saved, signature_keys=["decode"])
             if kind == "hybrid":
                 conv.optimizations = [tf.lite.Optimize.DEFAULT]
             path.write_bytes(conv.convert())
