@@ -164,7 +164,9 @@ func binaryQ8AVX2MatchesTheReferenceOnEveryCodePair() {
         let range = codes(signed: signed)
         let za = Int32.random(in: range, using: &rng), zb = Int32.random(in: range, using: &rng)
         let zy = Int32.random(in: range, using: &rng)
-        let sa = Double.random(in: 0.001 ... 0.1, using: &rng), sb = Double.random(in: 0.001 ... 0.1, using: &rng)
+        let sa = Double.random(in: 0.001 ... 0.1, using: &rng)
+        // Equal input scales in every third trial, as residual ADDs often have.
+        let sb = trial % 3 == 1 ? sa : Double.random(in: 0.001 ... 0.1, using: &rng)
         let sy = Double.random(in: 0.002 ... 0.2, using: &rng) * (op == .squaredDifference ? 0.05 : 1)
         let twiceMax = 2 * max(sa, sb)
         let ma = ReferenceFixedPoint.quantize(sa / twiceMax), mb = ReferenceFixedPoint.quantize(sb / twiceMax)
