@@ -73,7 +73,12 @@ struct QuantizedElementwiseTests {
         expectUnsupportedTypes(Self.graph(.quantize, [([4], .float32, nil)], out: ([4], .int16, i)))
         expectUnsupportedTypes(Self.graph(.logSoftmax, [([4], .int8, i)], out: ([4], .int8, i)))
         expectUnsupportedTypes(
-            Self.graph(.squaredDifference, [([4], .int8, i), ([4], .int8, i)], out: ([4], .int8, i)))
+            Self.graph(.squaredDifference, [([4], .uint8, u), ([4], .uint8, u)], out: ([4], .uint8, u)))
+        expectInvalid(
+            Self.graph(
+                .squaredDifference, [([4], .int8, Self.q(100, 0)), ([4], .int8, Self.q(100, 0))],
+                out: ([4], .int8, Self.q(1e-3, 0))),
+            "is too small for input scales")
     }
 
     /// Runs `g` (every input uint8/int8, filled with a seeded pattern) with 1, 2 and 3

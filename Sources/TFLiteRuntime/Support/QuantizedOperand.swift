@@ -77,6 +77,9 @@ struct QuantizedMultiplier: Hashable, Sendable {
     func apply(_ x: Int32) -> Int32 {
         FixedPoint.multiplyByQuantizedMultiplier(x, mantissa, exponent)
     }
+
+    /// The multiplier as a number, `M · 2^(e − 31)`.
+    var real: Double { Double(mantissa) * Double(sign: .plus, exponent: exponent - 31, significand: 1) }
 }
 
 extension FusedActivation {

@@ -9,7 +9,7 @@ extension ClampActivation {
     /// Evaluated once per code at prepare, into a table.
     static func quantized<T: QuantizedByte>(
         _: T.Type, input: TensorState, output: TensorState,
-        lower: Float, upper: Float
+        lower: Float, upper: Float, level: KernelLevel
     ) throws(KernelError) -> any PreparedKernel {
         let qx = try QuantizedOperand(input, role: "input")
         let qy = try QuantizedOperand(output, role: "output")
@@ -20,11 +20,13 @@ extension ClampActivation {
         }
         let lo = Swift.max(T.lowest, bound(lower))
         let hi = upper == .infinity ? T.highest : Swift.min(T.highest, bound(upper))
+        let multiplier = QuantizedMultiplier(Double(qx.scale / qy.scale))
         let op = RequantizeClampQ8(
-            zeroX: qx.zeroPoint, zeroY: qy.zeroPoint,
-            multiplier: QuantizedMultiplier(Double(qx.scale / qy.scale)), lower: lo, upper: hi)
+            zeroX: qx.zeroPoint, zeroY: qy.zeroPoint, multiplier: multiplier, lower: lo, upper: hi)
         return LookupTableKernel(
-            input: input.index, output: output.index, count: input.elementCount, table: op.table(T.self))
+            input: input.index, output: output.index, count: input.elementCount, table: op.table(T.self),
+            level: level,
+            linear: .init(signed: T.isSigned, zeroX: qx.zeroPoint, lower: lo, upper: hi, slope: multiplier.real))
     }
 }
 
@@ -57,27 +59,5 @@ extension QuantizedUnaryOp {
             table[Int(UInt8(truncatingIfNeeded: code))] = UInt8(truncatingIfNeeded: apply(code))
         }
         return table
-    }
-}
-
-/// `output[i] = table[input[i]]`: an 8-bit function tabulated at prepare, indexed by
-/// the code's bit pattern. Codes are moved as bytes whatever their type: a kernel generic
-/// over the code type ran unspecialized and copied each code through value witnesses.
-struct LookupTableKernel: PreparedKernel {
-    let input: Int
-    let output: Int
-    let count: Int
-    /// 256 output bit patterns, indexed by `UInt8(truncatingIfNeeded: code)`.
-    let table: [UInt8]
-
-    func eval(_ context: EvalContext) throws(KernelError) {
-        let x = UnsafePointer(context.pointer(input, as: UInt8.self))
-        let y = context.pointer(output, as: UInt8.self)
-        table.withUnsafeBufferPointer { table in
-            let t = table.baseAddress.unsafelyUnwrapped
-            context.parallel.forEachChunk(count, minimumChunk: 1 << 14) { range in
-                for i in range { y[i] = t[Int(x[i])] }
-            }
-        }
     }
 }

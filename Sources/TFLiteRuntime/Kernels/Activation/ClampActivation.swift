@@ -15,10 +15,12 @@ enum ClampActivation {
                     input: input.index, output: output.index, count: input.elementCount, lower: lower, upper: upper)
             case .uint8:
                 try context.setOutputShape(0, input.shape)
-                return try quantized(UInt8.self, input: input, output: output, lower: lower, upper: upper)
+                return try quantized(
+                    UInt8.self, input: input, output: output, lower: lower, upper: upper, level: context.kernelLevel)
             case .int8:
                 try context.setOutputShape(0, input.shape)
-                return try quantized(Int8.self, input: input, output: output, lower: lower, upper: upper)
+                return try quantized(
+                    Int8.self, input: input, output: output, lower: lower, upper: upper, level: context.kernelLevel)
             default:
                 throw context.unsupportedTypes()
             }

@@ -18,31 +18,24 @@ private func rowMax(_ x: UnsafePointer<Float>, _ n: Int) -> Float {
     return m
 }
 
-/// Float SOFTMAX, one row of the last dimension at a time; the sum runs left to right
-/// within a row, so results do not depend on the thread count.
+/// Float SOFTMAX, one row of the last dimension at a time, through the level's vector
+/// loop (``FloatVectorMath/softmaxRow(_:_:count:beta:)``: a polynomial `exp`, partial sums
+/// in a fixed order, one reciprocal). Each row is computed the same way whichever thread
+/// takes it, so results do not depend on the thread count.
 struct SoftmaxF32: PreparedKernel {
     let input: Int
     let output: Int
     let rows: Int
     let depth: Int
     let beta: Float
+    let math: FloatVectorMath
 
     func eval(_ context: EvalContext) throws(KernelError) {
         let x = UnsafePointer(context.pointer(input, as: Float.self))
         let y = context.pointer(output, as: Float.self)
-        let (depth, beta) = (self.depth, self.beta)
+        let (depth, beta, math) = (self.depth, self.beta, self.math)
         context.parallel.forEachChunk(rows, minimumChunk: minimumRows(depth: depth)) { range in
-            for r in range {
-                let xr = x + r * depth, yr = y + r * depth
-                let m = rowMax(xr, depth)
-                var sum: Float = 0
-                for i in 0 ..< depth {
-                    let e = exp((xr[i] - m) * beta)
-                    yr[i] = e
-                    sum += e
-                }
-                for i in 0 ..< depth { yr[i] = yr[i] / sum }
-            }
+            for r in range { math.softmaxRow(x + r * depth, y + r * depth, count: depth, beta: beta) }
         }
     }
 }

@@ -31,7 +31,9 @@ enum Softmax {
                 if logarithmic {
                     return LogSoftmaxF32(input: input.index, output: output.index, rows: rows, depth: depth)
                 }
-                return SoftmaxF32(input: input.index, output: output.index, rows: rows, depth: depth, beta: beta)
+                return SoftmaxF32(
+                    input: input.index, output: output.index, rows: rows, depth: depth, beta: beta,
+                    math: FloatVectorMath(context.kernelLevel))
             case .uint8 where !logarithmic:
                 return try quantized(UInt8.self, input: input, output: output, beta: beta, rows: rows, depth: depth)
             case .int8 where !logarithmic:

@@ -1,30 +1,17 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Microkernels
-#if arch(x86_64)
-import MicrokernelsAVX2
-#endif
 
 extension UnaryActivation {
     static func float32(_ kind: Kind, _ operands: Operands, alpha: Float, level: KernelLevel) -> any PreparedKernel {
         func make<Op: UnaryF32Op>(_ op: Op) -> any PreparedKernel {
             UnaryF32Kernel(input: operands.input, output: operands.output, count: operands.count, op: op)
         }
+        let math = FloatVectorMath(level)
         switch kind {
         case .leakyRelu: return make(LeakyReluF32(alpha: alpha))
-        case .logistic:
-            #if arch(x86_64)
-            if level >= .avx2 { return make(LogisticF32AVX2()) }
-            #endif
-            return make(LogisticF32())
-        case .tanh: return make(TanhF32())
+        case .logistic: return make(FloatFunctionF32(function: .sigmoid, math: math))
+        case .tanh: return make(FloatFunctionF32(function: .tanh, math: math))
         case .hardSwish: return make(HardSwishF32())
-        case .exp: return make(ExpF32())
+        case .exp: return make(FloatFunctionF32(function: .exp, math: math))
         case .sqrt: return make(SqrtF32())
         case .rsqrt: return make(RsqrtF32())
         }
@@ -76,34 +63,6 @@ struct LeakyReluF32: UnaryF32Op {
     @inline(__always) func apply(_ x: Float) -> Float { x > 0 ? x : x * alpha }
 }
 
-/// `1 / (1 + e^-x)`, saturated like TFLite's reference kernel: 1 above
-/// 16.619047164916992 (where the float result rounds to 1) and `e^x` below -9 (where
-/// `1 + e^-x` is dominated by `e^-x`).
-struct LogisticF32: UnaryF32Op {
-    @inline(__always) func apply(_ x: Float) -> Float {
-        if x > 16.619047164916992 { return 1 }
-        if x < -9 { return exp(x) }
-        return 1 / (1 + exp(-x))
-    }
-}
-
-#if arch(x86_64)
-/// ``LogisticF32`` eight lanes at a time with a polynomial exponential
-/// (`sigmoidF32AVX2`): the libm call per element was most of a detector's LOGISTIC
-/// over its class scores.
-struct LogisticF32AVX2: UnaryF32Op {
-    @inline(__always) func apply(_ x: Float) -> Float { LogisticF32().apply(x) }
-
-    func run(_ x: UnsafePointer<Float>, _ y: UnsafeMutablePointer<Float>, _ range: Range<Int>) {
-        sigmoidF32AVX2(x + range.lowerBound, y + range.lowerBound, count: range.count)
-    }
-}
-#endif
-
-struct TanhF32: UnaryF32Op {
-    @inline(__always) func apply(_ x: Float) -> Float { tanh(x) }
-}
-
 /// `x * min(max(x + 3, 0), 6) / 6`, in that order of operations.
 struct HardSwishF32: UnaryF32Op {
     static var minimumChunk: Int { 1 << 14 }
@@ -112,10 +71,6 @@ struct HardSwishF32: UnaryF32Op {
         let low: Float = 0 < shifted ? shifted : 0
         return x * (low < 6 ? low : 6) / 6
     }
-}
-
-struct ExpF32: UnaryF32Op {
-    @inline(__always) func apply(_ x: Float) -> Float { exp(x) }
 }
 
 /// `√x` (NaN for negative x, as in TFLite).

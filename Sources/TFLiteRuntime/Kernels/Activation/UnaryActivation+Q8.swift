@@ -23,7 +23,7 @@ extension UnaryActivation {
     /// kind of table.
     static func quantized<T: QuantizedByte>(
         _: T.Type, _ kind: Kind, _ operands: Operands, alpha: Float,
-        input: TensorState, output: TensorState
+        input: TensorState, output: TensorState, level: KernelLevel
     ) throws(KernelError) -> (any PreparedKernel)? {
         if (kind == .exp || kind == .sqrt || kind == .rsqrt) && !T.isSigned { return nil }
         let qx = try QuantizedOperand(input, role: "input")
@@ -35,29 +35,32 @@ extension UnaryActivation {
             }
             return LookupTableKernel(
                 input: operands.input, output: operands.output, count: operands.count,
-                table: lookupTable(T.self, input: qx, output: qy) { 1 / (1 + expf(-$0)) })
+                table: lookupTable(T.self, input: qx, output: qy) { 1 / (1 + expf(-$0)) }, level: level)
         case .tanh:
             return LookupTableKernel(
                 input: operands.input, output: operands.output, count: operands.count,
-                table: lookupTable(T.self, input: qx, output: qy) { tanhf($0) })
+                table: lookupTable(T.self, input: qx, output: qy) { tanhf($0) }, level: level)
         case .exp:
             return LookupTableKernel(
                 input: operands.input, output: operands.output, count: operands.count,
-                table: lookupTable(T.self, input: qx, output: qy) { expf($0) })
+                table: lookupTable(T.self, input: qx, output: qy) { expf($0) }, level: level)
         case .leakyRelu:
+            let identity = QuantizedMultiplier(Double(qx.scale / qy.scale))
+            let alphaMultiplier = QuantizedMultiplier(Double(qx.scale * alpha / qy.scale))
             let op = LeakyReluQ8(
-                zeroX: qx.zeroPoint, zeroY: qy.zeroPoint,
-                identity: QuantizedMultiplier(Double(qx.scale / qy.scale)),
-                alpha: QuantizedMultiplier(Double(qx.scale * alpha / qy.scale)),
+                zeroX: qx.zeroPoint, zeroY: qy.zeroPoint, identity: identity, alpha: alphaMultiplier,
                 lower: T.lowest, upper: T.highest)
             return LookupTableKernel(
                 input: operands.input, output: operands.output, count: operands.count,
-                table: op.table(T.self))
+                table: op.table(T.self), level: level,
+                linear: .init(
+                    signed: T.isSigned, zeroX: qx.zeroPoint, lower: T.lowest, upper: T.highest, slope: identity.real,
+                    negativeSlope: alphaMultiplier.real))
         case .hardSwish:
             let op = try HardSwishQ8(input: qx, output: qy, lower: T.lowest, upper: T.highest)
             return LookupTableKernel(
                 input: operands.input, output: operands.output, count: operands.count,
-                table: op.table(T.self))
+                table: op.table(T.self), level: level)
         case .rsqrt:
             return try SquareRootsS8.rsqrt(input: qx, output: qy, operands: operands)
         case .sqrt:

@@ -26,13 +26,19 @@ enum UnaryActivation {
             case .float32:
                 return float32(kind, operands, alpha: alpha, level: context.kernelLevel)
             case .uint8:
-                guard let kernel = try quantized(UInt8.self, kind, operands, alpha: alpha, input: input, output: output)
+                guard
+                    let kernel = try quantized(
+                        UInt8.self, kind, operands, alpha: alpha, input: input, output: output,
+                        level: context.kernelLevel)
                 else {
                     throw context.unsupportedTypes()
                 }
                 return kernel
             case .int8:
-                guard let kernel = try quantized(Int8.self, kind, operands, alpha: alpha, input: input, output: output)
+                guard
+                    let kernel = try quantized(
+                        Int8.self, kind, operands, alpha: alpha, input: input, output: output,
+                        level: context.kernelLevel)
                 else {
                     throw context.unsupportedTypes()
                 }

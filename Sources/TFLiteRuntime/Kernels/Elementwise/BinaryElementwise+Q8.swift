@@ -7,15 +7,20 @@ import MicrokernelsNEON
 #endif
 
 extension BinaryElementwise {
-    /// The uint8/int8 kernel of `kind` (nil for DIV and SQUARED_DIFFERENCE, which
-    /// TFLite's reference kernels do not quantize this way).
+    /// The uint8/int8 kernel of `kind` (nil for DIV, and for uint8 SQUARED_DIFFERENCE,
+    /// which TFLite's reference kernels do not quantize).
     ///
     /// - ADD/SUB: both operands are brought to a common scale `2·max(s_a, s_b)` with
     ///   20 bits of headroom, `a' = MBQM((a − z_a)·2^20, s_a/(2·max))`, likewise `b'`,
     ///   then `y = MBQM(a' ± b', 2·max/(2^20·s_y)) + z_y` (multipliers from Double).
     /// - MUL: `y = MBQM((a − z_a)(b − z_b), s_a·s_b/s_y) + z_y`, the ratio formed in Float.
+    /// - int8 SQUARED_DIFFERENCE: ADD's common scale with 7 bits of headroom,
+    ///   `d = MBQM((a − z_a)·2^7, s_a/(2·max)) − MBQM((b − z_b)·2^7, s_b/(2·max))`, then
+    ///   `y = MBQM(d², (2·max)²/(2^14·s_y)) + z_y` (``SquaredDifferenceQ8``).
     /// - MAXIMUM/MINIMUM compare the codes and copy one (no requantization).
-    /// Every result is clamped to the fused activation's range.
+    /// Every result is clamped to the fused activation's range. At `avx2` and up the
+    /// arithmetic ones run eight `Int32` lanes at a time (`binaryQ8AVX2`, the same bits)
+    /// where an operand is contiguous or a single code.
     static func quantized<T: QuantizedByte>(
         _: T.Type, _ kind: Kind, _ operands: Operands, activation: FusedActivation,
         a: TensorState, b: TensorState, output: TensorState,
@@ -29,7 +34,8 @@ extension BinaryElementwise {
         switch kind {
         case .maximum: return make(MaximumQ8())
         case .minimum: return make(MinimumQ8())
-        case .div, .squaredDifference: return nil
+        case .div: return nil
+        case .squaredDifference: guard T.isSigned else { return nil }
         case .add, .sub, .mul: break
         }
         let qa = try QuantizedOperand(a, role: "input 0")
@@ -40,8 +46,11 @@ extension BinaryElementwise {
             let real = Double(qa.scale * qb.scale / qy.scale)
             return make(
                 MulQ8(
-                    zeroA: qa.zeroPoint, zeroB: qb.zeroPoint, zeroY: qy.zeroPoint,
-                    multiplier: QuantizedMultiplier(real), lower: range.lower, upper: range.upper))
+                    signed: T.isSigned, zeroA: qa.zeroPoint, zeroB: qb.zeroPoint, zeroY: qy.zeroPoint,
+                    multiplier: QuantizedMultiplier(real), lower: range.lower, upper: range.upper, level: level))
+        }
+        if kind == .squaredDifference {
+            return make(try SquaredDifferenceQ8(a: qa, b: qb, output: qy, level: level))
         }
         let twiceMax = Double(2 * Swift.max(qa.scale, qb.scale))
         let realY = twiceMax / Double(Float(1 << AddSubQ8.leftShift) * qy.scale)
@@ -68,6 +77,27 @@ extension BinaryElementwise {
                 multiplierA: QuantizedMultiplier(Double(qa.scale) / twiceMax),
                 multiplierB: QuantizedMultiplier(Double(qb.scale) / twiceMax),
                 multiplierY: multiplierY, lower: range.lower, upper: range.upper, level: level))
+    }
+}
+
+#if arch(x86_64)
+/// The AVX2 form of an 8-bit binary operator for the level, nil below `avx2` or for
+/// parameters it does not take.
+func binaryQ8AVX2Parameters(_ level: KernelLevel, _ make: () -> BinaryQ8AVX2Parameters?) -> BinaryQ8AVX2Parameters? {
+    level >= .avx2 && level.hasVectorKernels ? make() : nil
+}
+#endif
+
+/// `y[k] = op.apply(a[k·sa], b[k·sb])` for `k < n`, one element at a time.
+@inline(__always)
+func scalarBinaryQ8<Op: QuantizedBinaryOp, T: QuantizedByte>(
+    _ op: Op, _ a: UnsafePointer<T>, _ sa: Int, _ b: UnsafePointer<T>, _ sb: Int,
+    _ y: UnsafeMutableRawPointer, _ n: Int
+) {
+    for k in 0 ..< n {
+        y.storeBytes(
+            of: UInt8(truncatingIfNeeded: op.apply(Int32(a[k * sa]), Int32(b[k * sb]))), toByteOffset: k, as: UInt8.self
+        )
     }
 }
 
@@ -134,6 +164,9 @@ struct AddSubQ8: QuantizedBinaryOp, @unchecked Sendable {
     /// At ``KernelLevel/avx512``: the whole operation in 16 lanes without the tables
     /// (`addQ8AVX512`), for contiguous operands.
     private let wide: AddQ8AVX512Parameters?
+    /// At `avx2` and up: the whole operation in eight lanes (`binaryQ8AVX2`), for operands
+    /// that are contiguous or one code.
+    private let avx2: BinaryQ8AVX2Parameters?
     #endif
 
     init(
@@ -168,6 +201,13 @@ struct AddSubQ8: QuantizedBinaryOp, @unchecked Sendable {
                 exponentA: multiplierA.exponent, zeroB: zeroB, mantissaB: multiplierB.mantissa,
                 exponentB: multiplierB.exponent, mantissaY: multiplierY.mantissa, exponentY: multiplierY.exponent,
                 zeroY: zeroY, lower: lower, upper: upper) : nil
+        avx2 = binaryQ8AVX2Parameters(level) {
+            BinaryQ8AVX2Parameters(
+                operation: subtract ? .subtract : .add, signed: lowest < 0, zeroA: zeroA,
+                mantissaA: multiplierA.mantissa, exponentA: multiplierA.exponent, zeroB: zeroB,
+                mantissaB: multiplierB.mantissa, exponentB: multiplierB.exponent, mantissaY: multiplierY.mantissa,
+                exponentY: multiplierY.exponent, zeroY: zeroY, lower: lower, upper: upper)
+        }
         #endif
         let e = multiplierY.exponent
         if level.hasVectorKernels, (-31 ... 30).contains(e), multiplierY.mantissa >= 0 {
@@ -232,6 +272,10 @@ struct AddSubQ8: QuantizedBinaryOp, @unchecked Sendable {
         #if arch(x86_64)
         if let wide, sa == 1, sb == 1 {
             addQ8AVX512(a, b, y, count: n, wide)
+            return
+        }
+        if let avx2, sa <= 1, sb <= 1 {
+            binaryQ8AVX2(a, sa, b, sb, y, count: n, avx2)
             return
         }
         #endif
@@ -305,11 +349,49 @@ struct MulQ8: QuantizedBinaryOp {
     let zeroA: Int32, zeroB: Int32, zeroY: Int32
     let multiplier: QuantizedMultiplier
     let lower: Int32, upper: Int32
+    #if arch(x86_64)
+    let avx2: BinaryQ8AVX2Parameters?
+    #endif
+
+    init(
+        signed: Bool, zeroA: Int32, zeroB: Int32, zeroY: Int32, multiplier: QuantizedMultiplier, lower: Int32,
+        upper: Int32, level: KernelLevel
+    ) {
+        (self.zeroA, self.zeroB, self.zeroY, self.multiplier) = (zeroA, zeroB, zeroY, multiplier)
+        (self.lower, self.upper) = (lower, upper)
+        #if arch(x86_64)
+        avx2 = binaryQ8AVX2Parameters(level) {
+            BinaryQ8AVX2Parameters(
+                operation: .multiply, signed: signed, zeroA: zeroA, zeroB: zeroB, mantissaY: multiplier.mantissa,
+                exponentY: multiplier.exponent, zeroY: zeroY, lower: lower, upper: upper)
+        }
+        #endif
+    }
 
     @inline(__always)
     func apply(_ a: Int32, _ b: Int32) -> Int32 {
         let y = multiplier.apply((a - zeroA) * (b - zeroB)) + zeroY
         return Swift.min(Swift.max(y, lower), upper)
+    }
+
+    func run(
+        _ a: UnsafePointer<UInt8>, _ sa: Int, _ b: UnsafePointer<UInt8>, _ sb: Int,
+        _ y: UnsafeMutablePointer<UInt8>, _ n: Int
+    ) {
+        #if arch(x86_64)
+        if let avx2, sa <= 1, sb <= 1 { return binaryQ8AVX2(a, sa, b, sb, y, count: n, avx2) }
+        #endif
+        scalarBinaryQ8(self, a, sa, b, sb, y, n)
+    }
+
+    func run(
+        _ a: UnsafePointer<Int8>, _ sa: Int, _ b: UnsafePointer<Int8>, _ sb: Int,
+        _ y: UnsafeMutablePointer<Int8>, _ n: Int
+    ) {
+        #if arch(x86_64)
+        if let avx2, sa <= 1, sb <= 1 { return binaryQ8AVX2(a, sa, b, sb, y, count: n, avx2) }
+        #endif
+        scalarBinaryQ8(self, a, sa, b, sb, y, n)
     }
 }
 

@@ -5,13 +5,17 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Microkernels
 
 extension UnaryMath {
     /// The float32 kernel of `kind` (nil for LOGICAL_NOT, which takes bool).
-    static func float32(_ kind: Kind, _ operands: Operands, approximateGelu: Bool) -> (any PreparedKernel)? {
+    static func float32(_ kind: Kind, _ operands: Operands, approximateGelu: Bool, level: KernelLevel)
+        -> (any PreparedKernel)?
+    {
         func make<Op: UnaryF32Op>(_ op: Op) -> any PreparedKernel {
             UnaryF32Kernel(input: operands.input, output: operands.output, count: operands.count, op: op)
         }
+        let math = FloatVectorMath(level)
         switch kind {
         case .abs: return make(AbsF32())
         case .neg: return make(NegF32())
@@ -23,8 +27,8 @@ extension UnaryMath {
         case .round: return make(RoundHalfEvenF32())
         case .sign: return make(SignF32())
         case .square: return make(SquareF32())
-        case .elu: return make(EluF32())
-        case .gelu: return approximateGelu ? make(GeluTanhF32()) : make(GeluErfF32())
+        case .elu: return make(FloatFunctionF32(function: .elu, math: math))
+        case .gelu: return make(FloatFunctionF32(function: approximateGelu ? .geluTanh : .gelu, math: math))
         case .logicalNot: return nil
         }
     }
@@ -90,17 +94,14 @@ struct SquareF32: UnaryF32Op {
     @inline(__always) func apply(_ x: Float) -> Float { x * x }
 }
 
-/// `x < 0 ? eˣ − 1 : x`, with `expm1` for accuracy near zero.
-struct EluF32: UnaryF32Op {
-    @inline(__always) func apply(_ x: Float) -> Float { x < 0 ? expm1f(x) : x }
-}
-
-/// Exact GELU, `x · Φ(x) = ½ · x · erfc(−x/√2)`.
+/// Exact GELU with libm, `x · Φ(x) = ½ · x · erfc(−x/√2)`: the function the 8-bit GELU
+/// tables are built from (they must be TFLite's bits; float tensors use ``FloatMath``).
 struct GeluErfF32: UnaryF32Op {
     @inline(__always) func apply(_ x: Float) -> Float { 0.5 * x * erfcf(x * -Float(0.5).squareRoot()) }
 }
 
-/// GELU's tanh approximation, `½ · x · (1 + tanh(√(2/π) · (x + 0.044715 · x³)))`.
+/// GELU's tanh approximation with libm, `½ · x · (1 + tanh(√(2/π) · (x + 0.044715 · x³)))`,
+/// for the 8-bit tables.
 struct GeluTanhF32: UnaryF32Op {
     static let sqrtTwoOverPi = Float((2 / Double.pi).squareRoot())
     @inline(__always) func apply(_ x: Float) -> Float {

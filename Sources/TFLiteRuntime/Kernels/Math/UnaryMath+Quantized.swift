@@ -17,7 +17,7 @@ extension UnaryMath {
     ///   function; LOG maps inputs ≤ 0 to the lowest representable output.
     static func quantized<T: QuantizedByte>(
         _: T.Type, _ kind: Kind, _ operands: Operands, approximateGelu: Bool,
-        input: TensorState, output: TensorState
+        input: TensorState, output: TensorState, level: KernelLevel
     ) throws(KernelError) -> (any PreparedKernel)? {
         let signed = T.lowest < 0
         switch kind {
@@ -42,7 +42,8 @@ extension UnaryMath {
         default:
             return nil
         }
-        return LookupTableKernel(input: operands.input, output: operands.output, count: operands.count, table: table)
+        return LookupTableKernel(
+            input: operands.input, output: operands.output, count: operands.count, table: table, level: level)
     }
 }
 

@@ -23,7 +23,7 @@ enum UnaryMath {
             let kernel: (any PreparedKernel)?
             switch input.type {
             case .float32:
-                kernel = float32(kind, operands, approximateGelu: approximate)
+                kernel = float32(kind, operands, approximateGelu: approximate, level: context.kernelLevel)
             case .int32:
                 kernel = int32(kind, operands)
             case .int64:
@@ -32,10 +32,12 @@ enum UnaryMath {
                 kernel = negateStored(input.type, operands)
             case .int8:
                 kernel = try quantized(
-                    Int8.self, kind, operands, approximateGelu: approximate, input: input, output: output)
+                    Int8.self, kind, operands, approximateGelu: approximate, input: input, output: output,
+                    level: context.kernelLevel)
             case .uint8:
                 kernel = try quantized(
-                    UInt8.self, kind, operands, approximateGelu: approximate, input: input, output: output)
+                    UInt8.self, kind, operands, approximateGelu: approximate, input: input, output: output,
+                    level: context.kernelLevel)
             case .bool:
                 kernel =
                     kind == .logicalNot

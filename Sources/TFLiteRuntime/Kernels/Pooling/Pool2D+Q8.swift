@@ -1,4 +1,8 @@
+import Microkernels
 import TFLiteModel
+#if arch(x86_64)
+import MicrokernelsAVX2
+#endif
 
 /// Quantized (uint8 / int8) pooling on the codes themselves, as TFLite does: the input and
 /// output must share scale and zero point (checked at prepare), so averaging or taking the
@@ -29,7 +33,11 @@ enum Pool2DQ8 {
         guard separable else {
             return Pool2DQ8Kernel(
                 signed: input.type == .int8, kind: kind, input: input.index, output: output.index,
-                geometry: geometry, lower: range.lower, upper: range.upper)
+                geometry: geometry, lower: range.lower, upper: range.upper,
+                sumsSlot: kind == .average
+                    ? context.requestThreadScratch(
+                        bytesPerThread: try ConvCheck.product([geometry.channels, 4], "AVERAGE_POOL_2D")) : -1,
+                vector: context.kernelLevel >= .avx2 && context.kernelLevel.hasVectorKernels)
         }
         func make<R: PoolReduction>(_ reduction: R) throws(KernelError) -> Pool2DSeparable<R> {
             try Pool2DSeparable.make(
@@ -46,48 +54,43 @@ enum Pool2DQ8 {
     }
 }
 
-/// Per output pixel and channel, a reduction over the clipped window; work is split over
-/// output rows.
-struct Pool2DQ8Kernel: Quantized8Kernel {
+/// The direct loops (``PoolLoops``): per output pixel, one loop over the channels for each
+/// pixel of its window, vectorized by each level (`maxPoolQ8AVX2` and kin at `avx2` and
+/// up); work is split over output rows. Averages sum into a per-thread row of `Int32`s.
+struct Pool2DQ8Kernel: PreparedKernel {
     let signed: Bool
     let kind: Pool2D.Kind
     let input: Int, output: Int
     let geometry: Pool2D.Geometry
     let lower: Int32, upper: Int32
+    /// The per-thread sums of an average pool (`channels` `Int32`s), -1 for max.
+    let sumsSlot: Int
+    let vector: Bool
 
-    func run<T: Quantized8>(_ context: EvalContext, _: T.Type) {
-        let x = UnsafePointer(context.pointer(input, as: T.self))
-        let y = context.pointer(output, as: T.self)
-        let g = geometry
-        let signed = T.isSigned
-        context.parallel.forEachChunk(g.batch * g.outH) { rows in
-            for row in rows {
-                let b = row / g.outH, oy = row % g.outH
-                let ys = Pool2D.Geometry.window(oy, stride: g.strideH, pad: g.padTop, filter: g.filterH, input: g.inH)
-                let image = x + b * g.inH * g.inW * g.channels
-                for ox in 0 ..< g.outW {
-                    let xs = Pool2D.Geometry.window(
-                        ox, stride: g.strideW, pad: g.padLeft, filter: g.filterW, input: g.inW)
-                    let out = y + (row * g.outW + ox) * g.channels
-                    let n = Int32(ys.count * xs.count) // ≥ 1: prepare rejects empty windows
-                    for c in 0 ..< g.channels {
-                        var v: Int32
-                        switch kind {
-                        case .average:
-                            var sum: Int32 = 0
-                            for iy in ys {
-                                for ix in xs { sum = sum &+ Int32(image[(iy * g.inW + ix) * g.channels + c]) }
-                            }
-                            v = signed && sum <= 0 ? (sum &- n / 2) / n : (sum &+ n / 2) / n
-                        case .max:
-                            v = Int32(T.min)
-                            for iy in ys {
-                                for ix in xs { v = Swift.max(v, Int32(image[(iy * g.inW + ix) * g.channels + c])) }
-                            }
-                        }
-                        out[c] = T(truncatingIfNeeded: Swift.min(Swift.max(v, lower), upper))
-                    }
+    func eval(_ context: EvalContext) throws(KernelError) {
+        let x = UnsafeRawPointer(context.pointer(input, as: UInt8.self))
+        let y = UnsafeMutableRawPointer(context.pointer(output, as: UInt8.self))
+        let g = geometry.loops
+        let (signed, lower, upper, vector, slot) = (self.signed, self.lower, self.upper, self.vector, sumsSlot)
+        let bytes = g.channels * 4
+        switch kind {
+        case .max:
+            context.parallel.forEachChunk(geometry.batch * g.outH) { rows in
+                #if arch(x86_64)
+                if vector { return maxPoolQ8AVX2(x, y, g, rows: rows, signed: signed, lower: lower, upper: upper) }
+                #endif
+                maxPoolQ8Portable(x, y, g, rows: rows, signed: signed, lower: lower, upper: upper)
+            }
+        case .average:
+            context.parallel.forEachChunkOnThread(geometry.batch * g.outH) { thread, rows in
+                let sums = context.threadScratch(slot, thread: thread, bytes: bytes).assumingMemoryBound(to: Int32.self)
+                #if arch(x86_64)
+                if vector {
+                    return averagePoolQ8AVX2(
+                        x, y, g, rows: rows, signed: signed, lower: lower, upper: upper, sums: sums)
                 }
+                #endif
+                averagePoolQ8Portable(x, y, g, rows: rows, signed: signed, lower: lower, upper: upper, sums: sums)
             }
         }
     }

@@ -94,7 +94,9 @@ enum Pool2D {
             }
             guard input.type == .float32, output.type == .float32 else { throw context.unsupportedTypes() }
             guard separable else {
-                return Pool2DF32(kind: kind, input: input.index, output: output.index, geometry: geometry, range: range)
+                return Pool2DF32(
+                    kind: kind, input: input.index, output: output.index, geometry: geometry, range: range,
+                    level: context.kernelLevel)
             }
             switch kind {
             case .max:

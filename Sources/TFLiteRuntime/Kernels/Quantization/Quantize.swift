@@ -1,4 +1,7 @@
 import TFLiteModel
+#if arch(x86_64)
+import MicrokernelsAVX2
+#endif
 
 /// QUANTIZE to uint8/int8, per tensor, as TFLite's reference kernel:
 /// - float32 → q: `q = clamp(Int32(round(x / s_y)) + z_y)`, the division in Float and
@@ -18,11 +21,13 @@ enum Quantize {
             case .float32:
                 return QuantizeF32(
                     signed: Y.isSigned, input: input.index, output: output.index, count: input.elementCount,
-                    quantization: qy)
+                    quantization: qy, level: context.kernelLevel)
             case .uint8:
-                return try requantize(UInt8.self, Y.self, input: input, output: qy, outputIndex: output.index)
+                return try requantize(
+                    UInt8.self, Y.self, input: input, output: qy, outputIndex: output.index, level: context.kernelLevel)
             case .int8:
-                return try requantize(Int8.self, Y.self, input: input, output: qy, outputIndex: output.index)
+                return try requantize(
+                    Int8.self, Y.self, input: input, output: qy, outputIndex: output.index, level: context.kernelLevel)
             default:
                 throw context.unsupportedTypes()
             }
@@ -34,9 +39,12 @@ enum Quantize {
         }
     }
 
+    /// The 8-bit to 8-bit form: a function of the input code alone, so a table of the 256
+    /// results, which ``LookupTableKernel`` evaluates as one vector pass of 16-bit
+    /// multiply-high arithmetic (``AffineByteMap``) where that reproduces it.
     static func requantize<X: QuantizedByte, Y: QuantizedByte>(
         _: X.Type, _: Y.Type, input: TensorState, output: QuantizedOperand,
-        outputIndex: Int
+        outputIndex: Int, level: KernelLevel
     ) throws(KernelError) -> any PreparedKernel {
         let qx = try QuantizedOperand(input, role: "input")
         let multiplier = QuantizedMultiplier(Double(qx.scale) / Double(output.scale))
@@ -44,9 +52,16 @@ enum Quantize {
             // (x − z_x)·2^e would overflow Int32 (|x − z_x| ≤ 255).
             throw .invalid("input scale \(qx.scale) is too large for output scale \(output.scale)")
         }
-        return RequantizeQ8(
-            signedInput: X.isSigned, signedOutput: Y.isSigned, input: input.index, output: outputIndex,
-            count: input.elementCount, zeroX: qx.zeroPoint, zeroY: output.zeroPoint, multiplier: multiplier)
+        let op = RequantizeClampQ8(
+            zeroX: qx.zeroPoint, zeroY: output.zeroPoint, multiplier: multiplier, lower: Y.lowest, upper: Y.highest)
+        var table = [UInt8](repeating: 0, count: 256)
+        for code in X.lowest ... X.highest {
+            table[Int(UInt8(truncatingIfNeeded: code))] = UInt8(truncatingIfNeeded: op.apply(code))
+        }
+        return LookupTableKernel(
+            input: input.index, output: outputIndex, count: input.elementCount, table: table, level: level,
+            linear: .init(
+                signed: X.isSigned, zeroX: qx.zeroPoint, lower: Y.lowest, upper: Y.highest, slope: multiplier.real))
     }
 }
 
@@ -61,45 +76,37 @@ struct QuantizeF32: Quantized8Kernel {
     let output: Int
     let count: Int
     let quantization: QuantizedOperand
+    /// At `avx2` and up, with a scale whose reciprocal is a normal float: the AVX2 kernel
+    /// (`quantizeF32AVX2`, the same bits through a reciprocal and exact tie checks).
+    let vector: Bool
+
+    init(signed: Bool, input: Int, output: Int, count: Int, quantization: QuantizedOperand, level: KernelLevel) {
+        (self.signed, self.input, self.output, self.count, self.quantization) =
+            (signed, input, output, count, quantization)
+        let s = quantization.scale
+        vector = level >= .avx2 && level.hasVectorKernels && s.isNormal && (1 / s).isNormal
+    }
 
     func run<Y: Quantized8>(_ context: EvalContext, _: Y.Type) {
         let x = UnsafePointer(context.pointer(input, as: Float.self))
         let y = context.pointer(output, as: Y.self)
         let scale = quantization.scale, zero = quantization.zeroPoint
+        #if arch(x86_64)
+        if vector {
+            let (reciprocal, signed) = (1 / scale, self.signed)
+            context.parallel.forEachChunk(count, minimumChunk: 1 << 14) { range in
+                quantizeF32AVX2(
+                    x + range.lowerBound, UnsafeMutableRawPointer(y + range.lowerBound), count: range.count,
+                    scale: scale, reciprocal: reciprocal, zeroPoint: zero, signed: signed)
+            }
+            return
+        }
+        #endif
         // `halfAwayFromZero` saturates at ±(2^22 − 1), far outside the codes, so the clamp
         // gives what the unbounded rounding gave. The loop vectorizes
         // (`rounded(.toNearestOrAwayFromZero)` was a libm call per element).
         context.parallel.forEachChunk(count, minimumChunk: 1 << 14) { range in
             for i in range { y[i] = Y.clamping(Rounding.halfAwayFromZero(x[i] / scale) &+ zero) }
-        }
-    }
-}
-
-struct RequantizeQ8: PreparedKernel {
-    /// int8 (else uint8) input and output codes.
-    let signedInput: Bool, signedOutput: Bool
-    let input: Int
-    let output: Int
-    let count: Int
-    let zeroX: Int32
-    let zeroY: Int32
-    let multiplier: QuantizedMultiplier
-
-    func eval(_ context: EvalContext) throws(KernelError) {
-        switch (signedInput, signedOutput) {
-        case (false, false): run(context, UInt8.self, UInt8.self)
-        case (false, true): run(context, UInt8.self, Int8.self)
-        case (true, false): run(context, Int8.self, UInt8.self)
-        case (true, true): run(context, Int8.self, Int8.self)
-        }
-    }
-
-    private func run<X: QuantizedByte, Y: QuantizedByte>(_ context: EvalContext, _: X.Type, _: Y.Type) {
-        let x = UnsafePointer(context.pointer(input, as: X.self))
-        let y = context.pointer(output, as: Y.self)
-        let (zeroX, zeroY, multiplier) = (self.zeroX, self.zeroY, self.multiplier)
-        context.parallel.forEachChunk(count, minimumChunk: 1 << 14) { range in
-            for i in range { y[i] = Y.clamping(multiplier.apply(x[i].code - zeroX) &+ zeroY) }
         }
     }
 }

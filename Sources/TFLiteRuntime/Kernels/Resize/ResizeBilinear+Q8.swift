@@ -1,4 +1,8 @@
+import Microkernels
 import TFLiteModel
+#if arch(x86_64)
+import MicrokernelsAVX2
+#endif
 
 /// uint8 RESIZE_BILINEAR as TFLite's reference kernel: the float weights and order of
 /// ``ResizeBilinearF32`` on the codes, plus 0.5, truncated. Codes are interpolated as
@@ -10,20 +14,48 @@ struct ResizeBilinearU8: PreparedKernel {
     let geometry: ResizeGeometry
     let options: ResizeOptions
     let tables: ResizeAxisTables
+    /// `avx2` and up: the AVX2 module's row loop.
+    let vector: Bool
 
     func eval(_ context: EvalContext) throws(KernelError) {
         let (rows, columns) = BilinearAxis.tables(context, tables, geometry, options)
-        let depth = geometry.depth
-        forEachBilinearPixel(
+        let vector = self.vector
+        forEachBilinearRow(
             context, x: context.pointer(input, as: UInt8.self), y: context.pointer(output, as: UInt8.self),
-            geometry: geometry, rows: rows, columns: columns
-        ) { top, bottom, ty, uy, tx, ux, out in
-            for c in 0 ..< depth {
-                let v =
-                    Float(top.left[c]) * uy * ux + Float(bottom.left[c]) * ty * ux + Float(top.right[c]) * uy * tx
-                    + Float(bottom.right[c]) * ty * tx + 0.5
-                out[c] = UInt8(Swift.min(Swift.max(v, 0), 255))
+            geometry: geometry, rows: rows
+        ) { top, bottom, oy, out in
+            let g = geometry
+            #if arch(x86_64)
+            if vector {
+                return bilinearRowU8AVX2(
+                    top, bottom, ty: rows.fraction[oy], lower: columns.lower, upper: columns.upper,
+                    weights: columns.fraction, width: g.outputWidth, depth: g.depth, out)
             }
+            #endif
+            bilinearRowU8Portable(
+                top, bottom, ty: rows.fraction[oy], lower: columns.lower, upper: columns.upper,
+                weights: columns.fraction, width: g.outputWidth, depth: g.depth, out)
+        }
+    }
+}
+
+/// The rows of a bilinear resize: for every output row `oy` of every image, `row` gets its
+/// two source rows (`lower`, `upper` of the row table), `oy` and the output row to fill.
+/// One chunk computes whole output rows, so results do not depend on the thread count.
+@inline(__always)
+func forEachBilinearRow<T, W>(
+    _ context: EvalContext, x: UnsafeMutablePointer<T>, y: UnsafeMutablePointer<T>,
+    geometry g: ResizeGeometry, rows: AxisTable<W>,
+    _ row: (_ top: UnsafePointer<T>, _ bottom: UnsafePointer<T>, _ oy: Int, _ out: UnsafeMutablePointer<T>) -> Void
+) {
+    let inRow = g.inputWidth * g.depth, inImage = g.inputHeight * inRow
+    let outRow = g.outputWidth * g.depth
+    context.parallel.forEachChunk(g.batch * g.outputHeight, cost: outRow * 8) { range in
+        for r in range {
+            let b = r / g.outputHeight, oy = r % g.outputHeight
+            row(
+                UnsafePointer(x + b * inImage + rows.lower[oy] * inRow),
+                UnsafePointer(x + b * inImage + rows.upper[oy] * inRow), oy, y + r * outRow)
         }
     }
 }
@@ -60,42 +92,29 @@ struct ResizeBilinearS8: PreparedKernel {
     let geometry: ResizeGeometry
     let options: ResizeOptions
     let tables: ResizeAxisTables
+    /// `avx2` and up: the AVX2 module's row loop.
+    let vector: Bool
 
     func eval(_ context: EvalContext) throws(KernelError) {
         let (rows, columns) = tables.axes(context, geometry, weight: Int64.self)
         IntegerBilinearAxis.fill(rows, input: geometry.inputHeight, output: geometry.outputHeight, options: options)
         IntegerBilinearAxis.fill(columns, input: geometry.inputWidth, output: geometry.outputWidth, options: options)
-        let x = context.pointer(input, as: Int8.self)
-        let y = context.pointer(output, as: Int8.self)
-        let g = geometry
-        let depth = g.depth
-        let inRow = g.inputWidth * depth, inImage = g.inputHeight * inRow
-        let outRow = g.outputWidth * depth
-        let one: Int64 = 1 << 10
-        let (rowLo, rowHi, rowT) = (rows.lower, rows.upper, rows.fraction)
-        let (colLo, colHi, colT) = (columns.lower, columns.upper, columns.fraction)
-        context.parallel.forEachChunk(g.batch * g.outputHeight, minimumChunk: 4) { range in
-            for r in range {
-                let b = r / g.outputHeight, oy = r % g.outputHeight
-                let ty = rowT[oy], uy = one - ty
-                let top = x + b * inImage + rowLo[oy] * inRow
-                let bottom = x + b * inImage + rowHi[oy] * inRow
-                var out = y + r * outRow
-                for ox in 0 ..< g.outputWidth {
-                    let tx = colT[ox], ux = one - tx
-                    let left = colLo[ox] * depth, right = colHi[ox] * depth
-                    for c in 0 ..< depth {
-                        let sum =
-                            Int64(top[left + c]) * uy * ux + Int64(bottom[left + c]) * ty * ux
-                            + Int64(top[right + c]) * uy * tx + Int64(bottom[right + c]) * ty * tx
-                        let rounded = (sum + (sum > 0 ? 1 << 19 : -(1 << 19))) / (1 << 20)
-                        // As the C++ narrowing cast (weights outside [0, 1] only occur
-                        // where both neighbours are the same pixel, so it never wraps).
-                        out[c] = Int8(truncatingIfNeeded: rounded)
-                    }
-                    out += depth
-                }
+        let vector = self.vector
+        forEachBilinearRow(
+            context, x: context.pointer(input, as: Int8.self), y: context.pointer(output, as: Int8.self),
+            geometry: geometry, rows: rows
+        ) { top, bottom, oy, out in
+            let g = geometry, ty = Int32(truncatingIfNeeded: rows.fraction[oy])
+            #if arch(x86_64)
+            if vector {
+                return bilinearRowS8AVX2(
+                    top, bottom, ty: ty, lower: columns.lower, upper: columns.upper, weights: columns.fraction,
+                    width: g.outputWidth, depth: g.depth, out)
             }
+            #endif
+            bilinearRowS8Portable(
+                top, bottom, ty: ty, lower: columns.lower, upper: columns.upper, weights: columns.fraction,
+                width: g.outputWidth, depth: g.depth, out)
         }
     }
 }

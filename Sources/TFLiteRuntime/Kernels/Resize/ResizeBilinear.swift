@@ -1,4 +1,8 @@
+import Microkernels
 import TFLiteModel
+#if arch(x86_64)
+import MicrokernelsAVX2
+#endif
 
 /// RESIZE_BILINEAR, float32 (uint8 and int8 in `+Q8`).
 ///
@@ -25,16 +29,20 @@ enum ResizeBilinear {
         let tables = try ResizeAxisTables.request(
             &context, rows: geometry.outputHeight, columns: geometry.outputWidth,
             entryBytes: entryBytes)
+        let vector = context.kernelLevel >= .avx2 && context.kernelLevel.hasVectorKernels
         switch input.type {
         case .float32:
             return ResizeBilinearF32(
-                input: input.index, output: output, geometry: geometry, options: options, tables: tables)
+                input: input.index, output: output, geometry: geometry, options: options, tables: tables,
+                vector: vector)
         case .uint8:
             return ResizeBilinearU8(
-                input: input.index, output: output, geometry: geometry, options: options, tables: tables)
+                input: input.index, output: output, geometry: geometry, options: options, tables: tables,
+                vector: vector)
         case .int8:
             return ResizeBilinearS8(
-                input: input.index, output: output, geometry: geometry, options: options, tables: tables)
+                input: input.index, output: output, geometry: geometry, options: options, tables: tables,
+                vector: vector)
         default:
             throw context.unsupportedTypes()
         }
@@ -75,86 +83,27 @@ struct ResizeBilinearF32: PreparedKernel {
     let geometry: ResizeGeometry
     let options: ResizeOptions
     let tables: ResizeAxisTables
+    /// `avx2` and up: the AVX2 module's row loop.
+    let vector: Bool
 
     func eval(_ context: EvalContext) throws(KernelError) {
         let (rows, columns) = BilinearAxis.tables(context, tables, geometry, options)
-        forEachBilinearPixel(
+        let vector = self.vector
+        forEachBilinearRow(
             context, x: context.pointer(input, as: Float.self), y: context.pointer(output, as: Float.self),
-            geometry: geometry, rows: rows, columns: columns
-        ) { top, bottom, ty, uy, tx, ux, out in
-            bilinearBlendF32(
-                top.left, bottom.left, top.right, bottom.right, uy, ty, ux, tx, into: out, count: geometry.depth)
-        }
-    }
-}
-
-/// `o[c] = tl[c]·uy·ux + bl[c]·ty·ux + tr[c]·uy·tx + br[c]·ty·tx` for `c < count`, in
-/// that order of operations (TFLite's), eight lanes at a time: written per element, the
-/// loop stayed scalar (the output could alias the sources as far as LLVM could tell).
-@inline(__always)
-func bilinearBlendF32(
-    _ tl: UnsafePointer<Float>, _ bl: UnsafePointer<Float>, _ tr: UnsafePointer<Float>,
-    _ br: UnsafePointer<Float>, _ uy: Float, _ ty: Float, _ ux: Float, _ tx: Float,
-    into o: UnsafeMutablePointer<Float>, count: Int
-) {
-    var c = 0
-    while c &+ 8 <= count {
-        func lanes(_ p: UnsafePointer<Float>) -> SIMD8<Float> {
-            UnsafeRawPointer(p + c).loadUnaligned(as: SIMD8<Float>.self)
-        }
-        let v = lanes(tl) * uy * ux + lanes(bl) * ty * ux + lanes(tr) * uy * tx + lanes(br) * ty * tx
-        UnsafeMutableRawPointer(o + c).storeBytes(of: v, as: SIMD8<Float>.self)
-        c &+= 8
-    }
-    while c < count {
-        o[c] = tl[c] * uy * ux + bl[c] * ty * ux + tr[c] * uy * tx + br[c] * ty * tx
-        c &+= 1
-    }
-}
-
-/// The walk shared by the kernels that interpolate with Float weights (float32, and
-/// uint8 as TFLite's reference does): for every output pixel, `pixel` gets its four
-/// source pixels (`top.left`, `top.right`, `bottom.left`, `bottom.right`, `depth` values
-/// each), the row weights `ty, 1-ty`, the column weights `tx, 1-tx`, and the output pixel
-/// to fill. The channel loop is the caller's, written per element type so that it is
-/// compiled as one loop: a closure per element was not inlined, and cost more than the
-/// arithmetic.
-///
-/// One chunk computes whole output rows, so results do not depend on the thread count.
-@inline(__always)
-func forEachBilinearPixel<T>(
-    _ context: EvalContext, x: UnsafeMutablePointer<T>, y: UnsafeMutablePointer<T>,
-    geometry g: ResizeGeometry, rows: AxisTable<Float>, columns: AxisTable<Float>,
-    _ pixel: (
-        _ top: BilinearPair<T>, _ bottom: BilinearPair<T>, _ ty: Float, _ uy: Float, _ tx: Float, _ ux: Float,
-        _ out: UnsafeMutablePointer<T>
-    ) -> Void
-) {
-    let depth = g.depth
-    let inRow = g.inputWidth * depth, inImage = g.inputHeight * inRow
-    let outRow = g.outputWidth * depth
-    let (rowLo, rowHi, rowT) = (rows.lower, rows.upper, rows.fraction)
-    let (colLo, colHi, colT) = (columns.lower, columns.upper, columns.fraction)
-    context.parallel.forEachChunk(g.batch * g.outputHeight, cost: outRow * 8) { range in
-        for r in range {
-            let b = r / g.outputHeight, oy = r % g.outputHeight
-            let ty = rowT[oy]
-            let top = UnsafePointer(x + b * inImage + rowLo[oy] * inRow)
-            let bottom = UnsafePointer(x + b * inImage + rowHi[oy] * inRow)
-            let out = y + r * outRow
-            for ox in 0 ..< g.outputWidth {
-                let left = colLo[ox] * depth, right = colHi[ox] * depth
-                pixel(
-                    BilinearPair(left: top + left, right: top + right),
-                    BilinearPair(left: bottom + left, right: bottom + right),
-                    ty, 1 - ty, colT[ox], 1 - colT[ox], out + ox * depth)
+            geometry: geometry, rows: rows
+        ) { top, bottom, oy, out in
+            let g = geometry
+            #if arch(x86_64)
+            if vector {
+                return bilinearRowF32AVX2(
+                    top, bottom, ty: rows.fraction[oy], lower: columns.lower, upper: columns.upper,
+                    weights: columns.fraction, width: g.outputWidth, depth: g.depth, out)
             }
+            #endif
+            bilinearRowF32Portable(
+                top, bottom, ty: rows.fraction[oy], lower: columns.lower, upper: columns.upper,
+                weights: columns.fraction, width: g.outputWidth, depth: g.depth, out)
         }
     }
-}
-
-/// The left and right source pixels of one source row.
-struct BilinearPair<T> {
-    let left: UnsafePointer<T>
-    let right: UnsafePointer<T>
 }

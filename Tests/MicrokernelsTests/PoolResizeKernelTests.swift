@@ -1,0 +1,169 @@
+import Microkernels
+import SeededRandom
+import Testing
+
+#if arch(x86_64)
+import MicrokernelsAVX2
+#endif
+
+/// TFLite's 8-bit pools over one output pixel and channel, in the plainest form.
+private func referencePool(
+    _ x: [Int32], _ g: PoolGeometry, _ oy: Int, _ ox: Int, _ c: Int, average: Bool, signed: Bool, lower: Int32,
+    upper: Int32
+) -> Int32 {
+    let ys = PoolGeometry.window(oy, stride: g.strideH, pad: g.padTop, filter: g.filterH, input: g.inH)
+    let xs = PoolGeometry.window(ox, stride: g.strideW, pad: g.padLeft, filter: g.filterW, input: g.inW)
+    var sum: Int32 = 0, top = Int32.min
+    for iy in ys {
+        for ix in xs {
+            let v = x[(iy * g.inW + ix) * g.channels + c]
+            sum += v
+            top = max(top, v)
+        }
+    }
+    let n = Int32(ys.count * xs.count)
+    let v = average ? (signed && sum <= 0 ? (sum - n / 2) / n : (sum + n / 2) / n) : top
+    return min(max(v, lower), upper)
+}
+
+/// The pooling loops of every level the CPU runs against the reference: odd channel
+/// counts, clipped windows, both code types and clamps inside the code range.
+@Test func poolLoopsMatchTheReferenceAtEveryLevel() {
+    var rng = SplitMix64(seed: 23)
+    for trial in 0 ..< 24 {
+        let signed = trial % 2 == 0, average = trial % 4 < 2
+        let channels = [1, 3, 17, 33, 64, 70][trial % 6]
+        let filter = 2 + trial % 3, stride = 1 + trial % 2, pad = trial % 3 == 0 ? 1 : 0
+        let inH = 7 + trial % 4, inW = 9 - trial % 3
+        let outH = (inH + 2 * pad - filter) / stride + 1, outW = (inW + 2 * pad - filter) / stride + 1
+        let g = PoolGeometry(
+            inH: inH, inW: inW, channels: channels, outH: outH, outW: outW, filterH: filter, filterW: filter,
+            strideH: stride, strideW: stride, padTop: pad, padLeft: pad)
+        let range: ClosedRange<Int32> = signed ? -128 ... 127 : 0 ... 255
+        let lower = trial % 5 == 0 ? range.lowerBound + 30 : range.lowerBound
+        let upper = trial % 7 == 0 ? range.upperBound - 40 : range.upperBound
+        let codes = (0 ..< inH * inW * channels).map { _ in Int32.random(in: range, using: &rng) }
+        let bytes = codes.map { UInt8(truncatingIfNeeded: $0) }
+        var want = [UInt8]()
+        for oy in 0 ..< outH {
+            for ox in 0 ..< outW {
+                for c in 0 ..< channels {
+                    want.append(
+                        UInt8(
+                            truncatingIfNeeded: referencePool(
+                                codes, g, oy, ox, c, average: average, signed: signed, lower: lower, upper: upper)))
+                }
+            }
+        }
+        typealias Kernel = (UnsafeRawPointer, UnsafeMutableRawPointer, UnsafeMutablePointer<Int32>) -> Void
+        var kernels: [(String, Kernel)] = [
+            (
+                "portable",
+                { x, y, sums in
+                    if average {
+                        averagePoolQ8Portable(
+                            x, y, g, rows: 0 ..< outH, signed: signed, lower: lower, upper: upper, sums: sums)
+                    } else {
+                        maxPoolQ8Portable(x, y, g, rows: 0 ..< outH, signed: signed, lower: lower, upper: upper)
+                    }
+                }
+            )
+        ]
+        #if arch(x86_64)
+        if KernelLevel.host >= .avx2 {
+            kernels.append(
+                (
+                    "avx2",
+                    { x, y, sums in
+                        if average {
+                            averagePoolQ8AVX2(
+                                x, y, g, rows: 0 ..< outH, signed: signed, lower: lower, upper: upper, sums: sums)
+                        } else {
+                            maxPoolQ8AVX2(x, y, g, rows: 0 ..< outH, signed: signed, lower: lower, upper: upper)
+                        }
+                    }
+                ))
+        }
+        #endif
+        for (name, kernel) in kernels {
+            var out = [UInt8](repeating: 0, count: want.count)
+            var sums = [Int32](repeating: 0, count: channels)
+            bytes.withUnsafeBytes { xb in
+                out.withUnsafeMutableBytes { yb in
+                    sums.withUnsafeMutableBufferPointer { kernel(xb.baseAddress!, yb.baseAddress!, $0.baseAddress!) }
+                }
+            }
+            #expect(out == want, "\(name) trial \(trial): average \(average) signed \(signed) channels \(channels)")
+        }
+    }
+}
+
+/// One int8 bilinear row of every level against TFLite's Int64 form, with the border
+/// weights that half-pixel centers make (below 0 and up to 1.5 in units of 2^10).
+@Test func bilinearRowS8MatchesTheInt64ReferenceAtEveryLevel() {
+    var rng = SplitMix64(seed: 29)
+    for trial in 0 ..< 16 {
+        let depth = [1, 3, 16, 31, 33, 64, 100, 128][trial % 8], inWidth = 6, width = 11
+        let top = (0 ..< inWidth * depth).map { _ in Int8.random(in: -128 ... 127, using: &rng) }
+        let bottom = (0 ..< inWidth * depth).map { _ in Int8.random(in: -128 ... 127, using: &rng) }
+        let lower = (0 ..< width).map { _ in Int.random(in: 0 ..< inWidth, using: &rng) }
+        let upper = lower.map { Swift.min($0 + 1, inWidth - 1) }
+        let weights = (0 ..< width).map { _ in Int64.random(in: -512 ... 1535, using: &rng) }
+        let ty = Int32.random(in: -512 ... 1535, using: &rng)
+        var want = [Int8]()
+        for ox in 0 ..< width {
+            let tx = weights[ox], ux = 1024 - tx, t = Int64(ty), u = 1024 - t
+            for c in 0 ..< depth {
+                let l = lower[ox] * depth + c, r = upper[ox] * depth + c
+                let sum =
+                    Int64(top[l]) * u * ux + Int64(bottom[l]) * t * ux + Int64(top[r]) * u * tx + Int64(bottom[r]) * t
+                    * tx
+                want.append(Int8(truncatingIfNeeded: (sum + (sum > 0 ? 1 << 19 : -(1 << 19))) / (1 << 20)))
+            }
+        }
+        typealias Row = (
+            UnsafePointer<Int8>, UnsafePointer<Int8>, UnsafePointer<Int>, UnsafePointer<Int>, UnsafePointer<Int64>,
+            UnsafeMutablePointer<Int8>
+        ) -> Void
+        var rows: [(String, Row)] = [
+            (
+                "portable",
+                {
+                    bilinearRowS8Portable(
+                        $0, $1, ty: ty, lower: $2, upper: $3, weights: $4, width: width, depth: depth, $5)
+                }
+            )
+        ]
+        #if arch(x86_64)
+        if KernelLevel.host >= .avx2 {
+            rows.append(
+                (
+                    "avx2",
+                    {
+                        bilinearRowS8AVX2(
+                            $0, $1, ty: ty, lower: $2, upper: $3, weights: $4, width: width, depth: depth, $5)
+                    }
+                ))
+        }
+        #endif
+        for (name, row) in rows {
+            var out = [Int8](repeating: 0, count: want.count)
+            top.withUnsafeBufferPointer { t in
+                bottom.withUnsafeBufferPointer { b in
+                    lower.withUnsafeBufferPointer { lo in
+                        upper.withUnsafeBufferPointer { up in
+                            weights.withUnsafeBufferPointer { w in
+                                out.withUnsafeMutableBufferPointer {
+                                    row(
+                                        t.baseAddress!, b.baseAddress!, lo.baseAddress!, up.baseAddress!,
+                                        w.baseAddress!, $0.baseAddress!)
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            #expect(out == want, "\(name) trial \(trial): depth \(depth)")
+        }
+    }
+}
