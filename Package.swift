@@ -206,6 +206,9 @@ let package = Package(
         // Test-only FlatBuffers/FlexBuffers writers, shared by the format and model tests.
         .target(name: "FlatBufferTestSupport", path: "Tests/Support/FlatBufferTestSupport"),
         .target(name: "SeededRandom", path: "Tests/Support/SeededRandom"),
+        // A command-line program that calls MLKit from its main thread and blocks it or runs
+        // the main queue; MLKitTests runs it to see the main-queue warning (or none).
+        .executableTarget(name: "MainQueueProbe", dependencies: ["MLKit"], path: "Tests/Support/MainQueueProbe"),
         .testTarget(
             name: "TFLiteFormatTests", dependencies: ["SeededRandom", "TFLiteFormat", "FlatBufferTestSupport"]),
         .testTarget(
