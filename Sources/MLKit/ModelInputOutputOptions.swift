@@ -9,11 +9,15 @@ public enum ModelElementType: UInt, Sendable {
     case int32 = 2
     case uInt8 = 3
     case int64 = 4
+    /// Strings, one per element (TFLite's `STRING`): an addition to Firebase's types. Inputs
+    /// are given as arrays of `String` (or `Data`), outputs come back as arrays of `String`
+    /// (`Data` for an element that is not UTF-8).
+    case string = 5
 
-    /// Bytes per element (0 for ``unknown``).
+    /// Bytes per element (0 for ``unknown`` and ``string``, whose elements vary in size).
     var byteSize: Int {
         switch self {
-        case .unknown: return 0
+        case .unknown, .string: return 0
         case .uInt8: return 1
         case .float32, .int32: return 4
         case .int64: return 8
@@ -28,6 +32,7 @@ public enum ModelElementType: UInt, Sendable {
         case .int32: return "int32"
         case .uInt8: return "uInt8"
         case .int64: return "int64"
+        case .string: return "string"
         }
     }
 
@@ -39,6 +44,7 @@ public enum ModelElementType: UInt, Sendable {
         case "INT32": self = .int32
         case "UINT8": self = .uInt8
         case "INT64": self = .int64
+        case "STRING": self = .string
         default: return nil
         }
     }
@@ -47,6 +53,7 @@ public enum ModelElementType: UInt, Sendable {
     /// has no such type (int8, int16, float16, float64, bool).
     init?(_ type: Tensor.DataType) {
         switch type {
+        case .string: self = .string
         case .float32: self = .float32
         case .int32: self = .int32
         case .uInt8: self = .uInt8
@@ -71,7 +78,8 @@ struct ModelTensorFormat: Sendable, Equatable {
     init(type: ModelElementType, dimensions: [NSNumber], role: String, index: UInt) throws {
         guard type != .unknown else {
             throw MachineLearningErrorCode.invalidArgument.error(
-                "The \(role) format at index \(index) has type unknown; expected float32, int32, uInt8 or int64.")
+                "The \(role) format at index \(index) has type unknown; expected float32, int32, uInt8, int64 or string."
+            )
         }
         guard !dimensions.isEmpty else {
             throw MachineLearningErrorCode.invalidArgument.error(

@@ -21,6 +21,8 @@ enum ModelInputValue: Sendable {
     case data(Data)
     /// A nested array's numbers in row-major order, and its shape.
     case numbers([ModelNumber], shape: [Int])
+    /// A nested array's strings (UTF-8 for a `String`) in row-major order, and its shape.
+    case strings([Data], shape: [Int])
 }
 
 /// The inputs of one run: Firebase's `ModelInputs`.
@@ -40,7 +42,9 @@ public final class ModelInputs: NSObject, @unchecked Sendable {
     /// array, possibly nested, whose innermost elements are numbers: `NSNumber` or Swift
     /// `Int`, `Int8`…`Int64`, `UInt`, `UInt8`…`UInt64`, `Float`, `Double`. Numbers are
     /// converted to the declared type when the model runs; a value that type cannot hold
-    /// exactly is an error then.
+    /// exactly is an error then. For an input declared ``ModelElementType/string`` (an
+    /// addition), the innermost elements are `String`s (or `Data`, bytes that need not be
+    /// UTF-8).
     ///
     /// - Throws: an `NSError` with ``MachineLearningErrorCode/invalidArgument`` when
     ///   `input` is neither, an element is not a number, or the array is ragged.
@@ -51,6 +55,11 @@ public final class ModelInputs: NSObject, @unchecked Sendable {
             values.append(.data(data))
         } else if let data = input as? NSData {
             values.append(.data(Data(referencing: data)))
+        } else if let array = Self.elements(of: input), Self.holdsStrings(array) {
+            var strings: [Data] = []
+            let shape = Self.leadingShape(array)
+            try Self.flattenStrings(array, path: [], shape: shape, into: &strings, input: index)
+            values.append(.strings(strings, shape: shape))
         } else if let array = Self.elements(of: input) {
             var numbers: [ModelNumber] = []
             let shape = Self.leadingShape(array)
@@ -111,6 +120,45 @@ public final class ModelInputs: NSObject, @unchecked Sendable {
             } else {
                 throw MachineLearningErrorCode.invalidArgument.error(
                     "Input \(input) has a non-numeric element of type \(type(of: element)) at \(elementPath); expected NSNumber or a Swift integer or floating-point number."
+                )
+            }
+        }
+    }
+
+    /// Whether the first innermost element of `array` is a string (then all must be).
+    private static func holdsStrings(_ array: [Any]) -> Bool {
+        var current: Any = array
+        while let nested = elements(of: current) {
+            guard let first = nested.first else { return false }
+            current = first
+        }
+        return current is String || current is NSString || current is Data
+    }
+
+    /// Appends the strings of `array` in row-major order, checking the shape as
+    /// `flatten` does.
+    private static func flattenStrings(
+        _ array: [Any], path: [Int], shape: [Int], into strings: inout [Data], input: Int
+    ) throws {
+        let depth = path.count
+        guard array.count == shape[depth] else {
+            throw MachineLearningErrorCode.invalidArgument.error(
+                "Input \(input) is a ragged array: the array at \(path) has \(array.count) elements, but the first array at that depth has \(shape[depth])."
+            )
+        }
+        let holdsArrays = depth + 1 < shape.count
+        for (i, element) in array.enumerated() {
+            let elementPath = path + [i]
+            if let nested = elements(of: element) {
+                guard holdsArrays else { throw mixed(input, elementPath) }
+                try flattenStrings(nested, path: elementPath, shape: shape, into: &strings, input: input)
+            } else if !holdsArrays, let text = element as? String {
+                strings.append(Data(text.utf8))
+            } else if !holdsArrays, let bytes = element as? Data {
+                strings.append(bytes)
+            } else {
+                throw MachineLearningErrorCode.invalidArgument.error(
+                    "Input \(input) has an element of type \(type(of: element)) at \(elementPath) in an array of strings; expected String or Data."
                 )
             }
         }

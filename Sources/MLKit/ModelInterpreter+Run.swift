@@ -158,6 +158,16 @@ extension ModelInterpreter {
                 throw MachineLearningErrorCode.unknown.error("The model produced no output \(index): \(error)")
             }
             let produced = Self.resolve(format, to: tensor.shape.dimensions, dynamicAxes: model.outputs[Int(index)])
+            if format.type == .string {
+                let count = (try? [Data](tensor).count) ?? -1
+                guard count == produced.elementCount else {
+                    throw MachineLearningErrorCode.invalidArgument.error(
+                        "Model output \(index) holds \(count) strings, but \(produced.elementCount) expected by data options."
+                    )
+                }
+                results[index] = (produced, tensor.data)
+                continue
+            }
             guard tensor.data.count == produced.byteCount else {
                 throw MachineLearningErrorCode.invalidArgument.error(
                     "Total size of model output \(index) is \(tensor.data.count), but \(format.byteCount) expected by data options."
@@ -215,16 +225,20 @@ extension ModelInterpreter {
             }
             let tensor = model.inputs[i]
             try checkType(tensor, format, role: "Input", index: i)
-            guard tensor.shape.count == format.dimensions.count,
-                zip(tensor.shape, format.dimensions).enumerated().allSatisfy({
-                    $0.element.0 == $0.element.1 || tensor.dynamicAxes.contains($0.offset)
-                })
+            // A scalar input is declared with dimensions [1] (Firebase requires at least one).
+            let scalar = tensor.shape.isEmpty && format.dimensions == [1]
+            guard
+                scalar
+                    || (tensor.shape.count == format.dimensions.count
+                        && zip(tensor.shape, format.dimensions).enumerated().allSatisfy({
+                            $0.element.0 == $0.element.1 || tensor.dynamicAxes.contains($0.offset)
+                        }))
             else {
                 throw MachineLearningErrorCode.invalidArgument.error(
                     "Input \(i) has dimensions \(tensor.shape) in the model, but \(format.dimensions) expected by data options."
                 )
             }
-            return (try ModelTensorCoding.encode(values[i], format: format, index: i), format.dimensions)
+            return (try ModelTensorCoding.encode(values[i], format: format, index: i), scalar ? [] : format.dimensions)
         }
     }
 
@@ -252,7 +266,7 @@ extension ModelInterpreter {
     ) throws {
         guard let type = tensor.type else {
             throw MachineLearningErrorCode.invalidArgument.error(
-                "\(role) \(index) has type \(tensor.typeName) in the model, which the custom model API cannot pass (it supports float32, int32, uInt8 and int64)."
+                "\(role) \(index) has type \(tensor.typeName) in the model, which the custom model API cannot pass (it supports float32, int32, uInt8, int64 and string)."
             )
         }
         guard type == format.type else {

@@ -1,4 +1,5 @@
 import Foundation
+import TensorFlowLite
 
 /// Converts between ``ModelInputs``/``ModelOutputs`` values and tensor bytes.
 enum ModelTensorCoding {
@@ -7,7 +8,26 @@ enum ModelTensorCoding {
     /// `Data` must have exactly the declared byte count; an array must have the declared
     /// number of elements (any nesting), each exactly representable in the declared type.
     static func encode(_ value: ModelInputValue, format: ModelTensorFormat, index: Int) throws -> Data {
+        if format.type == .string {
+            guard case .strings(let strings, let shape) = value else {
+                if case .data(let data) = value { return data } // TFLite's string layout, checked when copied
+                throw MachineLearningErrorCode.invalidArgument.error(
+                    "Input \(index) has type string; give an array of String or Data.")
+            }
+            guard strings.count == format.elementCount else {
+                throw MachineLearningErrorCode.invalidArgument.error(
+                    "Input \(index) should have \(format.elementCount) elements (dimensions \(format.dimensions)), but found \(strings.count) elements (array shape \(shape))."
+                )
+            }
+            guard let data = Tensor.stringData(strings) else {
+                throw MachineLearningErrorCode.invalidArgument.error("Input \(index)'s strings pass 2 GiB.")
+            }
+            return data
+        }
         switch value {
+        case .strings:
+            throw MachineLearningErrorCode.invalidArgument.error(
+                "Input \(index) is an array of strings, but its declared type is \(format.type.name).")
         case .data(let data):
             guard data.count == format.byteCount else {
                 throw MachineLearningErrorCode.invalidArgument.error(
@@ -25,7 +45,7 @@ enum ModelTensorCoding {
             case .int32: return try pack(numbers, index: index, format: format, Int32.init(exactly:))
             case .uInt8: return try pack(numbers, index: index, format: format, UInt8.init(exactly:))
             case .int64: return try pack(numbers, index: index, format: format, Int64.init(exactly:))
-            case .unknown:
+            case .unknown, .string:
                 throw MachineLearningErrorCode.invalidArgument.error("Input \(index) has type unknown.")
             }
         }
@@ -85,6 +105,12 @@ enum ModelTensorCoding {
     static func decode(_ data: Data, type: ModelElementType, dimensions: [Int]) -> Any {
         let leaves: [NSNumber]
         switch type {
+        case .string:
+            // Strings: `String` leaves, `Data` for one that is not UTF-8.
+            let strings: [Any] = (Tensor.strings(inStringData: data) ?? []).map { bytes in
+                String(validating: bytes, as: UTF8.self).map { $0 as Any } ?? bytes
+            }
+            return nest(strings[...], dimensions[...])
         case .float32: leaves = load(data, Float32.self) { NSNumber(value: $0) }
         case .int32: leaves = load(data, Int32.self) { NSNumber(value: Int32(littleEndian: $0)) }
         case .uInt8: leaves = load(data, UInt8.self) { NSNumber(value: $0) }
@@ -101,12 +127,12 @@ enum ModelTensorCoding {
         }
     }
 
-    private static func nest(_ leaves: ArraySlice<NSNumber>, _ dimensions: ArraySlice<Int>) -> Any {
+    private static func nest<Leaf>(_ leaves: ArraySlice<Leaf>, _ dimensions: ArraySlice<Int>) -> Any {
         guard dimensions.count > 1, let outer = dimensions.first else { return Array(leaves) }
         let inner = dimensions.dropFirst()
         let stride = leaves.count / max(outer, 1)
         if inner.count == 1 {
-            return (0 ..< outer).map { i -> [NSNumber] in
+            return (0 ..< outer).map { i -> [Leaf] in
                 let start = leaves.startIndex + i * stride
                 return Array(leaves[start ..< start + stride])
             }

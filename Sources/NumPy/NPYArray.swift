@@ -55,7 +55,7 @@ public struct NPYArray: Hashable, Sendable {
     }
 
     /// The number of elements: the product of `shape` (1 for a scalar).
-    public var elementCount: Int { dtype.itemSize == 0 ? 0 : data.count / dtype.itemSize }
+    public var elementCount: Int { shape.reduce(1, *) }
 
     /// The complete `.npy` file, byte-identical to what `numpy.save` writes for the same
     /// array (format 1.0, or 2.0 when the header needs a 32-bit length).

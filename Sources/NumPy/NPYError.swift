@@ -24,6 +24,9 @@ public enum NPYError: Error, Hashable, Sendable, CustomStringConvertible {
     case dataSizeMismatch(expected: Int, actual: Int)
     /// A typed accessor asked for a type other than the array's.
     case typeMismatch(expected: NPYDType, actual: NPYDType)
+    /// A string element is not valid text: a unicode element holds a value that is not a
+    /// Unicode scalar, or a bytes element read as text is not UTF-8.
+    case invalidString(String)
 
     public var description: String {
         switch self {
@@ -36,7 +39,7 @@ public enum NPYError: Error, Hashable, Sendable, CustomStringConvertible {
         case .malformedHeader(let what): return "malformed .npy header: \(what)"
         case .unsupportedDType(let descr):
             return
-                "unsupported .npy dtype '\(descr)' (supported: \(NPYDType.allCases.map(\.descr).joined(separator: " ")))"
+                "unsupported .npy dtype '\(descr)' (supported: \(NPYDType.numericCases.map(\.descr).joined(separator: " ")) <U<n> |S<n>)"
         case .bigEndian(let descr):
             return "big-endian .npy dtype '\(descr)' is not supported; save the array as little-endian"
         case .fortranOrder: return "Fortran-order .npy arrays are not supported; save with np.ascontiguousarray"
@@ -45,6 +48,7 @@ public enum NPYError: Error, Hashable, Sendable, CustomStringConvertible {
             return ".npy data is \(actual) bytes, but dtype and shape need \(expected)"
         case .typeMismatch(let expected, let actual):
             return ".npy array has dtype \(actual.descr), not \(expected.descr)"
+        case .invalidString(let what): return "invalid .npy string: \(what)"
         }
     }
 }

@@ -79,8 +79,9 @@ extension NPYArray {
     }
 
     /// Every element converted to `Float` (rounded to nearest for wide types; `true` is 1;
-    /// the real part of a complex element).
+    /// the real part of a complex element); empty for a string array.
     public func floatValues() -> [Float] {
+        guard !dtype.isString else { return [] }
         let size = dtype.itemSize
         return data.withUnsafeBytes { raw in
             (0 ..< elementCount).map { i in
@@ -99,6 +100,7 @@ extension NPYArray {
                 case .uint64: return Float(UInt64.npyLoad(from: raw, at: o))
                 case .bool: return Bool.npyLoad(from: raw, at: o) ? 1 : 0
                 case .complex64: return Float.npyLoad(from: raw, at: o)
+                case .unicode, .bytes: return 0
                 }
             }
         }

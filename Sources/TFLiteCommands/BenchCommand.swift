@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import NumPy
 import TFLiteModel
 import TFLiteRuntime
 #if canImport(Glibc)
@@ -41,6 +42,17 @@ struct BenchCommand: ToolCommand {
     var json = false
     @Flag(help: "Print time per operator type and per operator")
     var profile = false
+    @Option(
+        help: ArgumentHelp(
+            "Time this signature's subgraph (SignatureDef key) instead of the main one", valueName: "name"))
+    var signature: String?
+    @Option(
+        name: [.customShort("i"), .customLong("input")],
+        help: ArgumentHelp(
+            "An input array, in the subgraph's input order (repeat for each input; default: seeded random values)",
+            valueName: "file.npy"),
+        completion: .file(extensions: ["npy"]))
+    var files: [String] = []
     @OptionGroup var engineArguments: EngineArguments
 
     func run(console: Console) async throws -> Int32 {
@@ -54,7 +66,16 @@ struct BenchCommand: ToolCommand {
         options.threadCount = threads
         options.requantization = engineArguments.requantization
         options.kernelLevel = engineArguments.kernelLevel
-        let engine = try Engine(model: model, options: options)
+        var subgraph = 0
+        if let signature {
+            guard let found = model.signatures.first(where: { $0.key == signature }) else {
+                let keys = model.signatures.map { "'\($0.key)'" }.joined(separator: ", ")
+                throw ToolError("the model has no signature '\(signature)'; its signatures are [\(keys)]")
+            }
+            subgraph = found.subgraphIndex
+        }
+        let engine = try Engine(model: model, subgraphIndex: subgraph, options: options)
+        let arrays = try readInputs(engine)
         let prepared = clock.now
         try engine.allocate()
         let loadSeconds = seconds(clock.now - loadStart)
@@ -63,7 +84,13 @@ struct BenchCommand: ToolCommand {
             allocate: seconds(clock.now - prepared)
         )
 
-        fillInputs(engine)
+        if arrays.isEmpty {
+            fillInputs(engine)
+        } else {
+            for (t, array) in zip(engine.inputs, arrays) {
+                engine.buffer(forTensor: t)?.copyBytes(from: array.data)
+            }
+        }
         let firstStart = clock.now
         try engine.invoke()
         let firstSeconds = seconds(clock.now - firstStart)
@@ -99,6 +126,33 @@ struct BenchCommand: ToolCommand {
                 profileText(model: model, perOperator: perOperator, fused: engine.fusedOperators, runs: runs) + "\n")
         }
         return ExitCode.success
+    }
+}
+
+extension BenchCommand {
+    /// The `--input` arrays, checked against the engine's inputs (type; a shape that
+    /// differs resizes the input).
+    func readInputs(_ engine: Engine) throws -> [NPYArray] {
+        guard !files.isEmpty else { return [] }
+        guard files.count == engine.inputs.count else {
+            throw ToolError(
+                "the subgraph has \(engine.inputs.count) input(s); give exactly that many --input files (got \(files.count))"
+            )
+        }
+        return try zip(files, engine.inputs).enumerated().map { i, pair throws -> NPYArray in
+            let (file, t) = pair
+            let array: NPYArray
+            do { array = try NPYArray(contentsOf: URL(fileURLWithPath: file)) } catch {
+                throw ToolError("input file \(file): \(error)")
+            }
+            let tensor = engine.tensors[t]
+            guard let type = NPYDType(tensor.type), array.dtype == type else {
+                throw ToolError(
+                    "input \(i) ('\(tensor.name)') has type \(tensor.type), but \(file) holds \(array.dtype.descr)")
+            }
+            if array.shape != tensor.shape { try engine.resizeInput(i, to: array.shape) }
+            return array
+        }
     }
 }
 
@@ -226,4 +280,27 @@ func profileText(model: Model, perOperator: [Int: Double], fused: [Int: Int] = [
         lines.append(row(name(i), s))
     }
     return lines.joined(separator: "\n")
+}
+
+extension NPYDType {
+    /// The `.npy` element type of a tensor of `type`, nil for types `.npy` files here do
+    /// not hold (strings, resources).
+    init?(_ type: ElementType) {
+        switch type {
+        case .float16: self = .float16
+        case .float32: self = .float32
+        case .float64: self = .float64
+        case .uint8: self = .uint8
+        case .int8: self = .int8
+        case .int16: self = .int16
+        case .uint16: self = .uint16
+        case .int32: self = .int32
+        case .uint32: self = .uint32
+        case .int64: self = .int64
+        case .uint64: self = .uint64
+        case .bool: self = .bool
+        case .complex64: self = .complex64
+        default: return nil
+        }
+    }
 }

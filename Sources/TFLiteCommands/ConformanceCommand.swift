@@ -32,6 +32,8 @@ struct ConformanceCommand: ToolCommand {
         let cases = try ConformanceCase.discover(in: root)
         guard !cases.isEmpty else { throw ToolError("no conformance cases found under \(root.path)") }
         let expected = try ExpectedFailures(contentsOf: root.appendingPathComponent("expected-failures.txt"))
+        // What LiteRT itself runs, for the coverage section (absent from other corpora).
+        let litert = try LiteRTKernels(contentsOf: root.appendingPathComponent("litert-builtin-kernels.json"))
         var results: [CaseResult] = []
         var unexpected = 0
         for c in cases {
@@ -62,7 +64,7 @@ struct ConformanceCommand: ToolCommand {
                 coverage: ConformanceCoverage(
                     schemaBuiltins: BuiltinOperator.schemaOperators.map(\.name),
                     supported: Set(KernelRegistry.supportedBuiltins.map(\.name)),
-                    customs: KernelRegistry.supportedCustoms))
+                    customs: KernelRegistry.supportedCustoms, litert: litert))
             do {
                 try text.write(toFile: path, atomically: true, encoding: .utf8)
             } catch {

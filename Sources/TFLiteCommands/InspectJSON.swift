@@ -68,8 +68,10 @@ private func json(_ signature: Signature) -> JSONValue {
     ])
 }
 
+/// An operator; `calls` (role → subgraph) only for IF, WHILE and CALL_ONCE, `variable`
+/// only for VAR_HANDLE.
 private func json(_ op: ModelSummary.OperatorInfo) -> JSONValue {
-    .object([
+    var members: [String: JSONValue] = [
         "index": .int(op.index),
         "op": .string(op.name),
         "version": .int(op.version),
@@ -77,8 +79,11 @@ private func json(_ op: ModelSummary.OperatorInfo) -> JSONValue {
         "inputs": .array(op.inputs.map(JSONValue.int)),
         "outputs": .array(op.outputs.map(JSONValue.int)),
         "custom_options": op.customOptions ?? .null,
-        "calls": .object(
-            Dictionary(op.calls.map { ($0.role, JSONValue.int($0.subgraph)) }, uniquingKeysWith: { a, _ in a })),
-        "variable": .optional(op.variable, JSONValue.string),
-    ])
+    ]
+    if !op.calls.isEmpty {
+        members["calls"] = .object(
+            Dictionary(op.calls.map { ($0.role, JSONValue.int($0.subgraph)) }, uniquingKeysWith: { a, _ in a }))
+    }
+    if let variable = op.variable { members["variable"] = .string(variable) }
+    return .object(members)
 }

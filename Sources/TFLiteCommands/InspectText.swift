@@ -46,12 +46,15 @@ public func inspectText(_ model: Model) -> String {
         lines += ["", "Op histogram (subgraph 0):"] + table(main.histogram.map { ($0.name, String($0.count)) })
     }
     if let main {
-        lines +=
-            ["", "Memory (subgraph 0):"]
-            + table([
-                ("constant weights", "\(byteCount(main.constantBytes)) in \(plural(main.constantBuffers, "buffer"))"),
-                ("activations", "\(byteCount(main.activationBytes)) (static shapes, before memory planning)"),
-            ])
+        var rows = [
+            ("constant weights", "\(byteCount(main.constantBytes)) in \(plural(main.constantBuffers, "buffer"))"),
+            ("activations", "\(byteCount(main.activationBytes)) (static shapes, before memory planning)"),
+        ]
+        if main.stringTensors > 0 {
+            rows.append(
+                ("string tensors", "\(main.stringTensors), sized by their strings at run time, outside the arena"))
+        }
+        lines += ["", "Memory (subgraph 0):"] + table(rows)
     }
     if !summary.metadata.isEmpty {
         lines += ["", "Metadata:"] + table(summary.metadata.map { ($0.name, byteCount($0.size)) })

@@ -63,6 +63,8 @@ struct ModelSummary {
         var constantBytes: Int
         /// Static-shape byte size of every non-constant tensor with a fixed-size type.
         var activationBytes: Int
+        /// STRING tensors that are not constants: sized at run time, outside the arena.
+        var stringTensors = 0
     }
 
     var version: UInt32
@@ -127,7 +129,9 @@ struct ModelSummary {
 
         var constantSizes: [Int: Int] = [:]
         var activationBytes = 0
+        var stringTensors = 0
         for (i, tensor) in tensors.enumerated() {
+            if tensor.type == .string && tensor.constantData == nil { stringTensors += 1 }
             if let data = tensor.constantData {
                 // Key by buffer so shared buffers count once; a constant without a buffer
                 // index (hand-built models) counts on its own.
@@ -142,7 +146,7 @@ struct ModelSummary {
             operators: operators, histogram: histogram,
             constantBuffers: constantSizes.count,
             constantBytes: constantSizes.values.reduce(0, saturatingAdd),
-            activationBytes: activationBytes
+            activationBytes: activationBytes, stringTensors: stringTensors
         )
     }
 
@@ -186,6 +190,10 @@ extension BuiltinOptions {
         case .pool2D(let o): return o.activation
         case .fullyConnected(let o): return o.activation
         case .transposeConv(let o): return o.activation
+        case .rnn(let o): return o.activation
+        case .sequenceRNN(let o): return o.activation
+        case .bidirectionalSequenceRNN(let o): return o.activation
+        case .svdf(let o): return o.activation
         case .concatenation(_, let a), .add(let a, _), .sub(let a, _), .mul(let a), .div(let a): return a
         default: return nil
         }

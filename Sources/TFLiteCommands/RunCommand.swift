@@ -12,7 +12,9 @@ struct RunCommand: ToolCommand {
         discussion: """
             Give one --input per model input, in the model's input order. A .npy whose shape \
             differs from the model's input resizes that input (when the graph allows it); its \
-            dtype must equal the input's type. Writes DIR/output_<i>.npy for each output i.
+            dtype must equal the input's type. Writes DIR/output_<i>.npy for each output i. \
+            A string input takes a unicode (<U) or bytes (|S) array; a string output is written \
+            as <U, or as |S when some string is not UTF-8.
 
             With --invokes K the model runs K times on one interpreter, keeping its state \
             (recurrent layers' state, variables) from one invoke to the next, as a streaming \
@@ -75,8 +77,7 @@ struct RunCommand: ToolCommand {
             try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             for i in 0 ..< target.outputCount {
                 let tensor = try target.output(i)
-                let array = try NPYArray(
-                    dtype: NPYDType(tensor.dataType), shape: tensor.shape.dimensions, data: [UInt8](tensor.data))
+                let array = try NPYArray(tensor)
                 let url = directory.appendingPathComponent("output_\(i).npy")
                 try array.write(to: url)
                 let at = invokes == nil ? "" : "invoke \(step) "
@@ -94,7 +95,8 @@ struct RunCommand: ToolCommand {
         var resized = false
         for (i, array) in arrays.enumerated() {
             let tensor = try target.input(i)
-            guard array.dtype == NPYDType(tensor.dataType) else {
+            let matches = tensor.dataType == .string ? array.dtype.isString : array.dtype == NPYDType(tensor.dataType)
+            guard matches else {
                 throw ToolError(
                     "input \(i) ('\(tensor.name)') has type \(tensor.dataType), but \(files[i]) holds \(array.dtype.descr)"
                 )
@@ -109,11 +111,16 @@ struct RunCommand: ToolCommand {
             }
         }
         if resized { try target.allocate() }
-        for (i, array) in arrays.enumerated() { try target.copy(Data(array.data), to: i) }
+        for (i, array) in arrays.enumerated() { try target.copy(array.tensorData(), to: i) }
     }
 
     /// min / max / mean and the first values, for a glance at an output.
     static func summary(_ array: NPYArray) -> String {
+        if array.dtype.isString {
+            let strings = (try? array.strings()) ?? []
+            let head = strings.prefix(3).map { "\"\($0)\"" }.joined(separator: ", ")
+            return "\(array.elementCount) strings [\(head)\(array.elementCount > 3 ? ", …" : "")]"
+        }
         let v = array.floatValues()
         guard let lo = v.min(), let hi = v.max() else { return "(empty)" }
         let mean = v.reduce(0, +) / Float(v.count)

@@ -8,12 +8,54 @@ public struct ConformanceCoverage: Sendable {
     public let supported: Set<String>
     /// Custom operator names with a built-in kernel here, sorted.
     public let customs: [String]
+    /// Which operators LiteRT has kernels for (nil: not known, no per-operator table).
+    public let litert: LiteRTKernels?
 
-    public init(schemaBuiltins: [String], supported: Set<String>, customs: [String] = []) {
+    public init(
+        schemaBuiltins: [String], supported: Set<String>, customs: [String] = [], litert: LiteRTKernels? = nil
+    ) {
         let notOperators: Set<String> = ["CUSTOM", "DELEGATE", "PLACEHOLDER_FOR_GREATER_OP_CODES"]
         builtins = schemaBuiltins.filter { !notOperators.contains($0) }
         self.supported = supported
         self.customs = customs.sorted()
+        self.litert = litert
+    }
+
+    /// One operator's line in the per-operator table: "kernel" here, else whether LiteRT
+    /// has one ("missing here" when it does, "LiteRT has none either" when it has not).
+    func status(of op: String, tested: Set<String>, litert: LiteRTKernels) -> String {
+        if supported.contains(op) { return tested.contains(op) ? "kernel" : "kernel (no single-operator case)" }
+        guard litert.probed.contains(op) else { return "no kernel (LiteRT not probed)" }
+        return litert.withKernel.contains(op) ? "**missing here** (LiteRT runs it)" : "LiteRT has none either"
+    }
+
+    /// The per-operator table and the summary of what LiteRT has that this runtime lacks.
+    func operatorTable(tested: Set<String>, litert: LiteRTKernels) -> String {
+        let stablehlo = builtins.filter { $0.hasPrefix("STABLEHLO_") }
+        let tflite = builtins.filter { !$0.hasPrefix("STABLEHLO_") }
+        let theirs = tflite.filter { litert.withKernel.contains($0) }
+        let theirsHLO = stablehlo.filter { litert.withKernel.contains($0) }
+        let missing = builtins.filter { !supported.contains($0) && litert.withKernel.contains($0) }
+        let gap =
+            missing.isEmpty
+            ? "This runtime has a kernel for every operator LiteRT runs."
+            : "LiteRT runs \(missing.count) operators this runtime has no kernel for: "
+                + missing.map { "`\($0)`" }.joined(separator: ", ") + "."
+        var out = """
+
+            ### Every schema operator
+
+            LiteRT \(litert.version) has kernels for \(theirs.count) of the \(tflite.count) TFLite operators and \
+            \(theirsHLO.count) of the \(stablehlo.count) StableHLO ones: `scripts/fixtures/litert_builtin_kernels.py` \
+            loads a one-operator model of each code with its reference and its default resolver \
+            (`Fixtures/conformance/litert-builtin-kernels.json`). \(gap)
+
+            | operator | here |
+            |---|---|
+
+            """
+        for op in builtins { out += "| `\(op)` | \(status(of: op, tested: tested, litert: litert)) |\n" }
+        return out
     }
 
     /// Where each built-in custom kernel's reference comes from. The MediaPipe operators
@@ -60,6 +102,7 @@ public struct ConformanceCoverage: Sendable {
                 "\nWith kernels but no single-operator case: \(untested.map { "`\($0)`" }.joined(separator: ", ")).\n"
         }
         out += "\nWithout a kernel: \(missing.map { "`\($0)`" }.joined(separator: ", ")).\n"
+        if let litert { out += operatorTable(tested: tested, litert: litert) }
         if !customs.isEmpty {
             out += """
 

@@ -41,6 +41,7 @@ public enum ConformanceRunner {
         _ testCase: ConformanceCase, threads: Int = 1,
         requantization: Interpreter.Options.Requantization = .exact
     ) -> CaseResult {
+        if testCase.refusedByLiteRT { return refusal(testCase, threads: threads, requantization: requantization) }
         do {
             let results = try invoke(testCase, threads: threads, requantization: requantization)
             var reference = Distance.zero
@@ -70,6 +71,18 @@ public enum ConformanceRunner {
                 id: testCase.id, op: testCase.op, dtype: testCase.dtype, tolerance: testCase.tolerance,
                 vsReference: nil, vsOptimized: nil, error: "\(error)")
         }
+    }
+
+    /// A case LiteRT refuses passes (at distance zero) when loading, allocating or invoking
+    /// the model fails here too.
+    static func refusal(
+        _ testCase: ConformanceCase, threads: Int, requantization: Interpreter.Options.Requantization
+    ) -> CaseResult {
+        let ran = (try? invoke(testCase, threads: threads, requantization: requantization)) != nil
+        return CaseResult(
+            id: testCase.id, op: testCase.op, dtype: testCase.dtype, tolerance: testCase.tolerance,
+            vsReference: ran ? nil : .zero, vsOptimized: ran ? nil : .zero,
+            error: ran ? "LiteRT refuses this model, but the runtime ran it" : nil)
     }
 
     /// Runs the model on each step's inputs, invoking one interpreter once per step (so
@@ -112,11 +125,10 @@ public enum ConformanceRunner {
             try runner.resizeInput(named: name, toShape: Tensor.Shape(array.shape))
         }
         try runner.invoke(
-            with: Dictionary(zip(names.inputs, inputs.map { Data($0.data) }), uniquingKeysWith: { a, _ in a }))
+            with: Dictionary(zip(names.inputs, try inputs.map { try $0.tensorData() }), uniquingKeysWith: { a, _ in a })
+        )
         return try names.outputs.map { name in
-            let tensor = try runner.output(named: name)
-            return try NPYArray(
-                dtype: NPYDType(tensor.dataType), shape: tensor.shape.dimensions, data: [UInt8](tensor.data))
+            return try NPYArray(runner.output(named: name))
         }
     }
 
@@ -134,19 +146,29 @@ public enum ConformanceRunner {
         }
         if resized { try interpreter.allocateTensors() }
         for (i, array) in inputs.enumerated() {
-            try interpreter.copy(Data(array.data), toInputAt: i)
+            try interpreter.copy(array.tensorData(), toInputAt: i)
         }
         try interpreter.invoke()
         return try (0 ..< interpreter.outputTensorCount).map { i in
-            let tensor = try interpreter.output(at: i)
-            return try NPYArray(
-                dtype: NPYDType(tensor.dataType), shape: tensor.shape.dimensions, data: [UInt8](tensor.data))
+            return try NPYArray(interpreter.output(at: i))
         }
     }
 
     static func elementCount(_ shape: [Int]) -> Int { shape.reduce(1, *) }
 
     static func distance(_ got: NPYArray, _ want: NPYArray) throws -> Distance {
+        if got.dtype.isString || want.dtype.isString {
+            // Strings match exactly or not at all: each differing one counts as 1.
+            let a = try got.byteStrings()
+            let b = try want.byteStrings()
+            guard a.count == b.count else {
+                throw ConformanceError.badCase("", "output has \(a.count) strings, reference has \(b.count)")
+            }
+            let differing = zip(a, b).filter { $0 != $1 }.count
+            return Distance(
+                maxAbsError: differing > 0 ? 1 : 0, maxReference: 0, isInteger: true, differing: differing,
+                elements: a.count)
+        }
         let integer =
             !(got.dtype == .float32 || got.dtype == .float64 || got.dtype == .float16 || got.dtype == .complex64)
         let a = try doubles(got)
@@ -198,14 +220,18 @@ public enum ConformanceRunner {
         case .complex64:
             return try NPYArray(dtype: .float32, shape: [array.data.count / 4], data: array.data)
                 .values(as: Float.self).map(Double.init)
+        case .unicode, .bytes:
+            throw ConformanceError.badCase("", "string arrays have no numeric values")
         }
     }
 }
 
 extension NPYDType {
-    /// The `.npy` element type holding a tensor of `type`.
-    public init(_ type: Tensor.DataType) {
+    /// The `.npy` element type holding a tensor of `type`; nil for a string tensor, whose
+    /// width depends on its strings (``NPYArray/init(_:)``).
+    public init?(_ type: Tensor.DataType) {
         switch type {
+        case .string: return nil
         case .float32: self = .float32
         case .float64: self = .float64
         case .float16: self = .float16
@@ -217,5 +243,33 @@ extension NPYDType {
         case .bool: self = .bool
         case .complex64: self = .complex64
         }
+    }
+}
+
+extension NPYArray {
+    /// A tensor's value: its bytes for a numeric tensor; for a string tensor its strings,
+    /// as `<U` when all are UTF-8, else as `|S`.
+    public init(_ tensor: Tensor) throws {
+        guard let dtype = NPYDType(tensor.dataType) else {
+            let strings = try [Data](tensor).map { [UInt8]($0) }
+            if strings.allSatisfy({ String(validating: $0, as: UTF8.self) != nil }) {
+                try self.init(
+                    shape: tensor.shape.dimensions, strings: strings.map { String(decoding: $0, as: UTF8.self) })
+            } else {
+                try self.init(shape: tensor.shape.dimensions, byteStrings: strings)
+            }
+            return
+        }
+        try self.init(dtype: dtype, shape: tensor.shape.dimensions, data: [UInt8](tensor.data))
+    }
+
+    /// The bytes to copy into a tensor: the array's data, or for a string array TFLite's
+    /// layout of its strings (as UTF-8).
+    public func tensorData() throws -> Data {
+        guard dtype.isString else { return Data(data) }
+        guard let data = Tensor.stringData(try byteStrings().map { Data($0) }) else {
+            throw ConformanceError.badCase("", "the strings pass the 2 GiB a string tensor holds")
+        }
+        return data
     }
 }

@@ -82,7 +82,9 @@ public enum FuzzEntryPoints {
             try interpreter.allocateTensors()
             for i in 0 ..< interpreter.inputTensorCount {
                 let input = try interpreter.input(at: i)
-                try interpreter.copy(Data(count: input.data.count), toInputAt: i)
+                // A string input already holds empty strings, one per element.
+                try interpreter.copy(
+                    input.dataType == .string ? input.data : Data(count: input.data.count), toInputAt: i)
             }
             try interpreter.invoke()
             var outputBytes = 0
@@ -103,7 +105,17 @@ public enum FuzzEntryPoints {
             for i in 0 ..< interpreter.inputTensorCount {
                 // Copied in runs, not per byte: inputs may be megabytes, and a per-byte
                 // loop under the fuzzer's instrumentation timed out.
-                var data = Data(count: try interpreter.input(at: i).data.count)
+                let input = try interpreter.input(at: i)
+                if input.dataType == .string {
+                    // The pattern as a raw layout (checked, and usually refused), then as
+                    // one string per element, so the string kernels run on it.
+                    _ = try? interpreter.copy(Data(bytes.prefix(256)), toInputAt: i)
+                    let text = Data(bytes[next...].prefix(64))
+                    let count = input.shape.dimensions.reduce(1, *)
+                    try interpreter.copy(Array(repeating: text, count: count), toInputAt: i)
+                    continue
+                }
+                var data = Data(count: input.data.count)
                 var filled = 0
                 while filled < data.count {
                     let run = Swift.min(data.count - filled, bytes.count - next)

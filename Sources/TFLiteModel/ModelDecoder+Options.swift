@@ -78,6 +78,30 @@ extension BuiltinOptions {
                 TransposeConvOptions(
                     padding: Padding(rawValue: o.padding), strideWidth: Int(o.strideW), strideHeight: Int(o.strideH),
                     activation: FusedActivation(rawValue: o.fusedActivation)))
+        case ID.rnn:
+            let o = try Schema.RNNOptions(t)
+            self = .rnn(
+                RNNOptions(
+                    activation: FusedActivation(rawValue: o.fusedActivation),
+                    asymmetricQuantizeInputs: o.asymmetricQuantizeInputs))
+        case ID.sequenceRNN:
+            let o = try Schema.SequenceRNNOptions(t)
+            self = .sequenceRNN(
+                SequenceRNNOptions(
+                    timeMajor: o.timeMajor, activation: FusedActivation(rawValue: o.fusedActivation),
+                    asymmetricQuantizeInputs: o.asymmetricQuantizeInputs))
+        case ID.bidirectionalSequenceRNN:
+            let o = try Schema.BidirectionalSequenceRNNOptions(t)
+            self = .bidirectionalSequenceRNN(
+                BidirectionalSequenceRNNOptions(
+                    timeMajor: o.timeMajor, activation: FusedActivation(rawValue: o.fusedActivation),
+                    mergeOutputs: o.mergeOutputs, asymmetricQuantizeInputs: o.asymmetricQuantizeInputs))
+        case ID.svdf:
+            let o = try Schema.SVDFOptions(t)
+            self = .svdf(
+                SVDFOptions(
+                    rank: Int(o.rank), activation: FusedActivation(rawValue: o.fusedActivation),
+                    asymmetricQuantizeInputs: o.asymmetricQuantizeInputs))
         case ID.pack:
             let o = try Small.pack(t)
             self = .pack(valuesCount: Int(o.valuesCount), axis: Int(o.axis))
@@ -114,6 +138,22 @@ extension BuiltinOptions {
         case ID.varHandle:
             let o = try Small.varHandle(t)
             self = .varHandle(container: o.container ?? "", sharedName: o.sharedName ?? "")
+        case ID.lstm: self = .lstm(LSTMOptions(try Schema.LSTMOptions(lstm: t)))
+        case ID.unidirectionalSequenceLSTM:
+            self = .unidirectionalSequenceLSTM(LSTMOptions(try Schema.LSTMOptions(unidirectional: t)))
+        case ID.bidirectionalSequenceLSTM:
+            self = .bidirectionalSequenceLSTM(LSTMOptions(try Schema.LSTMOptions(bidirectional: t)))
+        case ID.oneHot: self = .oneHot(axis: Int(try Small.oneHotAxis(t)))
+        case ID.unique: self = .unique(indexType: ElementType(rawValue: try Small.uniqueIndexType(t)))
+        case ID.reverseSequence:
+            let o = try Small.reverseSequence(t)
+            self = .reverseSequence(sequenceAxis: Int(o.seqDim), batchAxis: Int(o.batchDim))
+        case ID.bucketize: self = .bucketize(boundaries: try Small.bucketizeBoundaries(t))
+        case ID.sparseToDense: self = .sparseToDense(validateIndices: try Small.sparseToDenseValidate(t))
+        case ID.fakeQuant:
+            let o = try Small.fakeQuant(t)
+            self = .fakeQuant(min: o.min, max: o.max, numBits: Int(o.numBits), narrowRange: o.narrowRange)
+        case ID.embeddingLookupSparse: self = .embeddingLookupSparse(combiner: try Small.combiner(t))
         default:
             if let more = try BuiltinOptions.decodeMore(typeID: typeID, table: t) {
                 self = more
@@ -122,5 +162,14 @@ extension BuiltinOptions {
             self =
                 Schema.BuiltinOptionsType.emptyTables.contains(typeID) ? .empty(typeID: typeID) : .other(typeID: typeID)
         }
+    }
+}
+
+extension LSTMOptions {
+    init(_ o: Schema.LSTMOptions) {
+        self.init(
+            activation: FusedActivation(rawValue: o.fusedActivation), cellClip: o.cellClip, projClip: o.projClip,
+            kernelType: o.kernelType, timeMajor: o.timeMajor, mergeOutputs: o.mergeOutputs,
+            asymmetricQuantizeInputs: o.asymmetricQuantizeInputs, diagonalRecurrentTensors: o.diagonalRecurrentTensors)
     }
 }

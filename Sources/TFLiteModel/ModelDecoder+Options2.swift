@@ -46,6 +46,16 @@ extension BuiltinOptions {
         case ID.random:
             let o = try Schema.RandomOptions(t)
             return .random(seed: o.seed, seed2: o.seed2)
+        case ID.lshProjection: return .lshProjection(type: try Schema.lshProjectionType(t))
+        case ID.skipGram:
+            let o = try Schema.skipGram(t)
+            return .skipGram(
+                ngramSize: Int(o.ngramSize), maxSkipSize: Int(o.maxSkipSize), includeAllNgrams: o.includeAllNgrams)
+        case ID.hashtable:
+            let o = try Schema.hashtable(t)
+            return .hashtable(
+                tableID: o.tableID, keyType: ElementType(rawValue: o.keyType),
+                valueType: ElementType(rawValue: o.valueType))
         default:
             return nil
         }

@@ -155,6 +155,37 @@ public struct BatchMatMulOptions: Hashable, Sendable {
     }
 }
 
+/// The options of LSTM, UNIDIRECTIONAL_SEQUENCE_LSTM and BIDIRECTIONAL_SEQUENCE_LSTM
+/// (each decoded from its own table; fields a table lacks keep their defaults).
+public struct LSTMOptions: Hashable, Sendable {
+    /// The cell gate's and the output's activation (TANH in practice).
+    public var activation: FusedActivation
+    /// Clip the cell state to `[-cellClip, cellClip]` when positive (0: no clipping).
+    public var cellClip: Float
+    /// Clip the projection's output to `[-projClip, projClip]` when positive.
+    public var projClip: Float
+    /// LSTM only: 0 = FULL (the 24-input kernel), 1 = BASIC (the 5-input kernel).
+    public var kernelType: Int8
+    /// Sequence ops: the input is `[time, batch, features]` instead of `[batch, time, features]`.
+    public var timeMajor: Bool
+    /// BIDIRECTIONAL_SEQUENCE_LSTM: both directions' outputs go to the first output.
+    public var mergeOutputs: Bool
+    /// Hybrid kernels quantize each float row with a zero point instead of symmetrically.
+    public var asymmetricQuantizeInputs: Bool
+    /// UNIDIRECTIONAL_SEQUENCE_LSTM: the recurrent weights may be diagonal (rank 1).
+    public var diagonalRecurrentTensors: Bool
+    public init(
+        activation: FusedActivation, cellClip: Float = 0, projClip: Float = 0, kernelType: Int8 = 0,
+        timeMajor: Bool = false, mergeOutputs: Bool = false, asymmetricQuantizeInputs: Bool = false,
+        diagonalRecurrentTensors: Bool = false
+    ) {
+        self.activation = activation; self.cellClip = cellClip; self.projClip = projClip
+        self.kernelType = kernelType; self.timeMajor = timeMajor; self.mergeOutputs = mergeOutputs
+        self.asymmetricQuantizeInputs = asymmetricQuantizeInputs
+        self.diagonalRecurrentTensors = diagonalRecurrentTensors
+    }
+}
+
 /// The decoded `builtin_options` of an operator.
 ///
 /// Only the tables the runtime reads are decoded into typed values; any other table
@@ -184,6 +215,10 @@ public enum BuiltinOptions: Hashable, Sendable {
     case gather(axis: Int, batchDims: Int)
     case leakyRelu(alpha: Float)
     case transposeConv(TransposeConvOptions)
+    case rnn(RNNOptions)
+    case sequenceRNN(SequenceRNNOptions)
+    case bidirectionalSequenceRNN(BidirectionalSequenceRNNOptions)
+    case svdf(SVDFOptions)
     case pack(valuesCount: Int, axis: Int)
     case unpack(num: Int, axis: Int)
     case split(numSplits: Int)
@@ -210,6 +245,30 @@ public enum BuiltinOptions: Hashable, Sendable {
     case conv3D(Conv3DOptions)
     /// RANDOM_UNIFORM, RANDOM_STANDARD_NORMAL, MULTINOMIAL: the generator's two seeds.
     case random(seed: Int64, seed2: Int64)
+    case lstm(LSTMOptions)
+    case unidirectionalSequenceLSTM(LSTMOptions)
+    case bidirectionalSequenceLSTM(LSTMOptions)
+    /// ONE_HOT: the new axis (-1: last).
+    case oneHot(axis: Int)
+    /// UNIQUE: the element type of the index output (INT32 or INT64).
+    case unique(indexType: ElementType)
+    case reverseSequence(sequenceAxis: Int, batchAxis: Int)
+    /// BUCKETIZE: the bucket edges, which TFLite requires sorted.
+    case bucketize(boundaries: [Float])
+    /// SPARSE_TO_DENSE: recorded by the converter; TFLite's kernel does not read it.
+    case sparseToDense(validateIndices: Bool)
+    /// FAKE_QUANT: the range `[min, max]` and bit width of the simulated quantization.
+    case fakeQuant(min: Float, max: Float, numBits: Int, narrowRange: Bool)
+    /// EMBEDDING_LOOKUP_SPARSE: SUM = 0, MEAN = 1, SQRTN = 2 (schema `CombinerType`).
+    case embeddingLookupSparse(combiner: Int8)
+    /// LSH_PROJECTION: 1 SPARSE (one signature per hash function), 2 DENSE (one bit per
+    /// seed); other codes are refused at prepare.
+    case lshProjection(type: Int8)
+    /// SKIP_GRAM: words per gram, how many words a gram may skip between two of its words,
+    /// and whether grams of every size up to `ngramSize` are produced.
+    case skipGram(ngramSize: Int, maxSkipSize: Int, includeAllNgrams: Bool)
+    /// HASHTABLE: the interpreter's id of the table and its key and value types.
+    case hashtable(tableID: Int32, keyType: ElementType, valueType: ElementType)
     /// An options table with no fields (PadOptions, QuantizeOptions, HardSwishOptions...).
     case empty(typeID: UInt8)
     /// A table this library does not decode (`builtin_options_type` value kept).

@@ -50,8 +50,8 @@ public final class Interpreter {
     ///   an operator or type combination this runtime does not support. Its message starts
     ///   as TensorFlowLiteSwift's `failedToCreateInterpreter` does and goes on with
     ///   TensorFlow Lite's log line and the operator's index: `Failed to create the
-    ///   interpreter. Didn't find op for builtin opcode 'LSH_PROJECTION' version '1':
-    ///   operator 0 (LSH_PROJECTION) is not supported by this runtime`.
+    ///   interpreter. Didn't find op for builtin opcode 'CONCAT_EMBEDDINGS' version '1':
+    ///   operator 0 (CONCAT_EMBEDDINGS) is not supported by this runtime`.
     public convenience init(modelPath: String, options: Options? = nil, delegates: [Delegate]? = nil) throws {
         let model: Model
         do {
@@ -104,8 +104,8 @@ public final class Interpreter {
 
     /// Why an interpreter could not be created, worded as TensorFlowLiteSwift and
     /// TensorFlow Lite word it, then our detail: for an operator without a kernel,
-    /// `Failed to create the interpreter. Didn't find op for builtin opcode 'LSH_PROJECTION'
-    /// version '1': operator 0 (LSH_PROJECTION) is not supported by this runtime` (custom
+    /// `Failed to create the interpreter. Didn't find op for builtin opcode 'CONCAT_EMBEDDINGS'
+    /// version '1': operator 0 (CONCAT_EMBEDDINGS) is not supported by this runtime` (custom
     /// operators: `Encountered unresolved custom op: <name>`); for other failures,
     /// `Failed to create the interpreter. ` followed by the runtime's message.
     static func creationFailureMessage(_ error: RuntimeError, model: Model) -> String {
@@ -231,6 +231,10 @@ public final class Interpreter {
     public func copy(_ data: Data, toInputAt index: Int) throws -> Tensor {
         try checkIndex(index, count: inputTensorCount)
         let t = engine.inputs[index]
+        if engine.tensors[t].type == .string {
+            try copyStrings(data, toTensor: t)
+            return try input(at: index)
+        }
         guard let buffer = engine.buffer(forTensor: t) else {
             if let required = engine.tensors[t].byteCount, data.count != required {
                 throw InterpreterError.invalidTensorDataCount(provided: data.count, required: required)
@@ -256,6 +260,10 @@ public final class Interpreter {
 
     func snapshot(_ tensorIndex: Int, missing: InterpreterError) throws -> Tensor {
         let state = engine.tensors[tensorIndex]
+        if state.type == .string {
+            guard let buffer = engine.stringBuffer(forTensor: tensorIndex) else { throw missing }
+            return Tensor(name: state.name, dataType: .string, shape: Tensor.Shape(state.shape), data: Data(buffer))
+        }
         guard let buffer = engine.buffer(forTensor: tensorIndex) else { throw missing }
         guard let type = Tensor.DataType(state.type) else { throw InterpreterError.invalidTensorDataType }
         return Tensor(

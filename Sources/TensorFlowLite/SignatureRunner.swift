@@ -12,9 +12,9 @@ public final class SignatureRunner {
     /// The signature key.
     public let signatureKey: String
     /// The interpreter that created this runner (kept alive by it).
-    private let interpreter: Interpreter
+    let interpreter: Interpreter
     private let signature: Signature
-    private let engine: Engine
+    let engine: Engine
 
     /// The signature's input names, in `SignatureDef` order.
     public var inputs: [String] { signature.inputs.map(\.name) }
@@ -79,6 +79,10 @@ public final class SignatureRunner {
     ///   followed by ``allocateTensors()``.
     public func copy(_ data: Data, toInputNamed name: String) throws {
         let t = try tensorIndex(input: name)
+        if engine.tensors[t].type == .string {
+            try copyStrings(data, toTensor: t)
+            return
+        }
         guard let buffer = engine.buffer(forTensor: t) else {
             if let required = engine.tensors[t].byteCount, data.count != required {
                 throw SignatureRunnerError.invalidTensorDataCount(provided: data.count, required: required)
@@ -120,7 +124,7 @@ public final class SignatureRunner {
         return try snapshot(entry.tensorIndex)
     }
 
-    private func tensorIndex(input name: String) throws -> Int {
+    func tensorIndex(input name: String) throws -> Int {
         guard let entry = signature.inputs.first(where: { $0.name == name }) else {
             throw SignatureRunnerError.failedToGetTensor(tensorType: "input", nameInSignature: name)
         }
@@ -128,6 +132,13 @@ public final class SignatureRunner {
     }
 
     private func snapshot(_ t: Int) throws -> Tensor {
+        if engine.tensors[t].type == .string {
+            guard let buffer = engine.stringBuffer(forTensor: t) else {
+                throw SignatureRunnerError.allocateTensorsRequired
+            }
+            let state = engine.tensors[t]
+            return Tensor(name: state.name, dataType: .string, shape: Tensor.Shape(state.shape), data: Data(buffer))
+        }
         guard let buffer = engine.buffer(forTensor: t) else { throw SignatureRunnerError.allocateTensorsRequired }
         let state = engine.tensors[t]
         guard let type = Tensor.DataType(state.type) else { throw SignatureRunnerError.invalidTensorDataType }

@@ -31,7 +31,7 @@ extension Tensor {
     /// The element type of a tensor.
     ///
     /// `int8` is an addition to TensorFlowLiteSwift's cases (whose absence makes fully
-    /// int8-quantized models unusable there).
+    /// int8-quantized models unusable there), and so are `complex64` and `string`.
     public enum DataType: Equatable, Hashable, Sendable {
         case bool
         case uInt8
@@ -45,6 +45,11 @@ extension Tensor {
         /// Complex numbers stored as two float32 values each, real part first (TFLite's
         /// `COMPLEX64`, the output of RFFT2D).
         case complex64
+        /// Byte strings, one per element (TFLite's `STRING`). A string tensor's `data` is
+        /// TFLite's layout of them: an `Int32` count `n`, `n + 1` `Int32` offsets, then the
+        /// bytes. Read them with `[String](tensor)` or `[Data](tensor)`, write them with
+        /// `Interpreter.copy(_:toInputAt:)` (an array of `String` or `Data`).
+        case string
 
         init?(_ type: ElementType) {
             switch type {
@@ -58,13 +63,15 @@ extension Tensor {
             case .float32: self = .float32
             case .float64: self = .float64
             case .complex64: self = .complex64
+            case .string: self = .string
             default: return nil
             }
         }
 
-        /// Size of one element in bytes.
+        /// Size of one element in bytes (0 for ``string``, whose elements have no fixed size).
         public var byteSize: Int {
             switch self {
+            case .string: return 0
             case .bool, .uInt8, .int8: return 1
             case .int16, .float16: return 2
             case .int32, .float32: return 4

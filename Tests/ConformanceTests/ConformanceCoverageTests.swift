@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TFLiteConformance
 
@@ -30,5 +31,32 @@ import TFLiteConformance
         #expect(
             !ConformanceCoverage(schemaBuiltins: ["ADD"], supported: ["ADD"]).section(tested: []).contains(
                 "Custom operators"))
+    }
+}
+
+@Suite struct LiteRTCoverageTableTests {
+    @Test func tellsMissingHereFromAbsentInLiteRT() throws {
+        let json = """
+            {"litert_version": "2.3.0", "operators": [
+              {"op": "ADD", "litert": "kernel"}, {"op": "LSTM", "litert": "kernel"},
+              {"op": "CALL", "litert": "none"}, {"op": "STABLEHLO_ADD", "litert": "kernel"}]}
+            """
+        let litert = try LiteRTKernels(json: Data(json.utf8))
+        #expect(litert.version == "2.3.0")
+        #expect(litert.withKernel == ["ADD", "LSTM", "STABLEHLO_ADD"])
+        let coverage = ConformanceCoverage(
+            schemaBuiltins: ["ADD", "LSTM", "CALL", "STABLEHLO_ADD"], supported: ["ADD"], litert: litert)
+        let text = coverage.section(tested: ["ADD"])
+        #expect(text.contains("LiteRT 2.3.0 has kernels for 2 of the 3 TFLite operators and 1 of the 1 StableHLO ones"))
+        #expect(text.contains("LiteRT runs 2 operators this runtime has no kernel for: `LSTM`, `STABLEHLO_ADD`."))
+        #expect(text.contains("| `ADD` | kernel |"))
+        #expect(text.contains("| `LSTM` | **missing here** (LiteRT runs it) |"))
+        #expect(text.contains("| `CALL` | LiteRT has none either |"))
+    }
+
+    @Test func rejectsEntriesWithoutAStatus() {
+        #expect(throws: ConformanceError.self) {
+            try LiteRTKernels(json: Data(#"{"litert_version": "2.3.0", "operators": [{"op": "ADD"}]}"#.utf8))
+        }
     }
 }

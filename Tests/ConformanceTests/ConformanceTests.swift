@@ -35,6 +35,21 @@ import TFLiteConformance
         }
     }
 
+    /// Cases that keep state between invokes, loop or branch run at 2 threads too: the
+    /// subgraphs control-flow operators call share their caller's worker threads, and a
+    /// recurrent kernel splits its gate products over them.
+    @Test(arguments: cases.filter { $0.steps.count > 1 || ["WHILE", "IF"].contains($0.op) }.map(\.id))
+    func matchesAtTwoThreads(_ id: String) throws {
+        let expectedFailures = try ExpectedFailures(
+            contentsOf: Self.root.appendingPathComponent("expected-failures.txt"))
+        guard expectedFailures.reason(for: id) == nil else { return }
+        let testCase = try #require(Self.cases.first { $0.id == id })
+        let result = ConformanceRunner.run(testCase, threads: 2)
+        #expect(
+            result.passed,
+            "\(id) at 2 threads: \(result.error ?? "max error \(result.vsReference?.maxAbsError ?? .nan)")")
+    }
+
     /// The opt-in float32 requantization is within one code of the reference on every
     /// single-operator case it changes, and differs from it somewhere (it is a different
     /// arithmetic, so a run that matched everywhere would mean the option did nothing).

@@ -13,7 +13,7 @@ import Testing
         let options = ModelInputOutputOptions()
         expectError(
             nsError { try options.setInputFormat(index: 0, type: .unknown, dimensions: [1, 10]) }, .invalidArgument,
-            "The input format at index 0 has type unknown; expected float32, int32, uInt8 or int64.")
+            "The input format at index 0 has type unknown; expected float32, int32, uInt8, int64 or string.")
         expectError(
             nsError { try options.setOutputFormat(index: 2, type: .float32, dimensions: []) }, .invalidArgument,
             "The output format at index 2 has no dimensions; expected at least one.")
@@ -143,7 +143,7 @@ import Testing
         try inputs.addInput(Data(count: 4))
         expectError(
             await T.runError(interpreter, inputs, options), .invalidArgument,
-            "Input 0 has type int8 in the model, which the custom model API cannot pass (it supports float32, int32, uInt8 and int64)."
+            "Input 0 has type int8 in the model, which the custom model API cannot pass (it supports float32, int32, uInt8, int64 and string)."
         )
     }
 

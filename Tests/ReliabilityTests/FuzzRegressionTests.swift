@@ -27,6 +27,7 @@ struct FuzzRegressionTests {
                 $0.pathExtension == "tflite" && !$0.lastPathComponent.hasPrefix("face_detection_full")
             }
             urls += files(in: "Fuzz/seeds/models-mediapipe")
+            urls += files(in: "Fuzz/seeds/models-text")
         case "png":
             urls += files(in: "Fixtures/vision").filter { $0.pathExtension == "png" }
         case "bundle-files":
@@ -64,6 +65,19 @@ struct FuzzRegressionTests {
         for url in urls {
             let outcome = FuzzEntryPoints.modelInvoke(try [UInt8](Data(contentsOf: url)))
             #expect(outcome.hasPrefix("invoked: "), "\(url.lastPathComponent): \(outcome)")
+        }
+    }
+
+    /// The text seeds run to the end twice: on their empty strings, then on the fuzz
+    /// input's bytes as strings.
+    @Test func textSeedsReachTheKernels() throws {
+        let urls = Self.files(in: "Fuzz/seeds/models-text")
+        #expect(urls.count == 4)
+        for url in urls {
+            let outcome = FuzzEntryPoints.modelInvoke(try [UInt8](Data(contentsOf: url)))
+            #expect(
+                outcome.hasPrefix("invoked: ") && outcome.hasSuffix("pattern invoked"),
+                "\(url.lastPathComponent): \(outcome)")
         }
     }
 

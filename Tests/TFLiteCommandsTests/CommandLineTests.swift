@@ -137,11 +137,12 @@ import TFLiteRuntime
         #expect(r.out.hasPrefix("OVERVIEW: Time model load and inference"))
         #expect(
             r.out.contains(
-                "USAGE: tflite bench <model> [--threads <n>] [--runs <n>] [--warmup <n>] [--json] [--profile] [--requantization <mode>] [--kernel-level <level>]\n"
+                "USAGE: tflite bench <model> [--threads <n>] [--runs <n>] [--warmup <n>] [--json] [--profile] [--signature <name>] [--input <file.npy> ...] [--requantization <mode>] [--kernel-level <level>]\n"
             ))
         for label in [
             "<model>", "--threads <n>", "-n, --runs <n>", "--warmup <n>", "--json", "--profile",
-            "--requantization <mode>", "--kernel-level <level>", "-h, --help",
+            "--signature <name>", "-i, --input <file.npy>", "--requantization <mode>", "--kernel-level <level>",
+            "-h, --help",
         ] {
             #expect(r.out.contains("\n  \(label) "), "\(label)")
         }

@@ -23,6 +23,7 @@ import TFLiteModel
             {"index": 3, "op": "ADD", "version": 1, "activation": "NONE", "inputs": [5, 5], "outputs": [9], "custom_options": null},
             {"index": 4, "op": "ADD", "version": 1, "activation": "RELU", "inputs": [9, 9], "outputs": [9], "custom_options": null}
           ],
+          "subgraph_operators": [[]], "variables": [],
           "op_histogram": {"ADD": 2, "CONV_2D": 1, "CUSTOM:TFLite_Detection_PostProcess": 1, "DEQUANTIZE": 1},
           "constant_bytes": 174, "activation_bytes": 448,
           "metadata": [{"name": "min_runtime_version", "size": 16}, {"name": "TFLITE_METADATA", "size": 20}, {"name": "empty", "size": 0}],
@@ -40,7 +41,7 @@ import TFLiteModel
     @Test func isValidJSONForFoundation() throws {
         let text = inspectJSON(try sampleModel()).serialized()
         let object = try JSONSerialization.jsonObject(with: Data(text.utf8))
-        #expect((object as? [String: Any])?.count == 13)
+        #expect((object as? [String: Any])?.count == 15)
     }
 
     @Test func perAxisQuantizationAndDynamicShapes() throws {

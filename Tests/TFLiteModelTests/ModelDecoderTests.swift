@@ -133,6 +133,28 @@ struct ModelDecoderTests {
         #expect(tensor.type == .string && tensor.constantData?.count == 19)
     }
 
+    /// Malformed STRING constants: every offset and the count are checked at load.
+    @Test func malformedStringConstantsAreRefused() throws {
+        let cases: [([Int32], String)] = [
+            ([3, 16, 18, 19], "holds 3 strings, but the shape has 2 elements"),
+            ([2, 15, 18, 19], "offset 0 is 15"),
+            ([2, 16, 20, 19], "offset 1 is 20"),
+            ([2, 16, 18, 17], "offset 2 is 17"),
+            ([2, 16, 17, 18], "last offset is 18"),
+        ]
+        for (header, message) in cases {
+            var m = TModel.minimal()
+            m.buffers.append(buffer(header.flatMap(le) + Array("abc".utf8)))
+            m.subgraphs[0].tensors.append(TTensor(name: "s", shape: [2], type: 5, buffer: 3))
+            do {
+                _ = try m.decode()
+                Issue.record("accepted \(header)")
+            } catch {
+                #expect("\(error)".contains(message), "\(error)")
+            }
+        }
+    }
+
     @Test func emptyBufferListAndScalarQuantization() throws {
         var m = TModel.minimal()
         m.buffers = []
@@ -221,12 +243,49 @@ struct ModelDecoderTests {
         (35, FBTable([0: .i32(3)]), .split(numSplits: 3)),
         (79, FBTable([0: .i32(2)]), .splitV(numSplits: 2)),
         (77, FBTable([0: .i8(1)]), .mirrorPad(mode: 1)),
+        (7, FBTable([0: .i8(4), 1: .bool(true)]), .rnn(RNNOptions(activation: .tanh, asymmetricQuantizeInputs: true))),
+        (7, FBTable(), .rnn(RNNOptions(activation: .none))),
+        (
+            31, FBTable([0: .bool(true), 1: .i8(1)]),
+            .sequenceRNN(SequenceRNNOptions(timeMajor: true, activation: .relu))
+        ),
+        (
+            70, FBTable([1: .i8(4), 2: .bool(true), 3: .bool(true)]),
+            .bidirectionalSequenceRNN(
+                BidirectionalSequenceRNNOptions(
+                    timeMajor: false, activation: .tanh, mergeOutputs: true, asymmetricQuantizeInputs: true))
+        ),
+        (
+            6, FBTable([0: .i32(2), 1: .i8(1), 2: .bool(true)]),
+            .svdf(SVDFOptions(rank: 2, activation: .relu, asymmetricQuantizeInputs: true))
+        ),
+        (6, FBTable(), .svdf(SVDFOptions(rank: 0, activation: .none))),
         (
             101, FBTable([0: .bool(true), 2: .bool(true)]),
             .batchMatMul(BatchMatMulOptions(adjointX: true, adjointY: false, asymmetricQuantizeInputs: true))
         ),
         (37, FBTable([0: .i8(0), 1: .i8(9)]), .cast(inType: .float32, outType: .int8)),
         (55, FBTable([0: .i8(4)]), .shape(outType: .int64)),
+        (
+            14, FBTable([0: .i8(4), 1: .f32(1.5), 2: .f32(0.5), 3: .i8(1), 4: .bool(true)]),
+            .lstm(
+                LSTMOptions(
+                    activation: .tanh, cellClip: 1.5, projClip: 0.5, kernelType: 1, asymmetricQuantizeInputs: true))
+        ),
+        (
+            71, FBTable([0: .i8(4), 3: .bool(true), 4: .bool(true), 5: .bool(true)]),
+            .unidirectionalSequenceLSTM(
+                LSTMOptions(
+                    activation: .tanh, timeMajor: true, asymmetricQuantizeInputs: true, diagonalRecurrentTensors: true))
+        ),
+        (
+            69, FBTable([0: .i8(4), 2: .f32(3), 3: .bool(true), 5: .bool(true)]),
+            .bidirectionalSequenceLSTM(
+                LSTMOptions(
+                    activation: .tanh, projClip: 3, timeMajor: true, mergeOutputs: true, asymmetricQuantizeInputs: true)
+            )
+        ),
+        (69, FBTable([4: .bool(false)]), .bidirectionalSequenceLSTM(LSTMOptions(activation: .none))),
         (22, FBTable(), .empty(typeID: 22)),
         (91, FBTable(), .empty(typeID: 91)),
         (16, FBTable([0: .u32(1)]), .other(typeID: 16)),
@@ -245,6 +304,12 @@ struct ModelDecoderTests {
     @Test func optionsTypeNamesFollowTheSchema() {
         #expect(Schema.BuiltinOptionsType.names.count == 127)
         #expect(Schema.BuiltinOptionsType.name(101) == "BatchMatMulOptions")
+        #expect(Schema.BuiltinOptionsType.name(Schema.BuiltinOptionsType.svdf) == "SVDFOptions")
+        #expect(Schema.BuiltinOptionsType.name(Schema.BuiltinOptionsType.rnn) == "RNNOptions")
+        #expect(Schema.BuiltinOptionsType.name(Schema.BuiltinOptionsType.sequenceRNN) == "SequenceRNNOptions")
+        #expect(
+            Schema.BuiltinOptionsType.name(Schema.BuiltinOptionsType.bidirectionalSequenceRNN)
+                == "BidirectionalSequenceRNNOptions")
         #expect(Schema.BuiltinOptionsType.name(126) == "RightShiftOptions")
         #expect(Schema.BuiltinOptionsType.name(127) == "BuiltinOptions_127")
         #expect(Schema.BuiltinOptions2Type.name(23) == "StablehloCaseOptions")

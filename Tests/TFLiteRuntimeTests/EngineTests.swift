@@ -28,9 +28,9 @@ import TFLiteModel
         var g = GraphBuilder()
         let x = g.input([1], .float32)
         let y = g.tensor([1], .float32)
-        g.op(.lshProjection, inputs: [x], outputs: [y])
+        g.op(.concatEmbeddings, inputs: [x], outputs: [y])
         g.output(y)
-        #expect(throws: RuntimeError.unsupportedOperator(index: 0, op: "LSH_PROJECTION")) { try g.engine() }
+        #expect(throws: RuntimeError.unsupportedOperator(index: 0, op: "CONCAT_EMBEDDINGS")) { try g.engine() }
     }
 
     @Test func everyUnsupportedOperatorIsNamedAtCreation() {
@@ -38,22 +38,22 @@ import TFLiteModel
         let x = g.input([1], .float32)
         let a = g.tensor([1], .float32), b = g.tensor([1], .float32), c = g.tensor([1], .float32)
         let d = g.tensor([1], .float32), e = g.tensor([1], .float32)
-        g.op(.lshProjection, inputs: [x], outputs: [a])
+        g.op(.concatEmbeddings, inputs: [x], outputs: [a])
         g.op(.relu, inputs: [a], outputs: [b])
-        g.op(.skipGram, inputs: [b], outputs: [c])
-        g.op(.lshProjection, inputs: [c], outputs: [d])
+        g.op(.call, inputs: [b], outputs: [c])
+        g.op(.concatEmbeddings, inputs: [c], outputs: [d])
         _ = g.customOp("MyCustomOp", inputs: [d], outputs: [e], options: [])
         g.output(e)
         let expected = RuntimeError.unsupportedOperators([
-            UnsupportedOperator(index: 0, op: "LSH_PROJECTION"), UnsupportedOperator(index: 2, op: "SKIP_GRAM"),
+            UnsupportedOperator(index: 0, op: "CONCAT_EMBEDDINGS"), UnsupportedOperator(index: 2, op: "CALL"),
             UnsupportedOperator(index: 4, op: "CUSTOM:MyCustomOp"),
         ])
         #expect(throws: expected) { try g.engine() }
         #expect(
             expected.description
-                == "operators 0 (LSH_PROJECTION), 2 (SKIP_GRAM) and 4 (CUSTOM:MyCustomOp) are not supported by this runtime; register a kernel for each custom operator's name (Interpreter.Options.registerCustomOperator)"
+                == "operators 0 (CONCAT_EMBEDDINGS), 2 (CALL) and 4 (CUSTOM:MyCustomOp) are not supported by this runtime; register a kernel for each custom operator's name (Interpreter.Options.registerCustomOperator)"
         )
-        #expect(expected.unsupportedOperators.map(\.op) == ["LSH_PROJECTION", "SKIP_GRAM", "CUSTOM:MyCustomOp"])
+        #expect(expected.unsupportedOperators.map(\.op) == ["CONCAT_EMBEDDINGS", "CALL", "CUSTOM:MyCustomOp"])
     }
 
     @Test func unsupportedTypesAreNamedAtCreation() throws {

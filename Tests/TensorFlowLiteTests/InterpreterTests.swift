@@ -173,10 +173,10 @@ import TFLiteModel
 
     @Test func unsupportedOperatorIsNamed() {
         let message =
-            "Failed to create the interpreter. Didn't find op for builtin opcode 'LSH_PROJECTION' version '1': "
-            + "operator 0 (LSH_PROJECTION) is not supported by this runtime"
+            "Failed to create the interpreter. Didn't find op for builtin opcode 'CONCAT_EMBEDDINGS' version '1': "
+            + "operator 0 (CONCAT_EMBEDDINGS) is not supported by this runtime"
         #expect(throws: InterpreterError.tensorFlowLiteError(message)) {
-            try Interpreter(model: Self.model(op: .lshProjection, type: .float32))
+            try Interpreter(model: Self.model(op: .concatEmbeddings, type: .float32))
         }
         #expect(InterpreterError.tensorFlowLiteError(message).description == "TensorFlow Lite Error: " + message)
     }

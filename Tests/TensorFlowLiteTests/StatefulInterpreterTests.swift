@@ -57,4 +57,42 @@ import TensorFlowLite
         try total.invoke(with: ["scale": scale])
         #expect(Self.floats(try total.output(named: "calls").data) == [0])
     }
+
+    /// Greedy generation through the decoder's two signatures, its key/value cache in
+    /// variables: prefill the prompt, then feed each step the token the last one chose. The
+    /// 16 tokens equal LiteRT's (the corpus case records, as each decode step's input, the
+    /// token LiteRT's reference kernels chose at the step before).
+    @Test(arguments: ["f32", "hyb"])
+    func decoderGeneratesLiteRTsTokens(_ dtype: String) throws {
+        let folder = Self.corpus.appendingPathComponent("models/decoder_kv_cache/\(dtype)")
+        func npyInt32(_ name: String) throws -> [Int32] {
+            let bytes = try Data(contentsOf: folder.appendingPathComponent(name)).dropFirst(128)
+            return bytes.withUnsafeBytes { Array($0.bindMemory(to: Int32.self)) }
+        }
+        let interpreter = try Interpreter(
+            modelPath: folder.appendingPathComponent("model.tflite").path, options: Self.options())
+        let prefill = try interpreter.signatureRunner(with: "prefill")
+        let decode = try interpreter.signatureRunner(with: "decode")
+        func argmax(_ runner: SignatureRunner) throws -> Int32 {
+            let logits = Self.floats(try runner.output(named: "logits").data)
+            return Int32(logits.indices.max { logits[$0] < logits[$1] } ?? 0)
+        }
+        let prompt = try npyInt32("step0/input_0.npy")
+        try prefill.invoke(with: ["tokens": prompt.withUnsafeBufferPointer { Data(buffer: $0) }])
+        var token = try argmax(prefill)
+        var generated: [Int32] = []
+        var expected: [Int32] = []
+        for step in 1 ... 16 {
+            expected += try npyInt32("step\(step)/input_0.npy")
+            generated.append(token)
+            let position = Int32(prompt.count + step - 1)
+            try decode.invoke(with: [
+                "token": withUnsafeBytes(of: token) { Data($0) },
+                "position": withUnsafeBytes(of: position) { Data($0) },
+            ])
+            token = try argmax(decode)
+        }
+        #expect(generated == expected)
+        #expect(Set(generated).count > 3, "\(generated)")
+    }
 }

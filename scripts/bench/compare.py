@@ -50,9 +50,23 @@ def cpu_model() -> str:
     return platform.processor() or "unknown"
 
 
+def bench_arguments(model: str) -> list:
+    """`--signature` and `--input` arguments from MODEL.bench.json beside the model, if any:
+    {"signature": KEY, "inputs": [FILE.npy, ...]} (paths relative to the JSON file), for a
+    model timed through one signature on given inputs (a decoder's `decode` step)."""
+    sidecar = pathlib.Path(model + ".bench.json")
+    if not sidecar.exists():
+        return []
+    spec = json.loads(sidecar.read_text())
+    args = ["--signature", spec["signature"]] if spec.get("signature") else []
+    for name in spec.get("inputs", []):
+        args += ["--input", str(sidecar.parent / name)]
+    return args
+
+
 def ours(binary: str, model: str, threads: int, runs: int, warmup: int, env=None, args=()):
     r = subprocess.run([binary, "bench", model, "--json", "--threads", str(threads), "--runs", str(runs),
-                        "--warmup", str(warmup), *args], capture_output=True, text=True,
+                        "--warmup", str(warmup), *bench_arguments(model), *args], capture_output=True, text=True,
                        env=dict(os.environ, **env) if env else None)
     if r.returncode != 0:
         message = (r.stderr or r.stdout).strip().splitlines()
@@ -62,7 +76,7 @@ def ours(binary: str, model: str, threads: int, runs: int, warmup: int, env=None
 
 def litert(model: str, threads: int, runs: int, warmup: int, mode: str):
     r = subprocess.run([sys.executable, str(HERE / "litert_bench.py"), model, "--threads", str(threads),
-                        "--runs", str(runs), "--warmup", str(warmup), "--mode", mode],
+                        "--runs", str(runs), "--warmup", str(warmup), "--mode", mode, *bench_arguments(model)],
                        capture_output=True, text=True)
     if r.returncode != 0:
         message = r.stderr.strip().splitlines()

@@ -10,7 +10,9 @@
 # Builds `tflite` in release, makes (or reuses) the random-weight models in
 # Benchmarks/models/ (ignored by git; BENCH_MODELS overrides): MobileNet v1/v2 224 float,
 # int8 and legacy uint8, and an SSD MobileNetV2 detector at 320 float, uint8 and int8
-# (see scripts/make_models.py); adds the tiny SSD head ending in the post-process op and
+# (see scripts/make_models.py), LSTM keyword-spotter and text-classifier models in
+# float32, hybrid and int8, and a streaming SVDF keyword spotter, float and int8 (timed per
+# invoke, each invoke one more frame of the stream); adds the tiny SSD head ending in the post-process op and
 # the MediaPipe face detectors from Fixtures/models.
 # Python comes from scripts/fixtures/venv.sh (FIXTURE_VENV=/path/to/venv reuses one).
 # Prints a Markdown table; the samples go to Benchmarks/models/last-compare.json.
@@ -53,6 +55,9 @@ if [ ${#models[@]} -eq 0 ]; then
     "$cache/mobilenet_v1_uint8.tflite" "$cache/mobilenet_v2_uint8.tflite"
     "$cache/ssd_mobilenet_v2_320_float.tflite" "$cache/ssd_mobilenet_v2_320_uint8.tflite"
     "$cache/ssd_mobilenet_v2_320_int8.tflite"
+    "$cache/kws_lstm_float.tflite" "$cache/kws_lstm_hybrid.tflite" "$cache/kws_lstm_int8.tflite"
+    "$cache/text_lstm_float.tflite" "$cache/text_lstm_hybrid.tflite" "$cache/text_lstm_int8.tflite"
+    "$cache/kws_svdf_float.tflite" "$cache/kws_svdf_int8.tflite"
     "$root/Fixtures/models/face_detection_short_range.tflite"
     "$root/Fixtures/models/face_detection_full_range.tflite"
     "$root/Fixtures/models/ssd_postprocess.tflite"

@@ -15,6 +15,20 @@
   ssd_mobilenet_v2_320_uint8.tflite  the same detector, legacy uint8 body and input
   ssd_mobilenet_v2_320_int8.tflite   the same detector, full-integer int8 body (per-channel
                               weights), int8 input
+  kws_lstm_{float,hybrid,int8}.tflite   a keyword spotter: 98 frames x 40 features ->
+                              tf-keras LSTM(128) -> Dense(12) + softmax, batch 1, fused
+                              into UNIDIRECTIONAL_SEQUENCE_LSTM; float32, dynamic-range
+                              (int8 weights, float activations) and full-integer int8
+  text_lstm_{float,hybrid,int8}.tflite  a text classifier: 64 token ids (taken mod 5000,
+                              so any int32 is a token) -> Embedding(5000, 64) -> LSTM(64)
+                              -> Dense(4) + softmax, batch 1, same forms
+  kws_svdf_float.tflite       a streaming keyword spotter: one [1, 40] feature frame per
+                              invoke, SVDF(256 units, rank 2, memory 32) + relu,
+                              SVDF(128 units, rank 1, memory 16) + relu, dense(12), softmax
+                              (the conformance corpus's svdf_keyword_spotter at a micro_speech
+                              scale; scripts/fixtures/conformance/models_kws.py); float32
+  kws_svdf_int8.tflite        the same, quantized by TFLite's calibrator and quantizer (int8
+                              activations, int16 SVDF state), int8 input and output
 
 Weights are random (weights=None) from a fixed Keras seed, and no weights need
 downloading. Each batch normalization is then set to the mean and variance its input
@@ -39,8 +53,9 @@ import sys
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 
 HERE = pathlib.Path(__file__).resolve().parent
-# tflite_edit lives with the fixture generators.
+# tflite_edit lives with the fixture generators, the keyword spotter with the conformance ones.
 sys.path.insert(0, str(HERE.parents[1] / "scripts" / "fixtures"))
+sys.path.insert(0, str(HERE.parents[1] / "scripts" / "fixtures" / "conformance"))
 
 SEED = 1234
 SHAPE = (1, 224, 224, 3)
@@ -349,11 +364,86 @@ def ssd_check(data: bytes) -> None:
         raise SystemExit(f"ssd: weak detections on a random image: count {count}, classes {classes}")
 
 
+LSTM_KINDS = ("float", "hybrid", "int8")
+
+
+def lstm_model(name: str):
+    """The two recurrent benchmark nets (tf-keras, whose LSTM the converter fuses), seeded
+    uniform weights, and their input spec."""
+    import numpy as np
+    import tensorflow as tf
+    import tf_keras as keras
+
+    rng = np.random.default_rng(SEED)
+    if name == "kws_lstm":
+        inp = keras.Input(batch_shape=(1, 98, 40))
+        x = keras.layers.LSTM(128)(inp)
+        spec = tf.TensorSpec((1, 98, 40), tf.float32)
+    else:
+        inp = keras.Input(batch_shape=(1, 64), dtype="int32")
+        # Any int32 is a valid token (the benchmark harnesses draw integers over the type).
+        x = keras.layers.Lambda(lambda t: tf.math.floormod(t, 5000))(inp)
+        x = keras.layers.Embedding(5000, 64)(x)
+        x = keras.layers.LSTM(64)(x)
+        spec = tf.TensorSpec((1, 64), tf.int32)
+    model = keras.Model(inp, keras.layers.Dense(12 if name == "kws_lstm" else 4, activation="softmax")(x))
+    weights = [rng.uniform(-1, 1, w.shape).astype(np.float32) / np.sqrt(max(w.shape[0], 1))
+               if w.ndim == 2 else rng.uniform(-0.3, 0.3, w.shape).astype(np.float32)
+               for w in model.get_weights()]
+    if name == "text_lstm":
+        # Embedding rows of about unit size, so the LSTM's cell state spans a usual range.
+        weights[0] = rng.uniform(-1, 1, weights[0].shape).astype(np.float32)
+    model.set_weights(weights)
+    return model, spec
+
+
+def lstm_convert(model, spec, kind: str) -> bytes:
+    import numpy as np
+    import tensorflow as tf
+
+    fn = tf.function(lambda x: model(x), input_signature=[spec])
+    converter = tf.lite.TFLiteConverter.from_concrete_functions([fn.get_concrete_function()], model)
+    if kind != "float":
+        converter.optimizations = [tf.lite.Optimize.DEFAULT]
+    if kind == "int8":
+        rng = np.random.default_rng(SEED)
+
+        def samples():
+            for _ in range(16):
+                if spec.dtype == tf.int32:
+                    yield [rng.integers(0, 5000, spec.shape).astype(np.int32)]
+                else:
+                    yield [np.tanh(np.cumsum(rng.normal(0, 0.3, spec.shape), axis=1) / 3).astype(np.float32)]
+        converter.representative_dataset = samples
+        converter.target_spec.supported_ops = [tf.lite.OpsSet.TFLITE_BUILTINS_INT8]
+        if spec.dtype == tf.float32:
+            converter.inference_input_type = tf.int8
+        converter.inference_output_type = tf.int8
+    return converter.convert()
+
+
 def write(path: pathlib.Path, data: bytes) -> None:
     tmp = path.with_suffix(".tmp")
     tmp.write_bytes(data)
     tmp.rename(path)
     print(f"wrote {path} ({len(data):,} bytes)", file=sys.stderr)
+
+
+KWS_LAYERS = [(256, 2, 32), (128, 1, 16)]  # (units, rank, memory)
+KWS_CLASSES = 12
+
+
+def kws(kind: str) -> bytes:
+    """The streaming SVDF keyword spotter, float or int8 (calibrated on a seeded stream of
+    300 synthetic feature frames)."""
+    import models_kws
+    from cases_recurrent import quantize_int8
+
+    data = models_kws.build_float("kws_svdf", KWS_LAYERS, KWS_CLASSES)
+    if kind == "int8":
+        frames = models_kws.frames(models_kws._rng("kws_svdf", 2), 300)
+        data = quantize_int8(data, [[f] for f in frames])
+    return data
 
 
 def main() -> int:
@@ -372,6 +462,17 @@ def main() -> int:
         module = ssd_module(ssd_build())
         for kind, path in missing:
             write(path, ssd_convert(module, kind))
+    for name in ("kws_lstm", "text_lstm"):
+        missing = [(kind, out / f"{name}_{kind}.tflite") for kind in LSTM_KINDS]
+        missing = [(kind, path) for kind, path in missing if not path.exists()]
+        if missing:
+            model, spec = lstm_model(name)
+            for kind, path in missing:
+                write(path, lstm_convert(model, spec, kind))
+    for kind in ("float", "int8"):
+        path = out / f"kws_svdf_{kind}.tflite"
+        if not path.exists():
+            write(path, kws(kind))
     return 0
 
 

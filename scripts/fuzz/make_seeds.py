@@ -11,7 +11,9 @@ Run with the fixture venv (numpy, flatbuffers and the `tflite` schema package):
 * seeds/npy: small .npy files of every dtype the reader accepts, C and Fortran order,
   0-d, empty, and format 2.0 / 3.0 headers.
 
-The model targets use Fixtures/models/*.tflite directly.
+The model targets use Fixtures/models/*.tflite directly, and the seeds that
+make_mediapipe_seeds.py and make_text_seeds.py write (make_text_seeds.py also adds string
+arrays to seeds/npy).
 """
 import io
 import pathlib

@@ -75,6 +75,9 @@ add_model_seed() { # FILE NAME
 for m in "$root"/Fixtures/models/*.tflite; do add_model_seed "$m" "$(basename "$m")"; done
 # One tiny model per MediaPipe custom operator (scripts/fuzz/make_mediapipe_seeds.py).
 for m in "$root"/Fuzz/seeds/models-mediapipe/*.tflite; do add_model_seed "$m" "$(basename "$m")"; done
+# Tiny models with STRING tensors, hash tables and the Smart Reply operators
+# (scripts/fuzz/make_text_seeds.py).
+for m in "$root"/Fuzz/seeds/models-text/*.tflite; do add_model_seed "$m" "$(basename "$m")"; done
 # The classifier with TFLite metadata seeds the metadata decoding that model-load runs too.
 add_model_seed "$root/Fixtures/vision/mobilenet_float_metadata.tflite" "mobilenet_float_metadata.tflite"
 for m in "$root"/Fixtures/bundles/*/model.tflite; do add_model_seed "$m" "bundle-$(basename "$(dirname "$m")").tflite"; done
@@ -87,9 +90,10 @@ for op in "$root"/Fixtures/conformance/*/; do
     fi
   done
 done
-# The whole-model audio classifiers: framing, RFFT2D and complex tensors in one graph.
-for m in "$root"/Fixtures/conformance/models/audio_*/f32/model.tflite; do
-  add_model_seed "$m" "conformance-$(basename "$(dirname "$(dirname "$m")")").tflite"
+# The whole models: the audio classifiers (framing, RFFT2D and complex tensors in one
+# graph), and those with loops, branches, variables, signatures and recurrent state.
+for m in "$root"/Fixtures/conformance/models/*/*/model.tflite; do
+  add_model_seed "$m" "conformance-$(basename "$(dirname "$(dirname "$m")")")-$(basename "$(dirname "$m")").tflite"
 done
 shopt -u nullglob
 cp -f "$root"/Fixtures/vision/*.png "$scratch/seeds/png/"

@@ -38,6 +38,16 @@ extension Schema {
         package static let whileOptions: UInt8 = 93
         package static let callOnce: UInt8 = 103
         package static let varHandle: UInt8 = 111
+        package static let lstm: UInt8 = 14
+        package static let bidirectionalSequenceLSTM: UInt8 = 69
+        package static let unidirectionalSequenceLSTM: UInt8 = 71
+        package static let embeddingLookupSparse: UInt8 = 20
+        package static let sparseToDense: UInt8 = 50
+        package static let fakeQuant: UInt8 = 58
+        package static let oneHot: UInt8 = 61
+        package static let unique: UInt8 = 80
+        package static let reverseSequence: UInt8 = 87
+        package static let bucketize: UInt8 = 115
 
         /// Table names indexed by type id (index 0 is NONE).
         package static let names: [String] = [

@@ -218,5 +218,40 @@ extension Schema {
         ) {
             (try t.string(0, "container"), try t.string(1, "shared_name"))
         }
+        /// OneHotOptions: axis.
+        package static func oneHotAxis(_ t: FlatBufferTable) throws(FlatBufferError) -> Int32 {
+            try t.scalar(0, "axis", default: 0)
+        }
+        /// UniqueOptions: idx_out_type (TensorType code, default INT32 = 2).
+        package static func uniqueIndexType(_ t: FlatBufferTable) throws(FlatBufferError) -> Int8 {
+            try t.scalar(0, "idx_out_type", default: 2)
+        }
+        /// ReverseSequenceOptions: seq_dim, batch_dim.
+        package static func reverseSequence(_ t: FlatBufferTable) throws(FlatBufferError) -> (
+            seqDim: Int32, batchDim: Int32
+        ) {
+            (try t.scalar(0, "seq_dim", default: 0), try t.scalar(1, "batch_dim", default: 0))
+        }
+        /// BucketizeOptions: boundaries (empty when absent).
+        package static func bucketizeBoundaries(_ t: FlatBufferTable) throws(FlatBufferError) -> [Float] {
+            try t.floats(0, "boundaries") ?? []
+        }
+        /// SparseToDenseOptions: validate_indices.
+        package static func sparseToDenseValidate(_ t: FlatBufferTable) throws(FlatBufferError) -> Bool {
+            try t.bool(0, "validate_indices")
+        }
+        /// FakeQuantOptions: min, max (f32, default 0), num_bits, narrow_range.
+        package static func fakeQuant(_ t: FlatBufferTable) throws(FlatBufferError) -> (
+            min: Float, max: Float, numBits: Int32, narrowRange: Bool
+        ) {
+            (
+                try t.float(0, "min"), try t.float(1, "max"), try t.scalar(2, "num_bits", default: 0),
+                try t.bool(3, "narrow_range")
+            )
+        }
+        /// EmbeddingLookupSparseOptions: combiner (SUM = 0, MEAN = 1, SQRTN = 2).
+        package static func combiner(_ t: FlatBufferTable) throws(FlatBufferError) -> Int8 {
+            try t.scalar(0, "combiner", default: 0)
+        }
     }
 }

@@ -104,9 +104,9 @@ extension Engine {
                 writtenLater.formUnion(op.outputs)
             }
         }
-        var requests: [ArenaPlanner.Request] = []
-        var owners: [Int] = []
-        for t in tensors.indices {
+        var lives: [Int: ArenaPlanner.Request] = [:]
+        var order: [Int] = []
+        for t in tensors.indices where stringSlots[t] == nil {
             guard case .arena = tensors[t].storage, pointerTable[t] == emptyStorage.pointer else { continue }
             let fixed = subgraph.inputs.contains(t) || tensors[t].isVariable
             let output = subgraph.outputs.contains(t)
@@ -126,8 +126,24 @@ extension Engine {
             } else {
                 life = (first[t], last[t])
             }
-            requests.append(.init(size: bytes, first: life.first, last: life.last))
-            owners.append(t)
+            lives[t] = .init(size: bytes, first: life.first, last: life.last)
+            order.append(t)
+        }
+        // In-place operators: an output that takes its input's memory joins that input's
+        // request, which then lives as long as both.
+        let sharing = sharedMemory(prepared, lives: lives, last: last, usedLater: usedLater)
+        for (t, root) in sharing {
+            guard let a = lives[root], let b = lives[t] else { continue }
+            lives[root] = .init(
+                size: Swift.max(a.size, b.size), first: Swift.min(a.first, b.first), last: Swift.max(a.last, b.last))
+        }
+        var requests: [ArenaPlanner.Request] = []
+        var owners: [Int] = []
+        for t in order where sharing[t] == nil {
+            if let life = lives[t] {
+                requests.append(life)
+                owners.append(t)
+            }
         }
         let tensorCount = requests.count
         var s = 0
@@ -149,9 +165,39 @@ extension Engine {
         guard !overflow, required <= options.memoryBudget else {
             throw .memoryBudgetExceeded(required: overflow ? Int.max : required, budget: options.memoryBudget)
         }
-        return Layout(
-            size: plan.size, tensors: owners.enumerated().map { ($0.element, plan.offsets[$0.offset]) },
-            scratch: Array(plan.offsets[tensorCount...]))
+        var placed = owners.enumerated().map { ($0.element, plan.offsets[$0.offset]) }
+        var offsets: [Int: Int] = [:]
+        for (t, offset) in placed { offsets[t] = offset }
+        for t in order {
+            if let root = sharing[t], let offset = offsets[root] { placed.append((t, offset)) }
+        }
+        return Layout(size: plan.size, tensors: placed, scratch: Array(plan.offsets[tensorCount...]))
+    }
+
+    /// The outputs that take over an input's memory in this segment, each mapped to the
+    /// tensor whose request holds both (the first of a chain of in-place operators).
+    /// A step's output shares its input `k` when the kernel allows it and the input is an
+    /// activation planned here (in `lives`), of the output's size, read by no later step
+    /// or segment (`last`, `usedLater`), not read twice by the step, and no graph input,
+    /// graph output or variable; the output must be no graph input or variable either.
+    func sharedMemory(
+        _ prepared: Prepared, lives: [Int: ArenaPlanner.Request], last: [Int], usedLater: Set<Int>
+    ) -> [Int: Int] {
+        var root: [Int: Int] = [:]
+        for (s, step) in prepared.steps.enumerated() {
+            guard let k = step.sharedInput, step.absorbed == nil else { continue }
+            let op = executionOrder[step.position]
+            guard k >= 0, k < op.inputs.count, let output = op.outputs.first else { continue }
+            let input = op.inputs[k]
+            guard input >= 0, output >= 0, input != output, op.inputs.filter({ $0 == input }).count == 1,
+                let a = lives[input], let b = lives[output], a.size == b.size,
+                last[input] == s, !usedLater.contains(input),
+                !subgraph.inputs.contains(input), !subgraph.outputs.contains(input), !tensors[input].isVariable,
+                !subgraph.inputs.contains(output), !tensors[output].isVariable
+            else { continue }
+            root[output] = root[input] ?? input
+        }
+        return root
     }
 
     /// The boundary record of a segment just prepared and planned.
@@ -247,7 +293,8 @@ extension Engine {
                 pointerTable[t] = buffer.pointer + offset
                 placed.append(t)
             }
-            for t in tensors.indices where boundary.tensors[t].constant == nil {
+            try planStrings(tensors.indices)
+            for t in tensors.indices where boundary.tensors[t].constant == nil && stringSlots[t] == nil {
                 if let c = tensors[t].constant, let base = c.bytes.baseAddress {
                     pointerTable[t] = UnsafeMutableRawPointer(mutating: base)
                     placed.append(t)
@@ -284,7 +331,7 @@ extension Engine {
                 reason: "resolved \(shapes.count) output shapes for \(op.outputs.count) outputs")
         }
         for (t, shape) in zip(op.outputs, shapes) where t >= 0 && t < tensors.count {
-            guard let size = tensors[t].type.byteSize, shape.count <= 8,
+            guard let size = tensors[t].type.byteSize ?? (stringSlots[t] != nil ? 1 : nil), shape.count <= 8,
                 Shape.byteCount(shape, elementSize: size) != nil
             else {
                 throw .invokeFailed(
@@ -305,7 +352,8 @@ extension Engine {
         since boundary: DynamicBoundary, resolved: Zip2Sequence<[Int], [[Int]]>
     ) throws(RuntimeError) {
         for (t, shape) in resolved where t >= 0 && t < tensors.count {
-            guard pointerTable[t] == emptyStorage.pointer, tensors[t].shape == shape, !tensors[t].isConstant else {
+            let unplaced = stringSlots[t] != nil || pointerTable[t] == emptyStorage.pointer
+            guard unplaced, tensors[t].shape == shape, !tensors[t].isConstant else {
                 throw .unsupportedModel(
                     "tensor \(t) ('\(tensors[t].name)'), an output whose shape is known only at invoke, is also placed or reshaped by another operator"
                 )

@@ -59,6 +59,9 @@ public final class Engine {
         /// the step writes that operator's outputs, and the tensor between the two is never
         /// materialized.
         var absorbed: Int? = nil
+        /// The input (position among the operator's inputs) whose memory its output 0 may
+        /// take over (``PrepareContext/allowOutputToShareInput(_:)``).
+        var sharedInput: Int? = nil
     }
     var steps: [Step] = []
     /// Steps prepared by `init` for the model's own shapes, reused by the first `allocate()`.
@@ -76,6 +79,9 @@ public final class Engine {
     /// Target of pointers for tensors without storage (absent optional inputs) and for
     /// tensors not placed in any arena yet.
     let emptyStorage = AlignedBuffer(zeroedCount: 64)
+    /// The value of each STRING tensor, by tensor index (nil for other types): string
+    /// tensors live outside the arena, and their pointer table entries point at these.
+    var stringSlots: [StringSlot?] = []
     /// The dynamic-shape operator that ends the operators allocate prepared, if any.
     var headBoundary: DynamicBoundary?
     /// The segments prepared at invoke after `headBoundary`, each for the shapes its
@@ -154,6 +160,8 @@ public final class Engine {
             _ = try SubgraphCallGraph.validate(model, root: subgraphIndex, extra: options.customKernels)
         }
         tensors = try Self.initialTensors(subgraph)
+        stringSlots = tensors.map { $0.type == .string ? StringSlot(session: session) : nil }
+        pointStrings()
         if let inputShapes {
             guard inputShapes.count == subgraph.inputs.count else {
                 throw .unsupportedModel(
@@ -167,6 +175,7 @@ public final class Engine {
     }
 
     deinit {
+        for slot in stringSlots { slot?.release() }
         pointerTable.deallocate()
         scratchTable.deallocate()
         threadRegionTable.deallocate()
@@ -185,7 +194,7 @@ public final class Engine {
                 "input index \(position) is out of range (the model has \(subgraph.inputs.count) inputs)")
         }
         let t = subgraph.inputs[position]
-        guard let size = tensors[t].type.byteSize else {
+        guard let size = tensors[t].type.byteSize ?? (tensors[t].type == .string ? 1 : nil) else {
             throw .invalidInput("input \(position) has type \(tensors[t].type), which cannot be resized")
         }
         guard shape.count <= 8, Shape.byteCount(shape, elementSize: size) != nil else {
@@ -317,7 +326,7 @@ public final class Engine {
                 Step(
                     operatorIndex: op.index, position: position, kernel: kernel,
                     scratchStart: result.scratchSizes.count, scratchCount: context.scratchSizes.count,
-                    serial: Parallel.runsSerially(work: context.work)))
+                    serial: Parallel.runsSerially(work: context.work), sharedInput: context.sharedInput))
             result.scratchSizes += context.scratchSizes
             result.threadScratchBytes = Swift.max(result.threadScratchBytes, context.threadScratchBytes)
         }
@@ -338,6 +347,8 @@ public final class Engine {
         let inputs = op.inputs.filter { $0 >= 0 }
         guard !op.outputs.isEmpty, !(kernel is any StatefulKernel), inputs.allSatisfy({ tensors[$0].isConstant })
         else { return false }
+        // String values live in slots, not in the buffers folding hands the kernel.
+        guard !(inputs + op.outputs).contains(where: { $0 >= 0 && tensors[$0].type == .string }) else { return false }
         let outputs = op.outputs
         guard outputs.allSatisfy({ $0 >= 0 && !subgraph.inputs.contains($0) && !tensors[$0].isVariable }) else {
             return false
@@ -414,8 +425,10 @@ public final class Engine {
         for (t, offset) in layout.tensors { pointerTable[t] = buffer.pointer + offset }
         for (k, offset) in layout.scratch.enumerated() { scratchTable[k] = buffer.pointer + offset }
         pointConstants()
+        pointStrings()
         arena = buffer
         arenaSize = layout.size
+        try planStrings(tensors.indices)
         placeThreadRegions(bytes: prepared.threadScratchBytes, arenaBytes: layout.size)
         steps = prepared.steps
         if prepared.boundary == nil, Parallel.graphRunsSerially(work: work, arenaBytes: layout.size) {
@@ -445,9 +458,9 @@ public final class Engine {
         }
     }
 
-    /// Points every constant tensor's entry at its bytes.
+    /// Points every constant tensor's entry at its bytes (a constant string's at its slot).
     func pointConstants() {
-        for t in tensors.indices {
+        for t in tensors.indices where stringSlots[t] == nil {
             if let c = tensors[t].constant, let base = c.bytes.baseAddress {
                 pointerTable[t] = UnsafeMutableRawPointer(mutating: base)
             }

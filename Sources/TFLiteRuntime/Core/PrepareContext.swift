@@ -14,6 +14,8 @@ package struct PrepareContext {
     package internal(set) var threadScratchBytes = 0
     /// Work declared with ``declareWork(_:)``.
     package internal(set) var work = 0
+    /// The input whose memory output 0 may take over (``allowOutputToShareInput(_:)``).
+    package internal(set) var sharedInput: Int?
     /// The interpreter's thread count (≥ 1).
     package let threadCount: Int
     /// The requantization arithmetic of quantized convolutions and fully connected layers.
@@ -105,6 +107,21 @@ package struct PrepareContext {
         tensors[t].shape = shape
     }
 
+    /// Sets the shape of STRING output `i`, whose value the kernel writes with
+    /// ``EvalContext/setStrings(_:_:)``: exactly one string per element of `shape`. Kept
+    /// apart from ``setOutputShape(_:_:)`` so that a kernel written for fixed-size types
+    /// never takes a string tensor for bytes it may copy.
+    package mutating func setStringOutputShape(_ i: Int, _ shape: [Int]) throws(KernelError) {
+        let t = try outputIndex(i)
+        guard tensors[t].type == .string else {
+            throw .types("output \(i) has type \(tensors[t].type), not STRING")
+        }
+        guard shape.count <= 8, Shape.elementCount(shape) != nil else {
+            throw .invalid("output \(i) shape \(shape) is invalid or too large")
+        }
+        tensors[t].shape = shape
+    }
+
     /// Sets the element type of output `i`, for the operators whose TFLite kernel assigns
     /// it at prepare instead of trusting the file (spec/derived-output-types.md): a
     /// converter may leave such a tensor's type unset, which the schema reads as FLOAT32.
@@ -127,6 +144,15 @@ package struct PrepareContext {
         }
         let (sum, overflow) = work.addingReportingOverflow(product)
         work = overflow ? .max : sum
+    }
+
+    /// Lets the planner give output 0 the memory of input `i` (an in-place operator): it
+    /// does so when that input is an activation of the same byte size that nothing reads
+    /// after this operator and that is no graph input, graph output or variable
+    /// (spec/runtime.md, "In-place operators"). The kernel must then work whether or not
+    /// the two pointers are equal, reading each input element before writing over it.
+    package mutating func allowOutputToShareInput(_ i: Int) {
+        sharedInput = i
     }
 
     /// Requests `bytes` of scratch memory, live only while this operator runs.

@@ -31,6 +31,10 @@ public final class Session {
     let resourceIDs: [ResourceName: Int32]
     /// The initialization subgraphs CALL_ONCE has run (cleared by ``resetVariables()``).
     var initializedSubgraphs = Set<Int>()
+    /// The hash tables HASHTABLE has created, by table id (spec/text-ops.md).
+    var tables: [Int32: LookupTable] = [:]
+    /// Bytes of storage the engines' STRING tensors hold (``StringSlot``).
+    var stringBytes = 0
 
     /// Every engine of the session, to reset their variable tensors and count their memory.
     private var engines: [WeakEngine] = []
@@ -73,11 +77,12 @@ public final class Session {
         return try Engine(model: model, subgraphIndex: index, options: options, session: self, inputShapes: inputShapes)
     }
 
-    /// Bytes held by the session's engines other than `engine`: their arenas, the
-    /// constants they computed, and the resource variables' values. An engine planning its
-    /// arena must leave them room within the memory budget.
-    func heldBytes(besides engine: Engine) -> Int {
-        var total = 0
+    /// Bytes held by the session's engines other than `engine` (nil: all of them): their
+    /// arenas and the constants they computed; and the resource variables' values, the hash
+    /// tables and the strings of every engine's STRING tensors. An engine planning its arena
+    /// must leave them room within the memory budget.
+    func heldBytes(besides engine: Engine?) -> Int {
+        var total = Self.add(stringBytes, tableBytes)
         for case let other? in engines.map(\.engine) where other !== engine {
             total = Self.add(total, Self.add(other.arenaSize, other.foldedConstantBytes))
         }
@@ -85,12 +90,15 @@ public final class Session {
         return total
     }
 
+    /// Bytes the hash tables hold.
+    var tableBytes: Int { tables.values.reduce(0) { Self.add($0, $1.bytes) } }
+
     /// The arenas of every engine of the session.
     var arenaBytes: Int {
         engines.compactMap(\.engine).reduce(0) { Self.add($0, $1.arenaSize) }
     }
 
-    private static func add(_ a: Int, _ b: Int) -> Int {
+    static func add(_ a: Int, _ b: Int) -> Int {
         let (sum, overflow) = a.addingReportingOverflow(b)
         return overflow ? .max : sum
     }
@@ -100,9 +108,11 @@ public final class Session {
     /// Returns every variable of the interpreter to its state before the first invoke:
     /// each engine's variable tensors (``Engine/resetVariableTensors()``), and the resource
     /// variables unassigned, with the initialization subgraphs to run again at the next
-    /// invoke (so variables a CALL_ONCE subgraph sets get their initial values back).
+    /// invoke (so variables a CALL_ONCE subgraph sets get their initial values back), and
+    /// the hash tables emptied (the same initialization fills them again).
     public func resetVariables() {
         variables = [:]
+        tables = [:]
         initializedSubgraphs = []
         for case let engine? in engines.map(\.engine) { engine.resetVariableTensors() }
     }

@@ -30,6 +30,18 @@ func sgemm(
         a, Int32(lda), b, Int32(ldb), beta, c, Int32(ldc))
 }
 
+/// Single-precision matrix-vector product through CBLAS, row-major:
+/// `y[m] = A[m×n] · x[n] + beta·y` (rows of `A` `lda` apart). A one-row product through
+/// `sgemm` would pack the whole matrix on every call. Callers check at prepare that every
+/// size fits in `Int32`, and pass `n ≥ 1`.
+@inline(__always)
+func sgemv(
+    m: Int, n: Int, a: UnsafePointer<Float>, lda: Int, x: UnsafePointer<Float>, y: UnsafeMutablePointer<Float>,
+    beta: Float = 0
+) {
+    cblas_sgemv(CblasRowMajor, CblasNoTrans, Int32(m), Int32(n), 1.0, a, Int32(lda), x, 1, beta, y, 1)
+}
+
 /// Sets how many threads the BLAS library may use (no-op where it cannot be set). With
 /// OpenBLAS, setting 1 also stops its idle server threads (see ``blasThreadLock``).
 func setBLASThreadCount(_ n: Int) {

@@ -16,6 +16,7 @@ extension KernelRegistry {
             comparisonKernels,
             indexKernels,
             generateKernels,
+            recurrentKernels,
             movementKernels,
             normalizationKernels,
             signalKernels,
@@ -25,10 +26,16 @@ extension KernelRegistry {
             randomKernels,
             windowKernels,
             stableHLOKernels,
+            lstmKernels,
+            detectionBuiltinKernels,
+            segmentKernels,
+            embeddingKernels,
+            textKernels,
+            lookupKernels,
         ]
     }
 
     static var customGroups: [[(String, KernelPrepare)]] {
-        [detectionKernels, mediaPipeKernels]
+        [detectionKernels, mediaPipeKernels, smartReplyKernels]
     }
 }

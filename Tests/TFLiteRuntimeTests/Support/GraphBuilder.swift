@@ -29,6 +29,13 @@ struct GraphBuilder {
         return i
     }
 
+    /// A variable tensor (`is_variable`: state an operator keeps between invokes).
+    mutating func variable(_ shape: [Int], _ type: ElementType, quantization: Quantization? = nil) -> Int {
+        let i = tensor(shape, type, quantization: quantization, name: "variable\(tensors.count)")
+        tensors[i].isVariable = true
+        return i
+    }
+
     mutating func input(_ shape: [Int], _ type: ElementType, quantization: Quantization? = nil) -> Int {
         let i = tensor(shape, type, quantization: quantization, name: "input\(inputs.count)")
         inputs.append(i)
@@ -58,6 +65,9 @@ struct GraphBuilder {
                 index: operators.count, code: OperatorCode(builtin: code), inputs: inputs, outputs: outputs,
                 options: options, options2: options2))
     }
+
+    /// Replaces operator `op`'s inputs (for tests of malformed operand lists).
+    mutating func replaceInputs(of op: Int, with inputs: [Int]) { operators[op].inputs = inputs }
 
     mutating func customOp(_ name: String, inputs: [Int], outputs: [Int], options: [UInt8], version: Int = 1)
         -> ModelBytes

@@ -1,6 +1,6 @@
 import TFLiteModel
 
-/// RELU, RELU6 and RELU_N1_TO_1: `y = min(max(x, lower), upper)` elementwise.
+/// RELU, RELU6, RELU_N1_TO_1 and RELU_0_TO_1: `y = min(max(x, lower), upper)` elementwise.
 enum ClampActivation {
     static func prepare(lower: Float, upper: Float) -> KernelPrepare {
         return { (context: inout PrepareContext) throws(KernelError) -> any PreparedKernel in

@@ -6,6 +6,7 @@ extension KernelRegistry {
             (.relu, ClampActivation.prepare(lower: 0, upper: .infinity)),
             (.relu6, ClampActivation.prepare(lower: 0, upper: 6)),
             (.reluN1To1, ClampActivation.prepare(lower: -1, upper: 1)),
+            (.relu0To1, ClampActivation.prepare(lower: 0, upper: 1)),
             (.leakyRelu, UnaryActivation.prepare(.leakyRelu)),
             (.prelu, PRelu.prepare),
             (.logistic, UnaryActivation.prepare(.logistic)),

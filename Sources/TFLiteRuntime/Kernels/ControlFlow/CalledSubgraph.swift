@@ -47,19 +47,26 @@ final class CalledSubgraph {
 
     /// Gives the inputs new shapes and plans the subgraph for them; nothing happens for
     /// the shapes it already has.
-    func resizeInputs(_ shapes: [[Int]]) throws(KernelError) {
+    /// Returns whether the subgraph was planned again (its inputs then hold nothing).
+    @discardableResult
+    func resizeInputs(_ shapes: [[Int]]) throws(KernelError) -> Bool {
         do {
             for (i, shape) in shapes.enumerated() where inputState(i).shape != shape {
                 try engine.resizeInput(i, to: shape)
             }
-            if !engine.isAllocated {
-                try engine.allocate()
-                updateCost()
-            }
+            guard !engine.isAllocated else { return false }
+            try engine.allocate()
+            updateCost()
+            return true
         } catch {
             throw .invalid("\(label): \(error)")
         }
     }
+
+    /// The slot of input (or output) `i` when it is a STRING tensor: strings pass between
+    /// engines by copying their buffers, checked again on arrival.
+    func inputSlot(_ i: Int) -> StringSlot? { engine.stringSlots[engine.inputs[i]] }
+    func outputSlot(_ i: Int) -> StringSlot? { engine.stringSlots[engine.outputs[i]] }
 
     /// The memory of input `i` (planned by allocate, so always there).
     func input(_ i: Int) throws(KernelError) -> UnsafeMutableRawBufferPointer {

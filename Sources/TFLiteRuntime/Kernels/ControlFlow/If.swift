@@ -42,7 +42,13 @@ enum IfKernel {
             branches[0].outputState($0).shape == branches[1].outputState($0).shape
         }
         if branches.contains(where: \.engine.hasRunTimeShapes) || !sameShapes { return IfBranchDynamic(branch: kernel) }
-        for i in 0 ..< context.outputCount { try context.setOutputShape(i, branches[0].outputState(i).shape) }
+        for i in 0 ..< context.outputCount {
+            if try context.output(i).type == .string {
+                try context.setStringOutputShape(i, branches[0].outputState(i).shape)
+            } else {
+                try context.setOutputShape(i, branches[0].outputState(i).shape)
+            }
+        }
         return kernel
     }
 }
@@ -59,6 +65,10 @@ struct IfBranch: StatefulKernel {
     func run(_ context: EvalContext) throws(KernelError) -> CalledSubgraph {
         let branch = branches[context.pointer(condition, as: Bool.self).pointee ? 0 : 1]
         for (i, t) in inputs.enumerated() {
+            if let slot = branch.inputSlot(i) {
+                try slot.assign(copying: context.strings(t).bytes)
+                continue
+            }
             let destination = try branch.input(i)
             guard let base = destination.baseAddress else { continue }
             copyTensor(from: context.raw(t), to: base, bytes: destination.count)
@@ -69,6 +79,10 @@ struct IfBranch: StatefulKernel {
 
     func copyOutputs(of branch: CalledSubgraph, _ context: EvalContext) throws(KernelError) {
         for (i, t) in outputs.enumerated() where t >= 0 {
+            if let slot = branch.outputSlot(i) {
+                try context.stringSlot(t).assign(copying: slot.view.bytes)
+                continue
+            }
             let source = try branch.output(i)
             guard let base = source.baseAddress else { continue }
             copyTensor(from: base, to: context.raw(t), bytes: source.count)

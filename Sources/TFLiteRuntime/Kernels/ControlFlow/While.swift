@@ -72,7 +72,11 @@ struct LoopValues {
         self.body = body
         sizes = try shapes.indices.map { i throws(KernelError) in
             guard let size = body.inputState(i).type.byteSize, let bytes = Shape.byteCount(shapes[i], elementSize: size)
-            else { throw .invalid("loop value \(i) has type \(body.inputState(i).type), which has no fixed size") }
+            else {
+                throw .types(
+                    "loop value \(i) has type \(body.inputState(i).type); WHILE passes values of fixed-size types only (STRING loop values are not supported)"
+                )
+            }
             return bytes
         }
         let condGraph = cond.engine.model.subgraphs[cond.engine.subgraphIndex]
@@ -170,7 +174,8 @@ struct WhileStatic: StatefulKernel {
 /// outputs'), after which `eval` copies the values out.
 final class WhileDynamic: DynamicShapeKernel, StatefulKernel {
     let loop: LoopValues
-    /// The current values and their shapes.
+    /// The current values and their shapes. Each array keeps its storage from one
+    /// iteration to the next while its size holds.
     private var values: [(shape: [Int], bytes: [UInt8])] = []
 
     init(loop: LoopValues) { self.loop = loop }
@@ -180,15 +185,27 @@ final class WhileDynamic: DynamicShapeKernel, StatefulKernel {
         values = loop.inputs.indices.map {
             (loop.shapes[$0], Array(UnsafeRawBufferPointer(context.bytes(loop.inputs[$0], count: loop.sizes[$0]))))
         }
+        // Whether the body's input tensor still holds the value (a passed-through value is
+        // written once, until the body is planned again for new shapes).
+        var bodyHolds = [Bool](repeating: false, count: values.count)
         while true {
             try cond.resizeInputs(values.map(\.shape))
             for i in loop.condReads { try transfer(values[i].bytes, to: cond.input(i)) }
             guard try loop.condition() else { break }
-            try body.resizeInputs(values.map(\.shape))
-            for i in values.indices { try transfer(values[i].bytes, to: body.input(i)) }
+            if try body.resizeInputs(values.map(\.shape)) { bodyHolds = bodyHolds.map { _ in false } }
+            for i in values.indices where !bodyHolds[i] {
+                try transfer(values[i].bytes, to: body.input(i))
+                bodyHolds[i] = loop.passedThrough[i]
+            }
             try body.invoke()
-            values = try values.indices.map { i throws(KernelError) in
-                (body.outputState(i).shape, Array(try body.output(i)))
+            for i in values.indices where !loop.passedThrough[i] {
+                let output = try body.output(i)
+                values[i].shape = body.outputState(i).shape
+                if values[i].bytes.count == output.count {
+                    values[i].bytes.withUnsafeMutableBytes { $0.copyMemory(from: output) }
+                } else {
+                    values[i].bytes = Array(output)
+                }
             }
         }
         return values.map(\.shape)

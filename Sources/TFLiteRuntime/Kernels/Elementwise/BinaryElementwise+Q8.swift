@@ -45,7 +45,13 @@ extension BinaryElementwise {
         }
         let twiceMax = Double(2 * Swift.max(qa.scale, qb.scale))
         let realY = twiceMax / Double(Float(1 << AddSubQ8.leftShift) * qy.scale)
-        // TFLite's QuantizeMultiplierSmallerThanOneExp aborts otherwise.
+        // LiteRT's SUB takes a factor above 1 through its greater-than-one path; its ADD,
+        // and both at exactly 1, abort in QuantizeMultiplierSmallerThanOneExp.
+        if kind == .sub, realY > 1, realY.isFinite {
+            return SubQ8WideRescale(
+                signed: T.lowest < 0, operands: operands, shapeA: a.shape, shapeB: b.shape, a: qa, b: qb,
+                zeroY: qy.zeroPoint, rescale: realY, lower: range.lower, upper: range.upper)
+        }
         guard realY < 1 else {
             throw .invalid(
                 "output scale \(qy.scale) is too small for input scales \(qa.scale) and \(qb.scale) (rescale factor \(realY) ≥ 1)"

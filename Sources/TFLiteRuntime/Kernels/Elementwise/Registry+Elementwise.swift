@@ -10,6 +10,7 @@ extension KernelRegistry {
             (.squaredDifference, BinaryElementwise.prepare(.squaredDifference)),
             (.maximum, BinaryElementwise.prepare(.maximum)),
             (.minimum, BinaryElementwise.prepare(.minimum)),
+            (.addN, AddNKernel.prepare),
         ]
     }
 }

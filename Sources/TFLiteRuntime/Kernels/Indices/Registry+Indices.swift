@@ -10,6 +10,10 @@ extension KernelRegistry {
             (.cumsum, CumsumKernel.prepare),
             (.gatherND, GatherNDKernel.prepare),
             (.scatterND, ScatterNDKernel.prepare),
+            (.oneHot, OneHotKernel.prepare),
+            (.unique, UniqueKernel.prepare),
+            (.bucketize, BucketizeKernel.prepare),
+            (.sparseToDense, SparseToDenseKernel.prepare),
         ]
     }
 }

@@ -9,6 +9,9 @@ extension KernelRegistry {
             (.reverseV2, ReverseV2Kernel.prepare),
             (.spaceToBatchND, SpaceBatchKernels.spaceToBatch),
             (.batchToSpaceND, SpaceBatchKernels.batchToSpace),
+            (.matrixDiag, MatrixDiagKernel.prepare),
+            (.matrixSetDiag, MatrixSetDiagKernel.prepare),
+            (.reverseSequence, ReverseSequenceKernel.prepare),
         ]
     }
 }

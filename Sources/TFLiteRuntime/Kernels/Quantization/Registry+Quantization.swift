@@ -7,6 +7,7 @@ extension KernelRegistry {
             (.dequantize, Dequantize.prepare),
             (.cast, Cast.prepare),
             (.densify, Densify.prepare),
+            (.fakeQuant, FakeQuantKernel.prepare),
         ]
     }
 }

@@ -1,6 +1,6 @@
 import TFLiteModel
 
-/// REDUCE_MIN, REDUCE_MAX (all but float32), REDUCE_PROD and REDUCE_ANY: a fold of the
+/// REDUCE_MIN, REDUCE_MAX (all but float32), REDUCE_PROD, REDUCE_ANY and REDUCE_ALL: a fold of the
 /// reduced elements of each output element, in row-major order, starting from the fold's
 /// identity. Axes and `keep_dims` work as for ``Reduce`` (constant int32 or int64 axes,
 /// negative counting from the end, duplicates allowed).
@@ -14,8 +14,9 @@ import TFLiteModel
 ///   int16; integers wrap). Quantized int8 and int16 rescale every step
 ///   (``ReduceProdQuantizedKernel``); TFLite has no quantized uint8 product.
 /// - REDUCE_ANY: `acc || x` over bool from `false` (any nonzero byte is true).
+/// - REDUCE_ALL: `acc && x` over bool from `true`, so an empty reduction is true.
 enum ReduceFold {
-    enum Kind: Sendable { case min, max, product, any }
+    enum Kind: Sendable { case min, max, product, any, all }
 
     static func prepare(_ kind: Kind) -> KernelPrepare {
         return { (context: inout PrepareContext) throws(KernelError) -> any PreparedKernel in
@@ -38,7 +39,7 @@ enum ReduceFold {
             let geometry = try ReductionGeometry(shape: input.shape, axes: axes, keepDims: keepDims)
             let element: FoldElement
             switch (kind, input.type) {
-            case (.any, .bool): element = .bool
+            case (.any, .bool), (.all, .bool): element = .bool
             case (.min, .float32), (.product, .float32): element = .float32
             case (.min, .int32), (.max, .int32), (.product, .int32): element = .int32
             case (.min, .int64), (.max, .int64), (.product, .int64): element = .int64
@@ -148,6 +149,7 @@ struct ReduceFoldKernel: PreparedKernel {
         switch (kind, element) {
         // Bytes, not Swift `Bool`: a file may hold any byte in a bool tensor.
         case (.any, _): fold(context, initial: UInt8(0)) { $0 != 0 || $1 != 0 ? 1 : 0 }
+        case (.all, _): fold(context, initial: UInt8(1)) { $0 != 0 && $1 != 0 ? 1 : 0 }
         case (.min, .float32): fold(context, initial: Float.infinity) { $0 < $1 ? $0 : $1 }
         case (.min, .int32): fold(context, initial: Int32.max) { Swift.min($0, $1) }
         case (.min, .int64): fold(context, initial: Int64.max) { Swift.min($0, $1) }

@@ -9,6 +9,7 @@ extension KernelRegistry {
             (.reduceMin, ReduceFold.prepare(.min)),
             (.reduceProd, ReduceFold.prepare(.product)),
             (.reduceAny, ReduceFold.prepare(.any)),
+            (.reduceAll, ReduceFold.prepare(.all)),
         ]
     }
 }

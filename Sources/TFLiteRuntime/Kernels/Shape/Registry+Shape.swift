@@ -18,6 +18,8 @@ extension KernelRegistry {
             (.spaceToDepth, TransposeKernels.spaceToDepth),
             (.gather, GatherKernel.prepare),
             (.shape, ShapeKernel.prepare),
+            (.rank, RankKernel.prepare),
+            (.dynamicUpdateSlice, DynamicUpdateSliceKernel.prepare),
             (.pad, PadKernels.pad),
             (.padv2, PadKernels.padV2),
             (.mirrorPad, PadKernels.mirrorPad),
