@@ -54,7 +54,7 @@ let x86_64_v3 = ["-mavx2", "-mfma", "-mf16c", "-mbmi2"]
 /// The engine (format reader, model, microkernels at every level, runtime) is compiled
 /// optimized in debug builds too, here and in every package that depends on this one, so
 /// `swift run`, `swift test` and an app's Debug configuration run models at release speed
-/// rather than 100-170 times slower (BENCHMARKS.md, "Debug builds"); the API modules and
+/// rather than 100-170 times slower (BENCHMARKS.md, "What a consumer pays"); the API modules and
 /// everything above them stay unoptimized and debuggable. This is a setting of its own
 /// (debug only), so the level targets' code-generation flags stay what release builds get.
 /// `-O` alone is not enough: a debug build compiles each file on its own, which leaves the
