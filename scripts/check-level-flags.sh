@@ -38,14 +38,18 @@ failed=0
 # compile CONFIG ARCH TARGET: the target's sources with its manifest flags in that build
 # configuration (on top of -Onone, as SwiftPM's debug builds); must print nothing. The
 # objects go one per source file, as SwiftPM's output file map has them (multi-threaded
-# whole-module builds, `-num-threads`, write no single object).
+# whole-module builds, `-num-threads`, write no single object); the map's module entry ("")
+# places the single object of a release build's whole-module compile, which would
+# otherwise land in the current directory.
 compile() {
   local config="$1" arch="$2" name="$3" log="$out/$1-$2-$3.log"
   local -a cmd extra=()
   [ -n "${flags[$config.$name]}" ] && IFS=$'\t' read -r -a extra <<<"${flags[$config.$name]}"
   mkdir -p "$out/$arch" "$out/$config-$arch-$name"
   python3 -c 'import json, os, sys
-print(json.dumps({f: {"object": os.path.join(sys.argv[1], os.path.basename(f) + ".o")} for f in sys.argv[2:]}))' \
+m = {f: {"object": os.path.join(sys.argv[1], os.path.basename(f) + ".o")} for f in sys.argv[2:]}
+m[""] = {"object": os.path.join(sys.argv[1], "module.o")}
+print(json.dumps(m))' \
     "$out/$config-$arch-$name" "${dir[$name]}"/*.swift >"$out/$config-$arch-$name.json"
   case "$arch" in
   aarch64)
