@@ -32,6 +32,7 @@
 // level's sources are empty on the other architecture, and its code-generation flags reach
 // only compiles for its own (`flags(for:_:)`). The flags are per-target unsafe flags,
 // which SwiftPM accepts in versioned dependencies from tools version 6.2 on.
+import Foundation
 import PackageDescription
 
 /// Clang code-generation flags that apply only to compiles for `architectures`.
@@ -50,6 +51,36 @@ let x86_64 = ["x86_64"], arm64 = ["aarch64", "arm64"]
 let levelFlags = ["-Xcc", "-Qunused-arguments", "-Xfrontend", "-disable-cmo"]
 let x86_64_v3 = ["-mavx2", "-mfma", "-mf16c", "-mbmi2"]
 
+/// The engine (format reader, model, microkernels at every level, runtime) is compiled
+/// optimized in debug builds too, here and in every package that depends on this one, so
+/// `swift run`, `swift test` and an app's Debug configuration run models at release speed
+/// rather than 100-170 times slower (BENCHMARKS.md, "What a consumer pays"); the API modules and
+/// everything above them stay unoptimized and debuggable. This is a setting of its own
+/// (debug only), so the level targets' code-generation flags stay what release builds get.
+/// `-O` alone is not enough: a debug build compiles each file on its own, which leaves the
+/// generic helpers kernels call in other files unspecialized (float models ran 1.4x
+/// slower); `-wmo` optimizes each module as a whole, as release builds do. With it,
+/// `-disable-batch-mode` keeps the driver from warning that it ignores SwiftPM's
+/// `-enable-batch-mode`, and `-num-threads` (as many as SwiftPM's release builds use) makes
+/// it write one object file per source file, the outputs SwiftPM's debug build expects.
+/// The driver still notes, once per engine module compiled, that whole-module compiles are
+/// not incremental. SwiftPM's `-enable-testing` stays, so tests can still
+/// `@testable import` these modules.
+///
+/// `TFLITE_ENGINE_ONONE=1` in the environment of `swift build` leaves the engine
+/// unoptimized in debug builds too (to step through a kernel in a debugger, or for
+/// incremental rebuilds of a module being edited).
+let engineInDebug: [SwiftSetting] =
+    Context.environment["TFLITE_ENGINE_ONONE"] == "1"
+    ? []
+    : [
+        .unsafeFlags(
+            [
+                "-O", "-wmo", "-disable-batch-mode",
+                "-num-threads", "\(max(1, ProcessInfo.processInfo.activeProcessorCount))",
+            ], .when(configuration: .debug))
+    ]
+
 let isaTargetNames = [
     "MicrokernelsAVX2", "MicrokernelsAVX512", "MicrokernelsNEON", "MicrokernelsDotProd", "MicrokernelsI8MM",
 ]
@@ -58,7 +89,7 @@ let isaTargets: [Target] = [
         name: "MicrokernelsAVX2",
         dependencies: ["Microkernels"],
         path: "Sources/Microkernels/AVX2",
-        swiftSettings: [.unsafeFlags(levelFlags + flags(for: x86_64, x86_64_v3))]
+        swiftSettings: [.unsafeFlags(levelFlags + flags(for: x86_64, x86_64_v3))] + engineInDebug
     ),
     .target(
         name: "MicrokernelsAVX512",
@@ -71,26 +102,26 @@ let isaTargets: [Target] = [
                     + flags(
                         for: x86_64,
                         x86_64_v3 + ["-mavx512f", "-mavx512bw", "-mavx512dq", "-mavx512vl", "-mavx512vnni"]))
-        ]
+        ] + engineInDebug
     ),
     // Advanced SIMD is part of every aarch64 target: no flag beyond the level's.
     .target(
         name: "MicrokernelsNEON",
         dependencies: ["Microkernels"],
         path: "Sources/Microkernels/NEON",
-        swiftSettings: [.unsafeFlags(levelFlags)]
+        swiftSettings: [.unsafeFlags(levelFlags)] + engineInDebug
     ),
     .target(
         name: "MicrokernelsDotProd",
         dependencies: ["Microkernels", "MicrokernelsNEON"],
         path: "Sources/Microkernels/DotProd",
-        swiftSettings: [.unsafeFlags(levelFlags + flags(for: arm64, ["-march=armv8-a+dotprod"]))]
+        swiftSettings: [.unsafeFlags(levelFlags + flags(for: arm64, ["-march=armv8-a+dotprod"]))] + engineInDebug
     ),
     .target(
         name: "MicrokernelsI8MM",
         dependencies: ["Microkernels", "MicrokernelsNEON"],
         path: "Sources/Microkernels/I8MM",
-        swiftSettings: [.unsafeFlags(levelFlags + flags(for: arm64, ["-march=armv8-a+dotprod+i8mm"]))]
+        swiftSettings: [.unsafeFlags(levelFlags + flags(for: arm64, ["-march=armv8-a+dotprod+i8mm"]))] + engineInDebug
     ),
 ]
 
@@ -134,10 +165,12 @@ let package = Package(
         .systemLibrary(name: "CPUFeatures"),
 
         // MARK: - Layers
-        .target(name: "TFLiteFormat"),
-        .target(name: "TFLiteModel", dependencies: ["TFLiteFormat"]),
+        .target(name: "TFLiteFormat", swiftSettings: engineInDebug),
+        .target(name: "TFLiteModel", dependencies: ["TFLiteFormat"], swiftSettings: engineInDebug),
         // Baseline microkernels and the kernel level (CPU detection, forcing).
-        .target(name: "Microkernels", dependencies: ["CPUFeatures"], path: "Sources/Microkernels/Portable"),
+        .target(
+            name: "Microkernels", dependencies: ["CPUFeatures"], path: "Sources/Microkernels/Portable",
+            swiftSettings: engineInDebug),
         .target(
             name: "TFLiteRuntime",
             dependencies: [
@@ -146,7 +179,8 @@ let package = Package(
                 "Microkernels",
                 "CPUFeatures",
                 .target(name: "COpenBLAS", condition: .when(platforms: [.linux, .android, .windows])),
-            ] + isaTargetNames.map { .target(name: $0) }
+            ] + isaTargetNames.map { .target(name: $0) },
+            swiftSettings: engineInDebug
         ),
         .target(
             name: "TensorFlowLite", dependencies: ["TFLiteRuntime", "TFLiteModel", "TFLiteFormat", "Microkernels"]),
@@ -172,6 +206,9 @@ let package = Package(
         // Test-only FlatBuffers/FlexBuffers writers, shared by the format and model tests.
         .target(name: "FlatBufferTestSupport", path: "Tests/Support/FlatBufferTestSupport"),
         .target(name: "SeededRandom", path: "Tests/Support/SeededRandom"),
+        // A command-line program that calls MLKit from its main thread and blocks it or runs
+        // the main queue; MLKitTests runs it to see the main-queue warning (or none).
+        .executableTarget(name: "MainQueueProbe", dependencies: ["MLKit"], path: "Tests/Support/MainQueueProbe"),
         .testTarget(
             name: "TFLiteFormatTests", dependencies: ["SeededRandom", "TFLiteFormat", "FlatBufferTestSupport"]),
         .testTarget(

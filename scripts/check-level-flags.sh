@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Checks that Package.swift's kernel level targets (Microkernels*) build for any target
 # from any host: every target's sources are compiled with the flags the manifest gives
-# them, for aarch64 (Embedded Swift, whose standard library the toolchain has for
+# them, in a release and in a debug build (which adds the engine's optimization), for
+# aarch64 (Embedded Swift, whose standard library the toolchain has for
 # aarch64-none-none-elf) and for x86-64, whichever level they belong to (a level's sources
 # are empty on the other architecture, its flags are not). Then clang, given each target's
 # -Xcc flags, must turn on exactly that level's features, quietly, for the Linux, Android
@@ -23,20 +24,33 @@ trap 'rm -rf "$out"' EXIT
 
 declare -A dir flags
 targets=()
-while IFS=$'\t' read -r name path rest; do
-  targets+=("$name")
-  dir[$name]="$path"
-  flags[$name]="$rest"
-done < <(swift package dump-package | python3 scripts/level-target-flags.py)
+manifest="$(swift package dump-package)"
+for config in release debug; do
+  while IFS=$'\t' read -r name path rest; do
+    [ "$config" = release ] && targets+=("$name")
+    dir[$name]="$path"
+    flags[$config.$name]="$rest"
+  done < <(python3 scripts/level-target-flags.py "$config" <<<"$manifest")
+done
 [ ${#targets[@]} -ge 6 ] || { echo "check-level-flags: expected the portable and five level targets" >&2; exit 1; }
 
 failed=0
-# compile ARCH TARGET: the target's sources with its manifest flags; must print nothing.
+# compile CONFIG ARCH TARGET: the target's sources with its manifest flags in that build
+# configuration (on top of -Onone, as SwiftPM's debug builds); must print nothing. The
+# objects go one per source file, as SwiftPM's output file map has them (multi-threaded
+# whole-module builds, `-num-threads`, write no single object); the map's module entry ("")
+# places the single object of a release build's whole-module compile, which would
+# otherwise land in the current directory.
 compile() {
-  local arch="$1" name="$2" log="$out/$1-$2.log"
+  local config="$1" arch="$2" name="$3" log="$out/$1-$2-$3.log"
   local -a cmd extra=()
-  [ -n "${flags[$name]}" ] && IFS=$'\t' read -r -a extra <<<"${flags[$name]}"
-  mkdir -p "$out/$arch"
+  [ -n "${flags[$config.$name]}" ] && IFS=$'\t' read -r -a extra <<<"${flags[$config.$name]}"
+  mkdir -p "$out/$arch" "$out/$config-$arch-$name"
+  python3 -c 'import json, os, sys
+m = {f: {"object": os.path.join(sys.argv[1], os.path.basename(f) + ".o")} for f in sys.argv[2:]}
+m[""] = {"object": os.path.join(sys.argv[1], "module.o")}
+print(json.dumps(m))' \
+    "$out/$config-$arch-$name" "${dir[$name]}"/*.swift >"$out/$config-$arch-$name.json"
   case "$arch" in
   aarch64)
     cmd=(swiftc -target aarch64-none-none-elf -enable-experimental-feature Embedded
@@ -45,17 +59,19 @@ compile() {
   esac
   cmd+=(-wmo -parse-as-library -Onone -swift-version 6 -I Sources/CPUFeatures -I "$out/$arch" "${extra[@]}"
     -module-name "$name" -emit-module -emit-module-path "$out/$arch/$name.swiftmodule"
-    "${dir[$name]}"/*.swift -c -o "$out/$arch/$name.o")
+    "${dir[$name]}"/*.swift -c -output-file-map "$out/$config-$arch-$name.json")
   if "${cmd[@]}" >"$log" 2>&1 && [ ! -s "$log" ]; then
-    echo "ok    $arch $name"
+    echo "ok    $config $arch $name"
   else
-    echo "FAIL  $arch $name:" >&2
+    echo "FAIL  $config $arch $name:" >&2
     cat "$log" >&2
     failed=1
   fi
 }
-for arch in aarch64 x86_64; do
-  for name in "${targets[@]}"; do compile "$arch" "$name"; done # Microkernels comes first
+for config in release debug; do
+  for arch in aarch64 x86_64; do
+    for name in "${targets[@]}"; do compile "$config" "$arch" "$name"; done # Microkernels comes first
+  done
 done
 
 # on TRIPLE [CLANG-FLAGS...]: which of the features below clang turns on for TRIPLE.
@@ -75,7 +91,7 @@ on() {
 features() {
   local name="$1" triple="$2"; shift 2
   local -a extra=() xcc=()
-  [ -n "${flags[$name]}" ] && IFS=$'\t' read -r -a extra <<<"${flags[$name]}"
+  [ -n "${flags[release.$name]}" ] && IFS=$'\t' read -r -a extra <<<"${flags[release.$name]}"
   local i
   for ((i = 0; i < ${#extra[@]}; i++)); do
     if [ "${extra[$i]}" = -Xcc ]; then xcc+=("${extra[$((i + 1))]}"); i=$((i + 1)); fi

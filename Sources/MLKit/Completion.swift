@@ -35,6 +35,9 @@ import Foundation
 // (no `dispatchMain()`, `RunLoop.main.run()` or top-level `await`) would never see the
 // main-queue callbacks of rule 2: it sets `ModelInterpreter.defaultCompletionQueue` (or
 // the object's `completionQueue`) to a queue of its own, or uses the `async` variants.
+// Every hand-off to the main queue goes through `MainQueueWatch.async(on:_:)`, which
+// tells such a program so on standard error (once) when a completion has waited there a
+// few seconds.
 
 /// A caller's completion handler, carried to the queue it runs on.
 ///

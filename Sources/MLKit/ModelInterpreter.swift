@@ -23,7 +23,9 @@ import TensorFlowLite
 /// calls back later on ``completionQueue`` if set, else on the main queue when called on
 /// the main thread (as Firebase does), else on a private serial queue. A command-line
 /// program that calls from the main thread without running the main queue sets
-/// ``defaultCompletionQueue`` or uses the `async` variants. Completion.swift states the rules.
+/// ``defaultCompletionQueue`` or uses the `async` variants; when it does neither, a
+/// completion that has waited 3 seconds on the main queue makes the library say so on
+/// standard error, once. Completion.swift states the rules.
 public final class ModelInterpreter: NSObject, @unchecked Sendable {
     enum Source: Sendable {
         case local(CustomLocalModel)
@@ -107,7 +109,7 @@ public final class ModelInterpreter: NSObject, @unchecked Sendable {
         let completion = Completion(completion)
         DispatchQueue.global(qos: .userInitiated).async { [self] in
             let result = Result { try runNow(inputs: inputs, options: options) }
-            queue.async { completion(result) }
+            MainQueueWatch.async(on: queue) { completion(result) }
         }
     }
 
@@ -176,7 +178,7 @@ public final class ModelInterpreter: NSObject, @unchecked Sendable {
         let queue = completionTarget()
         DispatchQueue.global(qos: .userInitiated).async { [self] in
             let result = Result { try load() }.flatMap(find)
-            queue.async { completion(result) }
+            MainQueueWatch.async(on: queue) { completion(result) }
         }
     }
 

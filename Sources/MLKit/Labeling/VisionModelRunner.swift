@@ -74,7 +74,11 @@ struct CompletionDelivery: Sendable {
         let completion = Completion(completion)
         workQueue.async {
             let result = Result { try body() }
-            if target === self.workQueue { completion(result) } else { target.async { completion(result) } }
+            if target === self.workQueue {
+                completion(result)
+            } else {
+                MainQueueWatch.async(on: target) { completion(result) }
+            }
         }
     }
 }

@@ -156,7 +156,7 @@ public final class ModelManager: NSObject, @unchecked Sendable {
                     "Could not delete model '\(remoteModel.name)': \((error as NSError).localizedDescription)",
                     underlying: error)
             }
-            queue.async { completion(failure) }
+            MainQueueWatch.async(on: queue) { completion(failure) }
         }
     }
 

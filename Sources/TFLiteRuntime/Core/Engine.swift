@@ -397,7 +397,9 @@ public final class Engine {
             tensors: table, scratch: scratchPointers, scratchCount: scratch.count, parallel: parallel)
         setBLASThreadCount(1) // as in invoke()
         do {
-            try kernel.eval(context)
+            // `scratchPointers` points into `scratch`, whose last use is above: an optimized
+            // build may free it there, before the kernel writes its scratch (heap corruption).
+            try withExtendedLifetime(scratch) { () throws(KernelError) in try kernel.eval(context) }
         } catch {
             throw .invokeFailed(index: op.index, op: op.code.name, reason: error.message)
         }
