@@ -16,6 +16,12 @@ enum FullyConnectedHybrid {
     ) throws(KernelError) -> any PreparedKernel {
         try HybridCheck.floats(context, input: input, bias: bias, output: output)
         let w = try HybridWeights(weights, channels: units, channelAxis: 0, op: "FULLY_CONNECTED")
+        if batch <= FullyConnectedHybridRows.maxRows {
+            return try FullyConnectedHybridRows(
+                &context, input: input.index, bias: bias?.index, output: output.index, weights: weights,
+                weightScales: w.scales, batch: batch, units: units, depth: depth,
+                asymmetric: options.asymmetricQuantizeInputs, range: range)
+        }
         let rows = Swift.max(1, Swift.min(FullyConnectedQ8.tileRows, batch))
         // Wide column tiles: each tile is one BLAS call, which packs its operands again, so
         // a layer of a few hundred units goes in one call per thread rather than in 64-wide
