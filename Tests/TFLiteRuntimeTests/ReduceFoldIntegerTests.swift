@@ -28,6 +28,36 @@ import TFLiteModel
         return (engine.outputShape(0), try engine.output(0, as: T.self))
     }
 
+    /// Quantized MEAN sums whole rows of up to 256 outputs at once when the reduced axis is
+    /// in the middle, and one contiguous row per output when it is last. Reducing axis 1 of
+    /// `[3, 5, 300]` and the last axis of its transpose `[3, 300, 5]` must agree code for
+    /// code (the sums are the same integers), at 1 and 2 threads, for rows wider than one
+    /// block.
+    @Test(arguments: [1, 2])
+    func quantizedMeanAgreesAcrossLayouts(threads: Int) throws {
+        let (outer, reduced, inner) = (3, 5, 300)
+        var state: UInt32 = 12345
+        let x: [Int8] = (0 ..< outer * reduced * inner).map { _ in
+            state = state &* 1_664_525 &+ 1_013_904_223
+            return Int8(truncatingIfNeeded: state >> 24)
+        }
+        var transposed = [Int8](repeating: 0, count: x.count)
+        for o in 0 ..< outer {
+            for r in 0 ..< reduced {
+                for i in 0 ..< inner { transposed[(o * inner + i) * reduced + r] = x[(o * reduced + r) * inner + i] }
+            }
+        }
+        let (qx, qy) = (Self.q(0.05, 3), Self.q(0.02, -7))
+        let middle = try run(
+            .mean, x, shape: [outer, reduced, inner], axes: [1], type: .int8, input: qx, output: qy, threads: threads)
+        let last = try run(
+            .mean, transposed, shape: [outer, inner, reduced], axes: [2], type: .int8, input: qx, output: qy,
+            threads: threads)
+        #expect(middle.shape == [outer, inner] && last.shape == [outer, inner])
+        #expect(middle.values == last.values)
+        #expect(Set(middle.values).count > 20)
+    }
+
     @Test func quantizedProductRescalesEveryStep() throws {
         // s_x / √s_y = 1: the multiplier is 2^30·2^1, its 16-bit form 2^14 with a shift of 14.
         // Rows (2, 3) and (−1.5, 2): products 6 and −3, in steps of 0.25.

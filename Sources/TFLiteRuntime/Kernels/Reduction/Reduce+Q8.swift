@@ -50,6 +50,9 @@ struct ReduceQ8Kernel: Quantized8Kernel {
     let mantissa: Int32
     let exponent: Int
 
+    /// Outputs whose sums the middle layout accumulates together.
+    static let middleBlock = 256
+
     @inline(__always)
     func finish<T: QuantizedByte>(_ sum: Int32) -> T {
         let n = Int64(geometry.reducedCount)
@@ -71,18 +74,35 @@ struct ReduceQ8Kernel: Quantized8Kernel {
         case .inner(let outer, let reduced):
             context.parallel.forEachChunk(outer, minimumChunk: minimumOutputs) { range in
                 for o in range {
+                    // A row pointer, so the loop has no index arithmetic to check and vectorizes.
+                    let row = x + o * reduced
                     var sum: Int32 = 0
-                    for r in 0 ..< reduced { sum = sum &+ x[o * reduced + r].code }
+                    for r in 0 ..< reduced { sum = sum &+ row[r].code }
                     y[o] = finish(sum)
                 }
             }
         case .middle(let outer, let reduced, let inner):
+            // Sums of up to `block` neighbouring outputs at once, adding whole contiguous
+            // rows (the spatial MEAN of an NHWC map reads each pixel's channels in one
+            // vector pass instead of one channel at a time). Wrapping `Int32` addition is
+            // associative, so the sums equal the row-major ones bit for bit.
+            let block = Self.middleBlock
             context.parallel.forEachChunk(outer * inner, minimumChunk: minimumOutputs) { range in
-                for i in range {
-                    let base = (i / inner) * reduced * inner + i % inner
-                    var sum: Int32 = 0
-                    for r in 0 ..< reduced { sum = sum &+ x[base + r * inner].code }
-                    y[i] = finish(sum)
+                withUnsafeTemporaryAllocation(of: Int32.self, capacity: block) { buffer in
+                    guard let acc = buffer.baseAddress else { return }
+                    var i = range.lowerBound
+                    while i < range.upperBound {
+                        let j = i % inner
+                        let m = Swift.min(block, range.upperBound - i, inner - j)
+                        let base = (i / inner) * reduced * inner + j
+                        acc.update(repeating: 0, count: m)
+                        for r in 0 ..< reduced {
+                            let row = x + base + r * inner
+                            for t in 0 ..< m { acc[t] = acc[t] &+ row[t].code }
+                        }
+                        for t in 0 ..< m { y[i + t] = finish(acc[t]) }
+                        i += m
+                    }
                 }
             }
         case .general(let kept, let reduced):
