@@ -30,9 +30,9 @@ private func referencePool(
 /// counts, clipped windows, both code types and clamps inside the code range.
 @Test func poolLoopsMatchTheReferenceAtEveryLevel() {
     var rng = SplitMix64(seed: 23)
-    for trial in 0 ..< 24 {
+    for trial in 0 ..< 36 {
         let signed = trial % 2 == 0, average = trial % 4 < 2
-        let channels = [1, 3, 17, 33, 64, 70][trial % 6]
+        let channels = [1, 3, 5, 12, 17, 28, 33, 64, 70][trial % 9]
         let filter = 2 + trial % 3, stride = 1 + trial % 2, pad = trial % 3 == 0 ? 1 : 0
         let inH = 7 + trial % 4, inW = 9 - trial % 3
         let outH = (inH + 2 * pad - filter) / stride + 1, outW = (inW + 2 * pad - filter) / stride + 1
@@ -95,6 +95,53 @@ private func referencePool(
             }
             #expect(out == want, "\(name) trial \(trial): average \(average) signed \(signed) channels \(channels)")
         }
+    }
+}
+
+/// The float max pool of every level against the portable loops, bit for bit: channel
+/// counts that leave every partial block, clipped windows, a clamp, and NaN and infinite
+/// inputs (a NaN is skipped, as by the scalar rule `v > m ? v : m`).
+@Test func floatMaxPoolMatchesThePortableLoopsAtEveryLevel() {
+    var rng = SplitMix64(seed: 41)
+    for trial in 0 ..< 20 {
+        let channels = [1, 3, 4, 6, 8, 11, 28, 32, 37, 64][trial % 10]
+        let filter = 2 + trial % 2, stride = 1 + trial % 2, pad = trial % 3 == 0 ? 1 : 0
+        let inH = 6 + trial % 3, inW = 7 + trial % 2
+        let outH = (inH + 2 * pad - filter) / stride + 1, outW = (inW + 2 * pad - filter) / stride + 1
+        let g = PoolGeometry(
+            inH: inH, inW: inW, channels: channels, outH: outH, outW: outW, filterH: filter, filterW: filter,
+            strideH: stride, strideW: stride, padTop: pad, padLeft: pad)
+        let x: [Float] = (0 ..< inH * inW * channels).map { i in
+            switch i % 53 {
+            case 7: return .nan
+            case 19: return -.infinity
+            case 31: return .infinity
+            default: return Float(Int.random(in: -1000 ... 1000, using: &rng)) / 64
+            }
+        }
+        let upper: Float = trial % 4 == 1 ? 6 : .infinity
+        let lower: Float = trial % 4 == 1 ? 0 : -.greatestFiniteMagnitude
+        var want = [Float](repeating: 0, count: outH * outW * channels)
+        x.withUnsafeBufferPointer { xb in
+            want.withUnsafeMutableBufferPointer { yb in
+                poolF32Portable(
+                    average: false, xb.baseAddress!, yb.baseAddress!, g, rows: 0 ..< outH, lower: lower, upper: upper)
+            }
+        }
+        #if arch(x86_64)
+        if KernelLevel.host >= .avx2 {
+            var got = [Float](repeating: 1, count: want.count)
+            x.withUnsafeBufferPointer { xb in
+                got.withUnsafeMutableBufferPointer { yb in
+                    poolF32AVX2(
+                        average: false, xb.baseAddress!, yb.baseAddress!, g, rows: 0 ..< outH, lower: lower,
+                        upper: upper)
+                }
+            }
+            #expect(got.map(\.bitPattern) == want.map(\.bitPattern), "trial \(trial): channels \(channels)")
+        }
+        #endif
+        #expect(!want.contains { $0.isNaN }, "trial \(trial): a NaN input reached the output")
     }
 }
 
