@@ -101,15 +101,32 @@ private func checkByteKernel(
     }
 }
 
+/// LEAKY_RELU's two slopes share their shifts where the search can align them (the one-chain
+/// kernel) for typical LEAKY_RELU parameters (not for every pair: the search then keeps
+/// separate shifts, which the two-chain kernel runs).
+@Test func leakyReluMapsShareTheirShifts() {
+    for (m, alpha) in [(1.818, 0.2), (1.0, 0.1), (2.5, 0.2), (1.2, 0.3)] {
+        let (_, found) = requantization(
+            signed: true, signedOutput: true, zx: -1, zy: -105, m: m, negative: m * alpha, lower: -128, upper: 127)
+        let map = try? #require(found)
+        #expect(map?.negative?.p == map?.positive.p && map?.negative?.q == map?.positive.q, "m \(m) alpha \(alpha)")
+    }
+}
+
 @Test func affineByteMapKernelsMatchTheScalarMap() {
     var rng = SplitMix64(seed: 8)
-    for trial in 0 ..< 40 {
+    for trial in 0 ..< 60 {
         let signed = trial % 2 == 0, signedOutput = trial % 3 != 0
         let out = codes(signed: signedOutput)
+        let zy = Int32.random(in: out, using: &rng)
+        // Bounds inside the type's (a fused RELU) take the kernels' clamping path.
+        let lower = trial % 5 == 1 ? max(zy, out.lowerBound) : out.lowerBound
+        let upper = trial % 7 == 3 ? min(zy + 60, out.upperBound) : out.upperBound
+        let negative: Double? =
+            trial % 4 == 0 ? 0.1 : trial % 4 == 2 ? Double.random(in: 0.01 ... 0.6, using: &rng) : nil
         let (_, found) = requantization(
             signed: signed, signedOutput: signedOutput, zx: Int32.random(in: codes(signed: signed), using: &rng),
-            zy: Int32.random(in: out, using: &rng), m: Double.random(in: 0.02 ... 3, using: &rng),
-            negative: trial % 4 == 0 ? 0.1 : nil, lower: out.lowerBound, upper: out.upperBound)
+            zy: zy, m: Double.random(in: 0.02 ... 3, using: &rng), negative: negative, lower: lower, upper: upper)
         guard let map = found else { continue }
         let expected = { (x: Int32) in UInt8(truncatingIfNeeded: map.apply(x)) }
         checkByteKernel("portable", signed: signed, expected) { affineByteMapPortable($0, $1, count: $2, map) }
@@ -277,6 +294,33 @@ func quantizeF32AVX2MatchesTheReference() {
                 wrong.isEmpty,
                 "scale \(scale) zero \(zero): \(wrong.count) wrong, e.g. \(wrong.prefix(3).map { x[offset + $0] })")
         }
+    }
+}
+
+/// A camera image normalized as `(p − 127.5)/127.5` and quantized with scale `1/127.5`:
+/// every value is a tie of `x/s`, so every step takes the exact path.
+@Test(.enabled(if: KernelLevel.host >= .avx2, "needs AVX2"))
+func quantizeF32AVX2RoundsNormalizedPixelsLikeTheReference() {
+    let cases: [(scale: Float, zero: Int32, signed: Bool)] = [
+        (1 / 127.5, 0, true), (2.0 / 255, -1, true), (1 / 127.5, 128, false),
+    ]
+    for (scale, zero, signed) in cases {
+        let x: [Float] = (0 ..< 3 * 256 + 5).map { i in (Float(i % 256) - 127.5) / 127.5 }
+        var out = [UInt8](repeating: 0, count: x.count)
+        x.withUnsafeBufferPointer { xb in
+            out.withUnsafeMutableBytes {
+                quantizeF32AVX2(
+                    xb.baseAddress!, $0.baseAddress!, count: x.count, scale: scale, reciprocal: 1 / scale,
+                    zeroPoint: zero, signed: signed)
+            }
+        }
+        let range = codes(signed: signed)
+        let want: [UInt8] = x.map { v in
+            let q: Int32 = Int32((v / scale).rounded(.toNearestOrAwayFromZero)) + zero
+            return UInt8(truncatingIfNeeded: min(max(q, range.lowerBound), range.upperBound))
+        }
+        #expect(
+            out == want, "scale \(scale) zero \(zero): \((0 ..< x.count).filter { out[$0] != want[$0] }.count) wrong")
     }
 }
 

@@ -55,16 +55,6 @@ public func lookupTableQ8AVX2(
         block(x + i, y + i)
         i += 32
     }
-    if i < count {
-        var inBuffer = SIMD32<UInt8>(), outBuffer = SIMD32<UInt8>()
-        withUnsafeMutableBytes(of: &inBuffer) { ib in
-            withUnsafeMutableBytes(of: &outBuffer) { ob in
-                guard let pi = ib.baseAddress, let po = ob.baseAddress else { return }
-                pi.copyMemory(from: x + i, byteCount: count - i)
-                block(pi, po)
-                (y + i).copyMemory(from: po, byteCount: count - i)
-            }
-        }
-    }
+    if i < count { partialBlock32(x + i, y + i, count: count - i, block) }
 }
 #endif

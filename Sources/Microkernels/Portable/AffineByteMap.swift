@@ -69,12 +69,21 @@ public struct AffineByteMap: Sendable, Hashable {
         let byReach = codes.sorted { Swift.abs($0 - zeroX) > Swift.abs($1 - zeroX) }
         let positiveCodes = byReach.filter { $0 >= zeroX }, negativeCodes = byReach.filter { $0 < zeroX }
         // The zero point goes into `c` when it fits beside it, else after the shift.
-        func find(_ m: Double, _ xs: [Int32], zeroAfter: Int32, offsets: [Int32]) -> Piece? {
-            guard m > 0, m.isFinite, !xs.isEmpty else { return xs.isEmpty ? Piece(p: 0, k: 1, c: 0, n: 0, q: 0) : nil }
-            for p in 0 ... 7 {
-                for q in 0 ... 14 {
+        // `shifts` pins `(p, q)`; `coarse` accepts a `K` below 2^13 (for the smaller slope of
+        // two pieces that share their shifts).
+        func find(
+            _ m: Double, _ xs: [Int32], zeroAfter: Int32, offsets: [Int32], shifts: (p: Int, q: Int)? = nil,
+            coarse: Bool = false
+        ) -> Piece? {
+            guard m > 0, m.isFinite, !xs.isEmpty else {
+                return xs.isEmpty ? Piece(p: Int16(shifts?.p ?? 0), k: 1, c: 0, n: 0, q: Int16(shifts?.q ?? 0)) : nil
+            }
+            let ps = shifts.map { $0.p ... $0.p } ?? 0 ... 7
+            let qs = shifts.map { $0.q ... $0.q } ?? 0 ... 14
+            for p in ps {
+                for q in qs {
                     let k0 = m * Double(1 << (15 + q - p))
-                    guard k0 >= 8192, k0 < 32768 else { continue }
+                    guard k0 >= (coarse ? 64 : 8192), k0 < 32768 else { continue }
                     let center = Int32(1 << q) >> 1 // the intercept's 1/2, in units of 2^-q
                     for dk in 0 ... 128 {
                         for k in dk == 0 ? [Int32(k0)] : [Int32(k0) + Int32(dk), Int32(k0) - Int32(dk)] {
@@ -102,9 +111,32 @@ public struct AffineByteMap: Sendable, Hashable {
         // it is added after the shift.
         let zy = target(zeroX)
         if let negativeSlope {
-            guard let pos = find(slope, positiveCodes, zeroAfter: zy, offsets: [0]),
-                let neg = find(negativeSlope, negativeCodes, zeroAfter: zy, offsets: [0])
-            else { return nil }
+            // Pieces with the same shifts run as one chain in the vector kernels: tried
+            // first, every `(p, q)` that suits the larger slope, the smaller one's `K`
+            // allowed to be coarse (the 256 checks decide).
+            let pieces: (Piece, Piece)? = {
+                for p in 0 ... 7 {
+                    for q in 0 ... 14 {
+                        let small = Swift.min(slope, negativeSlope), large = Swift.max(slope, negativeSlope)
+                        let k0 = large * Double(1 << (15 + q - p))
+                        guard k0 >= 8192, k0 < 32768, small * Double(1 << (15 + q - p)) >= 64 else { continue }
+                        guard
+                            let pos = find(
+                                slope, positiveCodes, zeroAfter: zy, offsets: [0], shifts: (p, q), coarse: slope < large
+                            ),
+                            let neg = find(
+                                negativeSlope, negativeCodes, zeroAfter: zy, offsets: [0], shifts: (p, q),
+                                coarse: negativeSlope < large)
+                        else { continue }
+                        return (pos, neg)
+                    }
+                }
+                guard let pos = find(slope, positiveCodes, zeroAfter: zy, offsets: [0]),
+                    let neg = find(negativeSlope, negativeCodes, zeroAfter: zy, offsets: [0])
+                else { return nil }
+                return (pos, neg)
+            }()
+            guard let (pos, neg) = pieces else { return nil }
             return AffineByteMap(
                 signedInput: signed, zeroX: Int16(zeroX), positive: pos, negative: neg, zeroAfter: Int16(zy),
                 lower: Int16(lower), upper: Int16(upper))
