@@ -113,7 +113,7 @@ struct LSTMIntegerParameters: Sendable {
 extension Double {
     /// `round(log2(x))` when `x` is within 0.1% (in the exponent) of a power of two, as
     /// TFLite's `CheckedLog2` accepts; nil otherwise.
-    fileprivate var log2Rounded: Int? {
+    var log2Rounded: Int? {
         guard self > 0, isFinite else { return nil }
         let l = Foundation.log2(self)
         let r = l.rounded()
