@@ -347,3 +347,34 @@ func dequantizeQ8AVX2MatchesTheDoubleReference() {
     }
 }
 #endif
+
+#if arch(x86_64)
+/// The 8-bit column and row sums of the MEAN/SUM kernels against plain wrapping loops:
+/// every count around the block widths, both code types, rows far apart.
+@Test(.enabled(if: KernelLevel.host >= .avx2, "needs AVX2"))
+func sumRowsQ8AVX2MatchesPlainSums() {
+    var rng = SplitMix64(seed: 31)
+    for signed in [true, false] {
+        for (rows, count) in [(1, 1), (3, 7), (49, 1280), (5, 33), (2, 40), (7, 63), (1, 256), (13, 9)] {
+            let stride = count + 5
+            let x = (0 ..< rows * stride).map { _ in UInt8.random(in: 0 ... 255, using: &rng) }
+            let code = { (b: UInt8) -> Int32 in signed ? Int32(Int8(bitPattern: b)) : Int32(b) }
+            let want = (0 ..< count).map { t in (0 ..< rows).reduce(Int32(0)) { $0 &+ code(x[$1 * stride + t]) } }
+            var got = [Int32](repeating: 7, count: count)
+            x.withUnsafeBytes { xb in
+                got.withUnsafeMutableBufferPointer {
+                    sumRowsQ8AVX2(
+                        xb.baseAddress!, rowStride: stride, rows: rows, count: count, signed: signed,
+                        into: $0.baseAddress!)
+                }
+            }
+            #expect(got == want, "rows \(rows) count \(count) signed \(signed)")
+            for length in [0, 1, 15, 16, 31, 32, 33, 95, stride] where length <= x.count {
+                let rowWant = x.prefix(length).reduce(Int32(0)) { $0 &+ code($1) }
+                let rowGot = x.withUnsafeBytes { sumRowQ8AVX2($0.baseAddress!, count: length, signed: signed) }
+                #expect(rowGot == rowWant, "row of \(length), signed \(signed)")
+            }
+        }
+    }
+}
+#endif

@@ -1,4 +1,9 @@
+import Microkernels
 import TFLiteModel
+
+#if arch(x86_64)
+import MicrokernelsAVX2
+#endif
 
 extension Reduce {
     /// uint8/int8 MEAN and SUM, TFLite's reference `QuantizedMeanOrSum`: per output, the
@@ -15,7 +20,7 @@ extension Reduce {
     /// equals BUILTIN_REF's uint8 result on the same model shifted by 128.
     static func quantized<T: QuantizedByte>(
         _: T.Type, _ kind: Kind, input: TensorState, output: TensorState,
-        geometry: ReductionGeometry
+        geometry: ReductionGeometry, level: KernelLevel
     ) throws(KernelError) -> any PreparedKernel {
         let qx = try QuantizedOperand(input, role: "input")
         let qy = try QuantizedOperand(output, role: "output")
@@ -34,12 +39,21 @@ extension Reduce {
         }
         return ReduceQ8Kernel(
             signed: T.isSigned, input: input.index, output: output.index, geometry: geometry,
-            zeroX: qx.zeroPoint, zeroY: qy.zeroPoint, mantissa: mantissa, exponent: exponent)
+            zeroX: qx.zeroPoint, zeroY: qy.zeroPoint, mantissa: mantissa, exponent: exponent,
+            lower: T.lowest, upper: T.highest, level: level)
     }
 }
 
 /// A quantized MEAN or SUM. Work is split over output elements; each sums its inputs
 /// in row-major order on its own, so results do not depend on the thread count.
+///
+/// At `avx2` the middle and last-axis layouts sum with ``sumRowsQ8AVX2(_:rowStride:rows:count:signed:into:)``
+/// and ``sumRowQ8AVX2(_:count:signed:)`` and requantize a block of outputs at once with
+/// ``requantizeQ31AVX2(_:rows:count:accStride:bias:mantissa:left:shiftsLeft:right:outputZeroPoint:lower:upper:into:outStride:)``,
+/// the same arithmetic as ``finish(_:)``: the zero point's `−z_x·n` is its bias (wrapping,
+/// as the sum is). That kernel clamps before adding `z_y` where ``finish(_:)`` adds first,
+/// which agree unless the requantized value is within 2^9 of the `Int32` limits; so the
+/// vector path is taken only when it cannot be: no left shift and `n·255 < 2^31 − 2^9`.
 struct ReduceQ8Kernel: Quantized8Kernel {
     let signed: Bool
     let input: Int
@@ -49,9 +63,42 @@ struct ReduceQ8Kernel: Quantized8Kernel {
     let zeroY: Int32
     let mantissa: Int32
     let exponent: Int
+    let lower: Int32
+    let upper: Int32
+    /// Per-output constants of the vector requantization (``middleBlock`` copies each), or
+    /// nil where the kernel keeps the scalar path.
+    private let vector: VectorRequantization?
+
+    struct VectorRequantization {
+        let bias: [Int32], mantissa: [Int32], left: [Int32], right: [Int32]
+    }
 
     /// Outputs whose sums the middle layout accumulates together.
     static let middleBlock = 256
+
+    init(
+        signed: Bool, input: Int, output: Int, geometry: ReductionGeometry, zeroX: Int32, zeroY: Int32,
+        mantissa: Int32, exponent: Int, lower: Int32, upper: Int32, level: KernelLevel
+    ) {
+        (self.signed, self.input, self.output, self.geometry) = (signed, input, output, geometry)
+        (self.zeroX, self.zeroY, self.mantissa, self.exponent) = (zeroX, zeroY, mantissa, exponent)
+        (self.lower, self.upper) = (lower, upper)
+        let n = geometry.reducedCount
+        var vectorForm: VectorRequantization? = nil
+        #if arch(x86_64)
+        if level >= .avx2, level.hasVectorKernels, (-31 ... 0).contains(exponent),
+            n.multipliedReportingOverflow(by: 255).partialValue
+                < (1 << 31) - (1 << 9), n < 1 << 23
+        {
+            let block = Self.middleBlock
+            let bias = Int32(truncatingIfNeeded: -Int64(zeroX) * Int64(n))
+            vectorForm = VectorRequantization(
+                bias: Array(repeating: bias, count: block), mantissa: Array(repeating: mantissa, count: block),
+                left: Array(repeating: 0, count: block), right: Array(repeating: Int32(-exponent), count: block))
+        }
+        #endif
+        vector = vectorForm
+    }
 
     @inline(__always)
     func finish<T: QuantizedByte>(_ sum: Int32) -> T {
@@ -63,6 +110,9 @@ struct ReduceQ8Kernel: Quantized8Kernel {
     func run<T: Quantized8>(_ context: EvalContext, _: T.Type) {
         let x = UnsafePointer(context.pointer(input, as: T.self))
         let y = context.pointer(output, as: T.self)
+        #if arch(x86_64)
+        if let vector, runVector(context, UnsafeRawPointer(x), UnsafeMutableRawPointer(y), vector) { return }
+        #endif
         let minimumOutputs = Swift.max(1, (1 << 14) / Swift.max(geometry.reducedCount, 1))
         switch geometry.layout {
         case .empty(let count):
@@ -111,6 +161,69 @@ struct ReduceQ8Kernel: Quantized8Kernel {
             }
         }
     }
+
+    #if arch(x86_64)
+    /// The middle and last-axis layouts at `avx2`; false for the others (the caller then
+    /// runs the scalar loops).
+    private func runVector(
+        _ context: EvalContext, _ x: UnsafeRawPointer, _ y: UnsafeMutableRawPointer, _ v: VectorRequantization
+    ) -> Bool {
+        let block = Self.middleBlock
+        let minimumOutputs = Swift.max(1, (1 << 14) / Swift.max(geometry.reducedCount, 1))
+        let (signed, zeroY, lower, upper) = (self.signed, self.zeroY, self.lower, self.upper)
+        @inline(__always) func requantize(_ acc: UnsafePointer<Int32>, _ count: Int, _ out: UnsafeMutableRawPointer) {
+            v.bias.withUnsafeBufferPointer { bias in
+                v.mantissa.withUnsafeBufferPointer { m in
+                    v.left.withUnsafeBufferPointer { left in
+                        v.right.withUnsafeBufferPointer { right in
+                            requantizeQ31AVX2(
+                                acc, rows: 1, count: count, accStride: count, bias: bias.baseAddress,
+                                mantissa: m.baseAddress.unsafelyUnwrapped, left: left.baseAddress.unsafelyUnwrapped,
+                                shiftsLeft: false, right: right.baseAddress.unsafelyUnwrapped, outputZeroPoint: zeroY,
+                                lower: lower, upper: upper, into: out, outStride: count)
+                        }
+                    }
+                }
+            }
+        }
+        switch geometry.layout {
+        case .middle(let outer, let reduced, let inner):
+            context.parallel.forEachChunk(outer * inner, minimumChunk: minimumOutputs) { range in
+                withUnsafeTemporaryAllocation(of: Int32.self, capacity: block) { buffer in
+                    guard let acc = buffer.baseAddress else { return }
+                    var i = range.lowerBound
+                    while i < range.upperBound {
+                        let j = i % inner
+                        let m = Swift.min(block, range.upperBound - i, inner - j)
+                        let base = (i / inner) * reduced * inner + j
+                        sumRowsQ8AVX2(x + base, rowStride: inner, rows: reduced, count: m, signed: signed, into: acc)
+                        requantize(acc, m, y + i)
+                        i += m
+                    }
+                }
+            }
+            return true
+        case .inner(let outer, let reduced):
+            context.parallel.forEachChunk(outer, minimumChunk: minimumOutputs) { range in
+                withUnsafeTemporaryAllocation(of: Int32.self, capacity: block) { buffer in
+                    guard let acc = buffer.baseAddress else { return }
+                    var o = range.lowerBound
+                    while o < range.upperBound {
+                        let m = Swift.min(block, range.upperBound - o)
+                        for t in 0 ..< m {
+                            acc[t] = sumRowQ8AVX2(x + (o + t) * reduced, count: reduced, signed: signed)
+                        }
+                        requantize(acc, m, y + o)
+                        o += m
+                    }
+                }
+            }
+            return true
+        default:
+            return false
+        }
+    }
+    #endif
 
     /// The sum for output `outputIndex` of the general layout, reduced groups walked in
     /// row-major order with an odometer (at most 8 groups, see ``ReductionGeometry``).

@@ -37,9 +37,11 @@ enum Reduce {
             case .float32:
                 return float32(kind, input: input.index, output: output.index, geometry: geometry)
             case .uint8 where kind != .max:
-                return try quantized(UInt8.self, kind, input: input, output: output, geometry: geometry)
+                return try quantized(
+                    UInt8.self, kind, input: input, output: output, geometry: geometry, level: context.kernelLevel)
             case .int8 where kind != .max:
-                return try quantized(Int8.self, kind, input: input, output: output, geometry: geometry)
+                return try quantized(
+                    Int8.self, kind, input: input, output: output, geometry: geometry, level: context.kernelLevel)
             default:
                 throw context.unsupportedTypes()
             }
