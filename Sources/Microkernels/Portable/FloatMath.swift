@@ -106,14 +106,32 @@ public enum FloatMath<M: MultiplyAdd> {
         return numerator / (1 + e)
     }
 
-    /// `tanh(x) = sign(x)·(1 - e^(-2|x|)) / (1 + e^(-2|x|)) = -sign(x)·m / (2 + m)` with
-    /// `m = e^(-2|x|) - 1`, which keeps its relative accuracy for small `|x|`. Beyond
-    /// `|x| = 9` the float result is ±1.
+    /// `tanh(x) ≈ x·P(x²)/Q(x²)` on `|x| ≤ 9` (degree 4 over degree 4 in `x²`, fitted here
+    /// to the absolute error, at most 6.4e-8 in exact arithmetic; 3.3e-7 measured over
+    /// every float in [0, 9.5] with FMAs, 3.9e-7 without), the input clamped to ±9 and the
+    /// result to ±1, where float tanh rounds to ±1 anyway. An odd function of `x`, accurate
+    /// relative to tiny inputs (`P(0) = Q(0) = 1`). It replaced `e^(-2|x|)`-based forms:
+    /// nine multiply-adds and one division cost half as much as the exponential's
+    /// reduction and polynomial.
     @inlinable @inline(__always)
     public static func tanh(_ x: Float) -> Float {
-        let m = expm1NonPositive(-2 * Swift.abs(x))
-        let magnitude = -m / (2 + m)
-        return Float(bitPattern: magnitude.bitPattern | (x.bitPattern & 0x8000_0000))
+        // A NaN fails every comparison below and passes through.
+        var c = x < -9 ? -9 : x
+        c = c > 9 ? 9 : c
+        let u = c * c
+        var p: Float = 1.439_900_643e-8
+        p = M.mulAdd(p, u, 2.137_867_887e-5)
+        p = M.mulAdd(p, u, 3.542_868_188e-3)
+        p = M.mulAdd(p, u, 1.342_095_882e-1)
+        p = M.mulAdd(p, u, 1)
+        var q: Float = 8.209_008_229e-7
+        q = M.mulAdd(q, u, 3.362_628_922e-4)
+        q = M.mulAdd(q, u, 2.605_725_825e-2)
+        q = M.mulAdd(q, u, 4.675_428_271e-1)
+        q = M.mulAdd(q, u, 1)
+        var r = c * p / q
+        r = r > 1 ? 1 : r
+        return r < -1 ? -1 : r
     }
 
     /// `erf(x) ≈ x·P(x²)/Q(x²)` on `|x| < 3.92` (degree 5 over degree 5 in `x²`, fitted
