@@ -107,9 +107,9 @@ public enum FloatMath<M: MultiplyAdd> {
     }
 
     /// `tanh(x) ≈ x·P(x²)/Q(x²)` on `|x| ≤ 9` (degree 4 over degree 4 in `x²`, fitted to the
-    /// absolute error by `scripts/kernels/fit_tanh_rational.py`, at most 6.4e-8 in exact arithmetic; 3.3e-7 measured over
-    /// every float in [0, 9.5] with FMAs, 3.9e-7 without), the input clamped to ±9 and the
-    /// result to ±1, where float tanh rounds to ±1 anyway. An odd function of `x`, accurate
+    /// absolute error by `scripts/kernels/fit_tanh_rational.py`: at most 6.4e-8 in exact
+    /// arithmetic, 3.3e-7 measured over every float in [0, 9.5] with FMAs, 3.9e-7 without),
+    /// the input clamped to ±9 and the result to ±1, where float tanh rounds to ±1 anyway. An odd function of `x`, accurate
     /// relative to tiny inputs (`P(0) = Q(0) = 1`). Eight multiply-adds and one division:
     /// about half the work of an exponential-based form.
     @inlinable @inline(__always)
