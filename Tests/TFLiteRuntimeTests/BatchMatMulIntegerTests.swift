@@ -248,6 +248,19 @@ import TFLiteModel
         }
     }
 
+    /// Depths past one GEMM call's 256 (the vector levels sum them in chunks), with every
+    /// code at an extreme too.
+    @Test func int16LongDepths() throws {
+        for rhs in [ElementType.int16, .int8] {
+            try checkInt16([1, 5, 600], [1, 600, 20], rhs: rhs, seed: 300)
+            try checkInt16([2, 513, 3], [2, 9, 513], rhs: rhs, adjX: true, adjY: true, constant: true, seed: 301)
+            let s: Float = 1.0 / 32768
+            try checkInt16(
+                [1, 2, 700], [1, 700, 17], rhs: rhs, constant: true, codes: { $0 % 3 == 0 ? 32767 : -32768 },
+                scales: (s, s, 700.0 / 30000), seed: 302)
+        }
+    }
+
     /// Sums past `Int32`: eight products of -32768 · -32768 are 2^33 (8.0 in real terms,
     /// code 16000 at the output scale 8 / 16000; 0 if the sum wrapped in `Int32`).
     @Test func int16AccumulatesInInt64() throws {

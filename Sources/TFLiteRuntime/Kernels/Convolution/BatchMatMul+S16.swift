@@ -12,11 +12,12 @@ import TFLiteModel
 /// 64-bit `MultiplyByQuantizedMultiplier`, the shift arithmetic (ties toward +∞). It needs
 /// `e ≤ 14` (a shift of at least 1), so larger multipliers are refused.
 ///
-/// The LHS rows are read as stored (or transposed per tile with `adj_x`), the RHS as the
-/// rows of `op(y)ᵀ`: as stored for an int16 RHS with `adj_y`, else transposed (and widened)
-/// once, at prepare for a constant, else at eval into scratch. Tiles of the output are
-/// spread over the threads; every output is one exact sum, so results do not depend on
-/// the tiling or the thread count.
+/// Levels with vector kernels sum on the 16-bit integer GEMM (``BatchMatMulS16Gemm``).
+/// The portable level reads the LHS rows as stored (or transposed per tile with `adj_x`),
+/// the RHS as the rows of `op(y)ᵀ`: as stored for an int16 RHS with `adj_y`, else
+/// transposed (and widened) once, at prepare for a constant, else at eval into scratch.
+/// Tiles of the output are spread over the threads; every output is one exact sum, so
+/// results do not depend on the level, the tiling or the thread count.
 enum BatchMatMulS16 {
     /// Most rows and columns of one output tile.
     static let tileRows = 32
@@ -42,7 +43,10 @@ enum BatchMatMulS16 {
         guard exponent <= 14 else {
             throw .invalid("requantization multiplier \(real) is too large (at most 2^14 for int16)")
         }
-        let reduced: Int64 = mantissa < 0x7FFF_0000 ? (Int64(mantissa) + (1 << 15)) >> 16 : 0x7FFF
+        let rescale = BatchMatMulS16Rescale(mantissa: mantissa, exponent: exponent)
+        if context.kernelLevel.hasVectorKernels {
+            return try BatchMatMulS16Gemm.make(&context, g, x: x, y: y, output: output, rescale: rescale)
+        }
 
         let rows = Swift.max(1, Swift.min(tileRows, g.m))
         let columns = Swift.max(1, Swift.min(tileColumns, g.n))
@@ -76,7 +80,7 @@ enum BatchMatMulS16 {
         }
         return BatchMatMulS16Kernel(
             x: x.index, y: y.index, output: output.index, geometry: g, narrowRHS: narrowRHS, direct: direct,
-            reducedMultiplier: reduced, totalShift: Int64(15 - exponent), rows: rows, columns: columns,
+            rescale: rescale, rows: rows, columns: columns,
             packed: packed, packSlot: packSlot, work: work, workerBytes: workerBytes)
     }
 
@@ -93,8 +97,8 @@ enum BatchMatMulS16 {
     }
 }
 
-/// The tiles of ``BatchMatMulS16``: each output is an `Int64` dot product of a row of
-/// `op(x)` and a row of `op(y)ᵀ`, then the 64-bit rescaling.
+/// The tiles of ``BatchMatMulS16`` at the portable level: each output is an `Int64` dot
+/// product of a row of `op(x)` and a row of `op(y)ᵀ`, then the 64-bit rescaling.
 struct BatchMatMulS16Kernel: PreparedKernel {
     let x: Int, y: Int, output: Int
     let geometry: BatchMatMulGeometry
@@ -102,8 +106,7 @@ struct BatchMatMulS16Kernel: PreparedKernel {
     let narrowRHS: Bool
     /// The RHS rows are the stored matrices (an int16 RHS with `adj_y`).
     let direct: Bool
-    /// TFLite's 16-bit mantissa `r` and the right shift `15 - e`.
-    let reducedMultiplier: Int64, totalShift: Int64
+    let rescale: BatchMatMulS16Rescale
     let rows: Int, columns: Int
     /// The transposed constant RHS, else the scratch slot it is transposed into at eval.
     let packed: PackedBuffer?
@@ -138,8 +141,7 @@ struct BatchMatMulS16Kernel: PreparedKernel {
         let xs = UnsafePointer(context.pointer(x, as: Int16.self))
         let z = context.pointer(output, as: Int16.self)
         let (m, n, k) = (g.m, g.n, g.k)
-        let (rows, columns, multiplier, shift) = (rows, columns, reducedMultiplier, totalShift)
-        let rounding: Int64 = 1 &<< (shift &- 1)
+        let (rows, columns, rescale) = (rows, columns, rescale)
         let rowTiles = (m + rows - 1) / rows, columnTiles = (n + columns - 1) / columns
         let tilesPerMatrix = rowTiles * columnTiles
         context.parallel.forEachChunkOnThread(g.broadcast.count * tilesPerMatrix) { thread, range in
@@ -173,20 +175,57 @@ struct BatchMatMulS16Kernel: PreparedKernel {
                     let row = a + i * k
                     let out = z + (matrix * m + r0 + i) * n + c0
                     for j in 0 ..< columnCount {
-                        let acc = Self.dot(row, rhs + j * k, count: k)
-                        let scaled = Int32(truncatingIfNeeded: (acc &* multiplier &+ rounding) &>> shift)
-                        out[j] = Int16(Swift.min(Swift.max(scaled, -32768), 32767))
+                        out[j] = rescale.apply(Self.dot(row, rhs + j * k, count: k))
                     }
                 }
             }
         }
     }
 
-    /// `Σ a[d]·b[d]` in `Int64` (each product is exact in `Int32`: at most 2^30).
+    /// `Σ a[d]·b[d]`, exact, in `Int64`. A product of two int16 codes fits `Int32` but two of
+    /// them may not, so each code of `a` is split into its high byte `a >> 8` (signed) and
+    /// low byte `a & 255`: `a·b = 256·(a >> 8)·b + (a & 255)·b`, where the two products are
+    /// below 2^22 and 2^23 in magnitude. Blocks of 256 depths sum each part exactly in
+    /// `Int32` (below 2^30 and 2^31), a reduction LLVM vectorizes with 16-bit multiply-adds;
+    /// the blocks' sums are combined in `Int64`.
     @inline(__always)
     static func dot(_ a: UnsafePointer<Int16>, _ b: UnsafePointer<Int16>, count: Int) -> Int64 {
-        var sum: Int64 = 0
-        for d in 0 ..< count { sum &+= Int64(Int32(a[d]) &* Int32(b[d])) }
-        return sum
+        var total: Int64 = 0
+        var start = 0
+        while start < count {
+            let end = Swift.min(count, start + 256)
+            var high: Int32 = 0, low: Int32 = 0
+            for d in start ..< end {
+                let v = Int32(a[d]), w = Int32(b[d])
+                high &+= (v &>> 8) &* w
+                low &+= (v & 0xFF) &* w
+            }
+            total &+= Int64(high) &* 256 &+ Int64(low)
+            start = end
+        }
+        return total
+    }
+}
+
+/// TFLite's 64-bit `MultiplyByQuantizedMultiplier` for the Q31 multiplier `(M, e)`, `e ≤ 14`,
+/// then the int16 clamp: `r = (M + 2^15) >> 16` (`0x7FFF` when `M ≥ 0x7FFF0000`), and
+/// `clamp(Int32(truncating: (acc · r + 2^(14 - e)) >> (15 - e)), -32768, 32767)`. Wrapping
+/// arithmetic: a hostile file's scales could push `acc · r` past `Int64`, where TFLite's
+/// precondition `|acc| < 2^47` does not hold.
+struct BatchMatMulS16Rescale: Sendable {
+    let reducedMultiplier: Int64
+    let shift: Int64
+    let rounding: Int64
+
+    init(mantissa: Int32, exponent: Int) {
+        reducedMultiplier = mantissa < 0x7FFF_0000 ? (Int64(mantissa) + (1 << 15)) >> 16 : 0x7FFF
+        shift = Int64(15 - exponent)
+        rounding = 1 << (shift - 1)
+    }
+
+    @inline(__always)
+    func apply(_ acc: Int64) -> Int16 {
+        let scaled = Int32(truncatingIfNeeded: (acc &* reducedMultiplier &+ rounding) &>> shift)
+        return Int16(Swift.min(Swift.max(scaled, -32768), 32767))
     }
 }
