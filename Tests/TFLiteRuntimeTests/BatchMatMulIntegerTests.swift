@@ -269,6 +269,49 @@ import TFLiteModel
         try checkInt16([1, 3, 8], [1, 8, 2], codes: { $0 % 2 == 0 ? 32767 : -32768 }, seed: 201)
     }
 
+    /// The RHS packing writes what `GemmS16Layout.pack` writes for the same values, for
+    /// both group sizes (x86-64's depth pairs, aarch64's single depths), split or not,
+    /// with `adj_y` or not, from a depth inside the matrix.
+    @Test func packedPanelsMatchTheLayout() {
+        var rng = SplitMix64(seed: 400)
+        for (n, k) in [(13, 9), (16, 8), (3, 1), (40, 300)] {
+            for adjY in [false, true] {
+                let g = BatchMatMulGeometry(
+                    m: 1, n: n, k: k, adjointX: false, adjointY: adjY, xColumns: k, yColumns: adjY ? k : n,
+                    xMatrixSize: k, yMatrixSize: n * k, yMatrices: 1,
+                    broadcast: BatchBroadcast(batch: [], x: [], y: [], count: 1))
+                let codes = (0 ..< n * k).map { _ in Int16.random(in: .min ... .max, using: &rng) }
+                let (d0, depths) = k > 256 ? (256, k - 256) : (0, k)
+                for split in [false, true] {
+                    for group in [1, 2] {
+                        let zy: Int32 = split ? 0 : 5
+                        let columns = split ? 2 * n : n
+                        let count = GemmS16Layout.packedCount(n: columns, k: depths) ?? 0
+                        var expected = [Int16](repeating: 0, count: count)
+                        var got = [Int16](repeating: -1, count: count)
+                        codes.withUnsafeBufferPointer { c in
+                            guard let matrix = c.baseAddress else { return }
+                            expected.withUnsafeMutableBufferPointer { out in
+                                guard let out = out.baseAddress else { return }
+                                GemmS16Layout.pack(n: columns, k: depths, group: group, into: out) { j, d in
+                                    let v = Int32(g.rhs(matrix, depth: d0 + d, column: split ? j / 2 : j)) - zy
+                                    return Int16(truncatingIfNeeded: !split ? v : j % 2 == 0 ? v >> 8 : v & 0xFF)
+                                }
+                            }
+                            got.withUnsafeMutableBufferPointer { out in
+                                guard let out = out.baseAddress else { return }
+                                g.packPanels(
+                                    matrix, firstDepth: d0, depths: depths, zeroPoint: zy, split: split, group: group,
+                                    into: out)
+                            }
+                        }
+                        #expect(got == expected, "n \(n) k \(k) adjY \(adjY) split \(split) group \(group)")
+                    }
+                }
+            }
+        }
+    }
+
     // MARK: - Prepare errors
 
     static func operand(_ shape: [Int], _ type: ElementType, _ scales: [Float] = [0.02], _ zeroPoints: [Int] = [0])

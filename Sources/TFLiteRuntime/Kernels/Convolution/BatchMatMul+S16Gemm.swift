@@ -114,12 +114,8 @@ struct BatchMatMulS16Gemm: PreparedKernel {
         var d0 = 0, offset = 0
         repeat {
             let depths = Swift.min(depthChunk, g.k - d0)
-            let start = d0
-            GemmS16Layout.pack(n: n, k: depths, group: group, into: out + offset) { j, d in
-                let v = Int32(g.rhs(matrix, depth: start + d, column: split ? j >> 1 : j))
-                guard split else { return Int16(truncatingIfNeeded: v) }
-                return Int16(truncatingIfNeeded: j & 1 == 0 ? v &>> 8 : v & 0xFF)
-            }
+            g.packPanels(
+                matrix, firstDepth: d0, depths: depths, zeroPoint: 0, split: split, group: group, into: out + offset)
             offset += GemmS16Layout.packedCount(n: n, k: depths) ?? 0
             d0 += depthChunk
         } while d0 < g.k
@@ -197,11 +193,14 @@ struct BatchMatMulS16Gemm: PreparedKernel {
                 for i in 0 ..< rowCount {
                     let out = z + (matrix * g.m + r0 + i) * g.n + c0
                     let row = totals + i * columns, s = sums + i * ldc
-                    for j in 0 ..< columnCount {
-                        let total =
-                            chunks > 1
-                            ? row[j] : split ? Int64(s[2 * j]) &* 256 &+ Int64(s[2 * j + 1]) : Int64(s[j])
-                        out[j] = rescale.apply(total)
+                    if chunks > 1 {
+                        for j in 0 ..< columnCount { out[j] = rescale.apply(row[j]) }
+                    } else if split {
+                        for j in 0 ..< columnCount {
+                            out[j] = rescale.apply(Int64(s[2 * j]) &* 256 &+ Int64(s[2 * j + 1]))
+                        }
+                    } else {
+                        for j in 0 ..< columnCount { out[j] = rescale.apply(Int64(s[j])) }
                     }
                 }
             }

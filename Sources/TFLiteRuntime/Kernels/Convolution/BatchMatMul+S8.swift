@@ -124,9 +124,7 @@ enum BatchMatMulS8 {
         _ g: BatchMatMulGeometry, _ matrix: UnsafePointer<Int8>, zeroPoint zy: Int32, group: Int,
         into out: UnsafeMutablePointer<Int16>
     ) {
-        GemmS16Layout.pack(n: g.n, k: g.k, group: group, into: out) { j, d in
-            Int16(truncatingIfNeeded: Int32(g.rhs(matrix, depth: d, column: j)) &- zy)
-        }
+        g.packPanels(matrix, firstDepth: 0, depths: g.k, zeroPoint: zy, split: false, group: group, into: out)
     }
 
     /// One RHS matrix as the rows of `op(y)ᵀ - zy` in Float (`n × k`, exact), ``ExactGEMM``'s B.

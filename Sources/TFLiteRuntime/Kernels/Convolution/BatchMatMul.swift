@@ -1,3 +1,4 @@
+import Microkernels
 import TFLiteModel
 
 /// BATCH_MATMUL: `z[..., i, j] = Σ_k op(x)[..., i, k] · op(y)[..., k, j]`, where `op`
@@ -121,5 +122,52 @@ struct BatchMatMulGeometry: Sendable {
     @inline(__always)
     func rhs<T>(_ matrix: UnsafePointer<T>, depth d: Int, column j: Int) -> T {
         adjointY ? matrix[j * yColumns + d] : matrix[d * yColumns + j]
+    }
+
+    /// Depths `d0 ..< d0 + depths` of the RHS matrix at `matrix` as the 16-bit GEMM's B
+    /// (``GemmS16Layout``, `group` depths per group): the columns of `op(y)` less `zy`, or
+    /// when `split`, two columns per column `j`, `2j` holding `v >> 8` and `2j + 1` holding
+    /// `v & 255` of its codes `v`. What `GemmS16Layout.pack` writes for those values, in
+    /// loops over the stored rows rather than a call per packed element.
+    func packPanels<T: FixedWidthInteger & SignedInteger>(
+        _ matrix: UnsafePointer<T>, firstDepth d0: Int, depths: Int, zeroPoint zy: Int32, split: Bool, group: Int,
+        into out: UnsafeMutablePointer<Int16>
+    ) {
+        let width = GemmS16Layout.panelWidth
+        let columns = split ? 2 * n : n
+        let kp = GemmS16Layout.paddedDepth(depths)
+        let panelSize = width * kp
+        out.update(repeating: 0, count: (columns + width - 1) / width * panelSize)
+        for d in 0 ..< depths {
+            // Where depth d of GEMM column c lands: panel c / width, slot (q·width + c % width)·group + r.
+            let lane = (d / group) * width * group + d % group
+            let row = out + lane
+            @inline(__always) func put(_ c: Int, _ v: Int32) {
+                row[(c / width) * panelSize + (c % width) * group] = Int16(truncatingIfNeeded: v)
+            }
+            if adjointY {
+                let source = matrix + d0 + d
+                for j in 0 ..< n {
+                    let v = Int32(truncatingIfNeeded: source[j * yColumns]) &- zy
+                    if split {
+                        put(2 * j, v &>> 8)
+                        put(2 * j + 1, v & 0xFF)
+                    } else {
+                        put(j, v)
+                    }
+                }
+            } else {
+                let source = matrix + (d0 + d) * yColumns
+                for j in 0 ..< n {
+                    let v = Int32(truncatingIfNeeded: source[j]) &- zy
+                    if split {
+                        put(2 * j, v &>> 8)
+                        put(2 * j + 1, v & 0xFF)
+                    } else {
+                        put(j, v)
+                    }
+                }
+            }
+        }
     }
 }
