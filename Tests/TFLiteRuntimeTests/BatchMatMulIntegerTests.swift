@@ -127,7 +127,7 @@ import TFLiteModel
         let zo = Int.random(in: -20 ... 20, using: &rng)
         let sx = Float.random(in: 0.01 ... 0.05, using: &rng), sy = Float.random(in: 0.01 ... 0.05, using: &rng)
         let depth = adjX ? xs[xs.count - 2] : xs[xs.count - 1]
-        let so = sx * sy * Float(depth).squareRoot() * 60 * Float.random(in: 0.5 ... 2, using: &rng)
+        let so = sx * sy * Float(max(depth, 1)).squareRoot() * 60 * Float.random(in: 0.5 ... 2, using: &rng)
         let x = Operand(
             shape: xs, type: .int8, codes: QTest.randomCodes(xs.reduce(1, *), .int8, &rng),
             quantization: QTest.quantization([sx], [zx]))
@@ -201,7 +201,8 @@ import TFLiteModel
         let depth = adjX ? xs[xs.count - 2] : xs[xs.count - 1]
         let sx = scales?.0 ?? Float.random(in: 1e-5 ... 1e-4, using: &rng)
         let sy = scales?.1 ?? Float.random(in: 1e-5 ... 1e-3, using: &rng)
-        let so = scales?.2 ?? sx * sy * Float(depth).squareRoot() * 4e8 * Float.random(in: 0.5 ... 2, using: &rng)
+        let so =
+            scales?.2 ?? sx * sy * Float(max(depth, 1)).squareRoot() * 4e8 * Float.random(in: 0.5 ... 2, using: &rng)
         let yRange = rhs == .int8 ? -128 ... 127 : -32768 ... 32767
         let x = Operand(
             shape: xs, type: .int16,
@@ -267,6 +268,17 @@ import TFLiteModel
         let s: Float = 1.0 / 32768
         try checkInt16([1, 3, 8], [1, 8, 2], codes: { _ in -32768 }, scales: (s, s, 8.0 / 16000), seed: 200)
         try checkInt16([1, 3, 8], [1, 8, 2], codes: { $0 % 2 == 0 ? 32767 : -32768 }, seed: 201)
+    }
+
+    /// A depth of 0 sums nothing: every output is the requantized 0, its zero point (int8)
+    /// or 0; an empty output runs and writes nothing. At every level, constant RHS or not.
+    @Test func emptyDepthsAndOutputs() throws {
+        for constant in [false, true] {
+            try checkInt8([2, 3, 0], [2, 0, 9], constant: constant, seed: 500)
+            try checkInt8([2, 0, 4], [2, 4, 9], constant: constant, seed: 501)
+            try checkInt16([2, 3, 0], [2, 0, 9], constant: constant, seed: 502)
+            try checkInt16([2, 3, 0], [2, 0, 9], rhs: .int8, constant: constant, seed: 503)
+        }
     }
 
     /// The RHS packing writes what `GemmS16Layout.pack` writes for the same values, for
