@@ -110,6 +110,6 @@ import TFLiteModel
         expectInvalid(graph([2, 3], [4, 2]), "inner dimensions differ")
         expectInvalid(graph([2, 3], [2, 2], adjX: false), "inner dimensions differ")
         expectInvalid(graph([2, 2, 3], [3, 3, 2]), "do not broadcast")
-        expectUnsupportedTypes(graph([2, 3], [3, 2], type: .int8))
+        expectUnsupportedTypes(graph([2, 3], [3, 2], type: .uint8))
     }
 }

@@ -1,3 +1,4 @@
+import Microkernels
 import TFLiteModel
 
 /// BATCH_MATMUL: `z[..., i, j] = Σ_k op(x)[..., i, k] · op(y)[..., k, j]`, where `op`
@@ -5,7 +6,9 @@ import TFLiteModel
 /// (batch) dimensions broadcast NumPy-style (aligned right, each pair equal or 1).
 ///
 /// Both inputs have rank 2...5, as in TFLite. Absent options mean no adjoints.
-/// float32, and hybrid float32 LHS with a constant int8 RHS (``BatchMatMulHybrid``).
+/// float32; hybrid float32 LHS with a constant int8 RHS (``BatchMatMulHybrid``); int8 by
+/// int8 to int8 or int32 (``BatchMatMulS8``); int16 by int16 or int8 to int16
+/// (``BatchMatMulS16``).
 enum BatchMatMul {
     static let prepare: KernelPrepare = { (context: inout PrepareContext) throws(KernelError) -> any PreparedKernel in
         try context.expectCounts(inputs: 2, outputs: 1)
@@ -43,7 +46,8 @@ enum BatchMatMul {
         try context.setOutputShape(0, batch + [m, n])
         context.declareWork(batch + [m, n, k])
         let hybrid = x.type == .float32 && y.type == .int8
-        guard hybrid || (x.type == .float32 && y.type == .float32 && output.type == .float32) else {
+        let integer = x.type == .int8 && y.type == .int8 || x.type == .int16 && (y.type == .int16 || y.type == .int8)
+        guard hybrid || integer || (x.type == .float32 && y.type == .float32 && output.type == .float32) else {
             throw context.unsupportedTypes()
         }
         try ConvCheck.blasSizes([m, n, k, xc, yc], "BATCH_MATMUL")
@@ -57,6 +61,17 @@ enum BatchMatMul {
             return try BatchMatMulHybrid.make(
                 &context, options: options, x: x, y: y, output: output, m: m, n: n, k: k,
                 broadcast: broadcast)
+        }
+        if integer {
+            // The operands' bytes bound every matrix size (rank 2 or more was checked).
+            let geometry = BatchMatMulGeometry(
+                m: m, n: n, k: k, adjointX: options.adjointX, adjointY: options.adjointY, xColumns: xc,
+                yColumns: yc, xMatrixSize: xr * xc, yMatrixSize: yr * yc,
+                yMatrices: yr * yc == 0 ? 0 : y.elementCount / (yr * yc), broadcast: broadcast)
+            if x.type == .int8 {
+                return try BatchMatMulS8.make(&context, geometry, x: x, y: y, output: output)
+            }
+            return try BatchMatMulS16.make(&context, geometry, x: x, y: y, output: output)
         }
         return BatchMatMulF32(
             x: x.index, y: y.index, output: output.index, m: m, n: n, k: k,
@@ -87,5 +102,72 @@ struct BatchBroadcast: Sendable {
             yScale *= y[d]
         }
         return (xIndex, yIndex)
+    }
+}
+
+/// The matrices of an integer BATCH_MATMUL: output matrix `i` is `op(x)` (`m × k`) times
+/// `op(y)` (`k × n`) of the LHS and RHS matrices ``BatchBroadcast/matrices(_:)`` names.
+struct BatchMatMulGeometry: Sendable {
+    let m: Int, n: Int, k: Int
+    let adjointX: Bool, adjointY: Bool
+    /// Row lengths of the stored (untransposed) LHS and RHS matrices.
+    let xColumns: Int, yColumns: Int
+    /// Elements of one stored LHS and RHS matrix.
+    let xMatrixSize: Int, yMatrixSize: Int
+    /// RHS matrices in the tensor.
+    let yMatrices: Int
+    let broadcast: BatchBroadcast
+
+    /// `op(y)[d, j]` of the stored RHS matrix at `matrix`.
+    @inline(__always)
+    func rhs<T>(_ matrix: UnsafePointer<T>, depth d: Int, column j: Int) -> T {
+        adjointY ? matrix[j * yColumns + d] : matrix[d * yColumns + j]
+    }
+
+    /// Depths `d0 ..< d0 + depths` of the RHS matrix at `matrix` as the 16-bit GEMM's B
+    /// (``GemmS16Layout``, `group` depths per group): the columns of `op(y)` less `zy`, or
+    /// when `split`, two columns per column `j`, `2j` holding `v >> 8` and `2j + 1` holding
+    /// `v & 255` of its codes `v`. What `GemmS16Layout.pack` writes for those values, in
+    /// loops over the stored rows rather than a call per packed element.
+    func packPanels<T: FixedWidthInteger & SignedInteger>(
+        _ matrix: UnsafePointer<T>, firstDepth d0: Int, depths: Int, zeroPoint zy: Int32, split: Bool, group: Int,
+        into out: UnsafeMutablePointer<Int16>
+    ) {
+        let width = GemmS16Layout.panelWidth
+        let columns = split ? 2 * n : n
+        let kp = GemmS16Layout.paddedDepth(depths)
+        let panelSize = width * kp
+        out.update(repeating: 0, count: (columns + width - 1) / width * panelSize)
+        for d in 0 ..< depths {
+            // Where depth d of GEMM column c lands: panel c / width, slot (q·width + c % width)·group + r.
+            let lane = (d / group) * width * group + d % group
+            let row = out + lane
+            @inline(__always) func put(_ c: Int, _ v: Int32) {
+                row[(c / width) * panelSize + (c % width) * group] = Int16(truncatingIfNeeded: v)
+            }
+            if adjointY {
+                let source = matrix + d0 + d
+                for j in 0 ..< n {
+                    let v = Int32(truncatingIfNeeded: source[j * yColumns]) &- zy
+                    if split {
+                        put(2 * j, v &>> 8)
+                        put(2 * j + 1, v & 0xFF)
+                    } else {
+                        put(j, v)
+                    }
+                }
+            } else {
+                let source = matrix + (d0 + d) * yColumns
+                for j in 0 ..< n {
+                    let v = Int32(truncatingIfNeeded: source[j]) &- zy
+                    if split {
+                        put(2 * j, v &>> 8)
+                        put(2 * j + 1, v & 0xFF)
+                    } else {
+                        put(j, v)
+                    }
+                }
+            }
+        }
     }
 }

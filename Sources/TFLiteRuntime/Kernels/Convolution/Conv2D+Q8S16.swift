@@ -78,11 +78,11 @@ struct Conv2DQ8GemmS16: Quantized8Kernel {
             })
     }
 
-    /// `out[i] = x[i] - zx` as `Int16`, with the level's microkernel.
+    /// `out[i] = x[i] - zx` as `Int16`, with the level's microkernel (also the LHS rows of
+    /// ``BatchMatMulS8Gemm``). Static, so that the closure handed to `im2colRow` captures one
+    /// integer rather than `self` (a method reference retained and released per call).
     @inline(__always)
-    /// Static, so that the closure handed to `im2colRow` captures one integer rather than
-    /// `self` (a method reference retained and released per call).
-    private static func center<T: Quantized8>(
+    static func center<T: Quantized8>(
         _ x: UnsafePointer<T>, _ count: Int, _ out: UnsafeMutablePointer<Int16>,
         zeroPoint: Int32
     ) {
