@@ -132,13 +132,26 @@ extension QuantizedBinaryOp {
         loop(a, sa, b, sb, y, n)
     }
 
+    /// Contiguous operands and a broadcast one get their own loops, which LLVM vectorizes
+    /// (a stride read from memory would make every load a gather).
     @inline(__always)
     private func loop<T: QuantizedByte>(
         _ a: UnsafePointer<T>, _ sa: Int, _ b: UnsafePointer<T>, _ sb: Int,
         _ y: UnsafeMutablePointer<T>, _ n: Int
     ) {
-        for k in 0 ..< n {
-            y[k] = T(truncatingIfNeeded: apply(Int32(a[k * sa]), Int32(b[k * sb])))
+        switch (sa, sb) {
+        case (1, 1):
+            for k in 0 ..< n { y[k] = T(truncatingIfNeeded: apply(Int32(a[k]), Int32(b[k]))) }
+        case (1, 0):
+            let vb = Int32(b[0])
+            for k in 0 ..< n { y[k] = T(truncatingIfNeeded: apply(Int32(a[k]), vb)) }
+        case (0, 1):
+            let va = Int32(a[0])
+            for k in 0 ..< n { y[k] = T(truncatingIfNeeded: apply(va, Int32(b[k]))) }
+        default:
+            for k in 0 ..< n {
+                y[k] = T(truncatingIfNeeded: apply(Int32(a[k * sa]), Int32(b[k * sb])))
+            }
         }
     }
 }
