@@ -185,4 +185,78 @@ import TFLiteModel
         }
         #expect(mismatched?.contains("inputs must be quantized like the output here, as in TFLite") == true)
     }
+
+    /// The folds' last-axis and middle-axis loops against a plain fold of each output's
+    /// elements: MIN and MAX of int8 codes and of floats, and the float product (whose
+    /// left-to-right order the loops keep), over odd sizes.
+    @Test func foldLayoutsMatchAPlainFold() throws {
+        var state: UInt32 = 99
+        func next() -> UInt32 {
+            state = state &* 1_664_525 &+ 1_013_904_223
+            return state >> 8
+        }
+        let (outer, reduced, inner) = (3, 37, 21)
+        let codes: [Int8] = (0 ..< outer * reduced * inner).map { _ in Int8(truncatingIfNeeded: next()) }
+        let floats: [Float] = (0 ..< outer * reduced * inner).map { _ in Float(Int(next() % 2001) - 1000) / 997 }
+        let q = Self.q(0.1, -3)
+        // Output (o, i) folds x[o][r][i] over r (axis 1), or x[o][i][r] over r (last axis).
+        func expected<T>(_ x: [T], last: Bool, _ initial: T, _ f: (T, T) -> T) -> [T] {
+            var out: [T] = []
+            for o in 0 ..< outer {
+                for i in 0 ..< inner {
+                    var acc = initial
+                    for r in 0 ..< reduced {
+                        acc = f(acc, last ? x[(o * inner + i) * reduced + r] : x[(o * reduced + r) * inner + i])
+                    }
+                    out.append(acc)
+                }
+            }
+            return out
+        }
+        for last in [false, true] {
+            let shape = last ? [outer, inner, reduced] : [outer, reduced, inner]
+            let axes: [Int32] = [last ? 2 : 1]
+            let maxCodes = try run(.reduceMax, codes, shape: shape, axes: axes, type: .int8, input: q, output: q)
+            #expect(maxCodes.values == expected(codes, last: last, Int8.min) { Swift.max($0, $1) })
+            let minCodes = try run(.reduceMin, codes, shape: shape, axes: axes, type: .int8, input: q, output: q)
+            #expect(minCodes.values == expected(codes, last: last, Int8.max) { Swift.min($0, $1) })
+            let minFloats = try run(.reduceMin, floats, shape: shape, axes: axes, type: .float32)
+            #expect(minFloats.values == expected(floats, last: last, Float.infinity) { $0 < $1 ? $0 : $1 })
+            let product = try run(.reduceProd, floats, shape: shape, axes: axes, type: .float32)
+            #expect(product.values == expected(floats, last: last, Float(1)) { $0 * $1 })
+        }
+    }
+
+    /// float32 REDUCE_MAX over the last axis keeps eight running maxima; a row holding a NaN
+    /// or an infinity is folded left to right instead, so TFLite's rule (`acc > x ? acc : x`,
+    /// which keeps the value after the last NaN) still decides it. SUM's partial sums agree
+    /// with the left-to-right sum within float rounding.
+    @Test func floatLastAxisRowsKeepTheReferenceRule() throws {
+        let n = 29
+        var rows: [[Float]] = []
+        for k in 0 ..< 6 {
+            var row = (0 ..< n).map { Float(($0 * 37 + k * 11) % 23) - 11 }
+            switch k {
+            case 1: row[3] = .nan
+            case 2: row[n - 1] = .nan
+            case 3: row[20] = .nan; row[21] = -50
+            case 4: row[9] = .infinity
+            case 5: row[0] = -.infinity
+            default: break
+            }
+            rows.append(row)
+        }
+        let x = rows.flatMap { $0 }
+        let max = try run(.reduceMax, x, shape: [rows.count, n], axes: [1], type: .float32)
+        for (k, row) in rows.enumerated() {
+            var acc = -Float.greatestFiniteMagnitude
+            for v in row { acc = acc > v ? acc : v }
+            #expect(max.values[k] == acc || (max.values[k].isNaN && acc.isNaN), "row \(k)")
+        }
+        let sums = try run(
+            .sum, rows.prefix(1).flatMap { $0 } + (0 ..< 1000).map { Float($0) / 7 }, shape: [1029],
+            axes: [0], type: .float32)
+        let exact = (rows[0].map(Double.init) + (0 ..< 1000).map { Double(Float($0) / 7) }).reduce(0, +)
+        #expect(abs(Double(sums.values[0]) - exact) <= 1e-5 * Swift.max(1, abs(exact)))
+    }
 }

@@ -170,10 +170,40 @@ struct ReduceFoldKernel: PreparedKernel {
         }
     }
 
+    /// Every output folds its elements in row-major order. The last-axis and middle-axis
+    /// layouts run plain loops in that same order (a row per output; or, per outer index,
+    /// each reduced row combined into a row of outputs), which LLVM vectorizes where the
+    /// fold allows; the others walk ``ReductionWalk``'s odometer.
     @inline(__always)
     private func fold<T>(_ context: EvalContext, initial: T, _ combine: (T, T) -> T) {
         let x = UnsafePointer(context.pointer(input, as: T.self))
         let y = context.pointer(output, as: T.self)
+        let (kept, reduced) = (walk.kept, walk.reduced)
+        if !walk.isEmpty, reduced.count == 1, reduced[0].stride == 1, kept.count == 1, kept[0].stride == reduced[0].size
+        {
+            let n = reduced[0].size
+            for o in 0 ..< walk.outputCount {
+                let row = x + o * n
+                var acc = initial
+                for r in 0 ..< n { acc = combine(acc, row[r]) }
+                y[o] = acc
+            }
+            return
+        }
+        if !walk.isEmpty, reduced.count == 1, kept.count == 2, kept[1].stride == 1, reduced[0].stride == kept[1].size,
+            kept[0].stride == reduced[0].size * kept[1].size
+        {
+            let inner = kept[1].size, rows = reduced[0].size
+            for o in 0 ..< kept[0].size {
+                let out = y + o * inner, block = x + o * rows * inner
+                for c in 0 ..< inner { out[c] = initial }
+                for r in 0 ..< rows {
+                    let row = block + r * inner
+                    for c in 0 ..< inner { out[c] = combine(out[c], row[c]) }
+                }
+            }
+            return
+        }
         for o in 0 ..< walk.outputCount {
             var acc = initial
             if !walk.isEmpty { walk.forEachOffset(output: o) { acc = combine(acc, x[$0]) } }
