@@ -57,18 +57,71 @@ extension ReducerF32 {
 enum SumF32: ReducerF32 {
     static var initial: Float { 0 }
     @inline(__always) static func combine(_ acc: Float, _ x: Float) -> Float { acc + x }
+
+    /// Eight running partial sums, added pairwise at the end (the loop vectorizes; a
+    /// left-to-right sum waits on each addition's latency). The order differs from
+    /// TFLite's left-to-right one by float rounding only, as SOFTMAX's sum does.
+    static func reduceRow(_ x: UnsafePointer<Float>, _ n: Int) -> Float {
+        var s = (Float(0), Float(0), Float(0), Float(0), Float(0), Float(0), Float(0), Float(0))
+        var i = 0
+        while i + 8 <= n {
+            s.0 += x[i]; s.1 += x[i + 1]; s.2 += x[i + 2]; s.3 += x[i + 3]
+            s.4 += x[i + 4]; s.5 += x[i + 5]; s.6 += x[i + 6]; s.7 += x[i + 7]
+            i += 8
+        }
+        var total = ((s.0 + s.1) + (s.2 + s.3)) + ((s.4 + s.5) + (s.6 + s.7))
+        while i < n {
+            total += x[i]
+            i += 1
+        }
+        return total
+    }
 }
 
 /// TFLite's max reducer: starts from the lowest finite float, `acc > x ? acc : x`.
 enum MaxF32: ReducerF32 {
     static var initial: Float { -.greatestFiniteMagnitude }
     @inline(__always) static func combine(_ acc: Float, _ x: Float) -> Float { acc > x ? acc : x }
+
+    /// Eight running maxima, combined at the end: the maximum does not depend on the order
+    /// for numbers (up to the sign of a zero). With a NaN it does (the left-to-right rule
+    /// keeps the value after the last NaN), so a row with a NaN or an infinity (`x − x` is
+    /// then NaN; the probe sums it) is folded again left to right.
+    static func reduceRow(_ x: UnsafePointer<Float>, _ n: Int) -> Float {
+        let low = initial
+        var m = (low, low, low, low, low, low, low, low)
+        var probe = (Float(0), Float(0), Float(0), Float(0))
+        var i = 0
+        while i + 8 <= n {
+            m.0 = combine(m.0, x[i]); m.1 = combine(m.1, x[i + 1])
+            m.2 = combine(m.2, x[i + 2]); m.3 = combine(m.3, x[i + 3])
+            m.4 = combine(m.4, x[i + 4]); m.5 = combine(m.5, x[i + 5])
+            m.6 = combine(m.6, x[i + 6]); m.7 = combine(m.7, x[i + 7])
+            probe.0 += (x[i] - x[i]) + (x[i + 4] - x[i + 4])
+            probe.1 += (x[i + 1] - x[i + 1]) + (x[i + 5] - x[i + 5])
+            probe.2 += (x[i + 2] - x[i + 2]) + (x[i + 6] - x[i + 6])
+            probe.3 += (x[i + 3] - x[i + 3]) + (x[i + 7] - x[i + 7])
+            i += 8
+        }
+        guard !((probe.0 + probe.1) + (probe.2 + probe.3)).isNaN else {
+            var acc = initial
+            for r in 0 ..< n { acc = combine(acc, x[r]) }
+            return acc
+        }
+        var acc = combine(combine(combine(m.0, m.1), combine(m.2, m.3)), combine(combine(m.4, m.5), combine(m.6, m.7)))
+        while i < n {
+            acc = combine(acc, x[i])
+            i += 1
+        }
+        return acc
+    }
 }
 
 /// A float reduction; MEAN is SUM followed by a division by `divisor`.
 ///
-/// Work is split over output elements and each one accumulates its inputs in
-/// row-major order, so results are identical for any thread count.
+/// Work is split over output elements and each one accumulates its inputs on its own
+/// (in row-major order, except a last-axis row: see ``SumF32/reduceRow(_:_:)`` and
+/// ``MaxF32/reduceRow(_:_:)``), so results are identical for any thread count.
 struct ReduceF32Kernel<R: ReducerF32>: PreparedKernel {
     let input: Int
     let output: Int
