@@ -281,7 +281,7 @@ public final class Interpreter {
     /// ``SignatureRunner``s too. A streaming model (audio, text) calls it between
     /// independent streams.
     public func resetVariableTensors() {
-        engine.session.resetVariables()
+        engine.interpreterState.resetVariables()
     }
 
     /// Whether ``invoke()`` has run since the last allocation.

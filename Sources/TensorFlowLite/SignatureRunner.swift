@@ -34,7 +34,7 @@ public final class SignatureRunner {
             do {
                 engine = try Engine(
                     model: interpreter.model, subgraphIndex: signature.subgraphIndex,
-                    options: interpreter.engine.options, session: interpreter.engine.session)
+                    options: interpreter.engine.options, interpreterState: interpreter.engine.interpreterState)
             } catch {
                 throw SignatureRunnerError.failedToCreateSignatureRunner(signatureKey: signatureKey)
             }

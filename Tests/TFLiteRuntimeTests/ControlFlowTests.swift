@@ -249,7 +249,7 @@ import TFLiteModel
             expected = [expected[0] + Float(step), expected[1] + 1]
             #expect(try engine.output(0, as: Float.self) == expected)
         }
-        engine.session.resetVariables()
+        engine.interpreterState.resetVariables()
         try engine.setInput(0, [1, 1] as [Float])
         try engine.invoke()
         #expect(try engine.output(0, as: Float.self) == [11, 21])

@@ -210,7 +210,7 @@ import TFLiteModel
             #expect("\(error)".contains("HASHTABLE_IMPORT"), "\(error)")
             #expect("\(error)".contains("already imported"), "\(error)")
         }
-        engine.session.resetVariables() // empties the tables: the next import fills afresh
+        engine.interpreterState.resetVariables() // empties the tables: the next import fills afresh
         try engine.invoke()
         #expect(try engine.output(0, as: Int64.self) == [7, -1])
     }

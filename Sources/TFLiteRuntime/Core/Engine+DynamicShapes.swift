@@ -159,7 +159,8 @@ extension Engine {
         }
         var required = plan.size
         var overflow = false
-        for held in [foldedConstantBytes, reservedArenaBytes, session.heldBytes(besides: self)] where !overflow {
+        for held in [foldedConstantBytes, reservedArenaBytes, interpreterState.heldBytes(besides: self)] where !overflow
+        {
             (required, overflow) = required.addingReportingOverflow(held)
         }
         guard !overflow, required <= options.memoryBudget else {

@@ -26,7 +26,8 @@ extension Engine {
             } catch {
                 let layout = StringTensorLayout.size(count: elements, payload: 0) ?? Int.max
                 throw .memoryBudgetExceeded(
-                    required: Session.add(session.heldBytes(besides: nil), layout), budget: options.memoryBudget)
+                    required: InterpreterState.add(interpreterState.heldBytes(besides: nil), layout),
+                    budget: options.memoryBudget)
             }
         }
     }

@@ -23,7 +23,7 @@ public final class Engine {
     public let options: EngineOptions
     /// What this engine shares with the other subgraphs of its interpreter: variables,
     /// and the engines of the subgraphs its control-flow operators run.
-    public let session: Session
+    public let interpreterState: InterpreterState
     /// Whether a control-flow operator of another engine runs this one (its work counts
     /// toward that engine's invoke).
     let isCalledByOperator: Bool
@@ -110,23 +110,26 @@ public final class Engine {
 
     /// Creates an engine for subgraph `subgraphIndex` of `model`.
     ///
-    /// Give `session` to run another subgraph of an interpreter that already has an
+    /// Give `interpreterState` to run another subgraph of an interpreter that already has an
     /// engine (a signature's subgraph): the two then share variables. Without it the
-    /// engine starts a session of its own. Either way the subgraphs this one can reach
+    /// engine starts an interpreter state of its own. Either way the subgraphs this one can reach
     /// through IF, WHILE and CALL_ONCE are checked first (indices, cycles, arity, types,
     /// kernels).
     public convenience init(
-        model: Model, subgraphIndex: Int = 0, options: EngineOptions = EngineOptions(), session: Session? = nil
+        model: Model, subgraphIndex: Int = 0, options: EngineOptions = EngineOptions(),
+        interpreterState: InterpreterState? = nil
     ) throws(RuntimeError) {
         try self.init(
             model: model, subgraphIndex: subgraphIndex, options: options,
-            session: session ?? Session(model: model, options: options), inputShapes: nil, calledByOperator: false)
+            interpreterState: interpreterState ?? InterpreterState(model: model, options: options), inputShapes: nil,
+            calledByOperator: false)
     }
 
     /// Creates an engine; a control-flow operator's (`calledByOperator`) is prepared for
     /// `inputShapes` (one per subgraph input) instead of the shapes the file declares.
     init(
-        model: Model, subgraphIndex: Int, options: EngineOptions, session: Session, inputShapes: [[Int]]?,
+        model: Model, subgraphIndex: Int, options: EngineOptions, interpreterState: InterpreterState,
+        inputShapes: [[Int]]?,
         calledByOperator: Bool = true
     ) throws(RuntimeError) {
         guard subgraphIndex >= 0, subgraphIndex < model.subgraphs.count else {
@@ -135,12 +138,12 @@ public final class Engine {
         self.model = model
         self.subgraphIndex = subgraphIndex
         self.options = options
-        self.session = session
+        self.interpreterState = interpreterState
         self.isCalledByOperator = calledByOperator
         self.subgraph = model.subgraphs[subgraphIndex]
         self.parallel =
-            session.parallel.threadCount == options.threadCount
-            ? session.parallel : Parallel(threadCount: options.threadCount)
+            interpreterState.parallel.threadCount == options.threadCount
+            ? interpreterState.parallel : Parallel(threadCount: options.threadCount)
         self.kernelLevel = KernelLevel.resolve(options.kernelLevel)
         self.tensors = []
         guard subgraph.operators.count <= options.maxOperators, subgraph.tensors.count <= options.maxTensors else {
@@ -160,7 +163,7 @@ public final class Engine {
             _ = try SubgraphCallGraph.validate(model, root: subgraphIndex, extra: options.customKernels)
         }
         tensors = try Self.initialTensors(subgraph)
-        stringSlots = tensors.map { $0.type == .string ? StringSlot(session: session) : nil }
+        stringSlots = tensors.map { $0.type == .string ? StringSlot(interpreterState: interpreterState) : nil }
         pointStrings()
         if let inputShapes {
             guard inputShapes.count == subgraph.inputs.count else {
@@ -169,7 +172,7 @@ public final class Engine {
             }
             for (position, shape) in inputShapes.enumerated() { try resizeInput(position, to: shape) }
         }
-        session.register(self)
+        interpreterState.register(self)
         // Surface type and shape errors at creation; memory is only planned at allocate.
         pendingPrepared = try prepareSteps()
     }
@@ -279,7 +282,7 @@ public final class Engine {
             var context = PrepareContext(
                 op: op, tensors: [], threadCount: parallel.threadCount,
                 requantization: options.requantization, kernelLevel: kernelLevel,
-                packer: packer, session: session)
+                packer: packer, interpreterState: interpreterState)
             swap(&context.tensors, &tensors)
             var kernel: any PreparedKernel
             do {
@@ -296,7 +299,8 @@ public final class Engine {
                     }
                     context = PrepareContext(
                         op: op, tensors: [], threadCount: parallel.threadCount,
-                        requantization: options.requantization, kernelLevel: kernelLevel, session: session)
+                        requantization: options.requantization, kernelLevel: kernelLevel,
+                        interpreterState: interpreterState)
                     kernel = LatePreparedKernel(
                         op: op, prepare: prepare, needed: [t], tensors: tensors, context: context,
                         memoryBudget: options.memoryBudget)
@@ -472,7 +476,7 @@ public final class Engine {
     /// Runs every prepared operator in order.
     public func invoke() throws(RuntimeError) {
         guard isAllocated else { throw .notAllocated }
-        if !isCalledByOperator { session.beginInvoke(declared: work) }
+        if !isCalledByOperator { interpreterState.beginInvoke(declared: work) }
         // Kernels split GEMMs over `parallel` themselves, in tiles fixed by the shapes, so
         // that results do not depend on the thread count; BLAS's own threading would not.
         setBLASThreadCount(1)
@@ -503,7 +507,7 @@ public final class Engine {
     /// run inside another's step (``fusedOperators``) is counted in that step.
     public func invokeProfiled() throws(RuntimeError) -> [(operatorIndex: Int, seconds: Double)] {
         guard isAllocated else { throw .notAllocated }
-        if !isCalledByOperator { session.beginInvoke(declared: work) }
+        if !isCalledByOperator { interpreterState.beginInvoke(declared: work) }
         setBLASThreadCount(1)
         var timings: [(operatorIndex: Int, seconds: Double)] = []
         timings.reserveCapacity(steps.count)

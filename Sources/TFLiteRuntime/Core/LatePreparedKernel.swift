@@ -28,7 +28,7 @@ final class LatePreparedKernel: DynamicShapeKernel {
     private let threadCount: Int
     private let requantization: Requantization
     private let kernelLevel: Microkernels.KernelLevel
-    private let session: Session?
+    private let interpreterState: InterpreterState?
     private let memoryBudget: Int
     /// Preparations by the needed tensors' bytes, most recent last.
     private var cache: [(key: [UInt8], prepared: Prepared)] = []
@@ -49,7 +49,7 @@ final class LatePreparedKernel: DynamicShapeKernel {
         self.threadCount = context.threadCount
         self.requantization = context.requantization
         self.kernelLevel = context.kernelLevel
-        self.session = context.session
+        self.interpreterState = context.interpreterState
         self.memoryBudget = memoryBudget
     }
 
@@ -107,7 +107,7 @@ final class LatePreparedKernel: DynamicShapeKernel {
             }
             var prepareContext = PrepareContext(
                 op: op, tensors: states, threadCount: threadCount, requantization: requantization,
-                kernelLevel: kernelLevel, session: session)
+                kernelLevel: kernelLevel, interpreterState: interpreterState)
             let kernel: any PreparedKernel
             do {
                 kernel = try prepare(&prepareContext)

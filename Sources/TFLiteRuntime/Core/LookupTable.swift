@@ -2,7 +2,7 @@ import TFLiteModel
 
 /// A hash table an interpreter keeps (HASHTABLE and its FIND, IMPORT and SIZE operators):
 /// string keys to `Int64` values, or `Int64` keys to string values, filled once by
-/// HASHTABLE_IMPORT. It lives in the interpreter's ``Session`` like a resource variable.
+/// HASHTABLE_IMPORT. It lives in the interpreter's ``InterpreterState`` like a resource variable.
 final class LookupTable {
     let keyType: ElementType
     let valueType: ElementType
@@ -43,7 +43,7 @@ final class LookupTable {
                 let key = Array(stringKeys[i])
                 if map[key] == nil {
                     map[key] = integerValues[i]
-                    size = Session.add(size, Session.add(key.count, 48))
+                    size = InterpreterState.add(size, InterpreterState.add(key.count, 48))
                 }
             }
             try charge(size)
@@ -53,7 +53,7 @@ final class LookupTable {
             for i in 0 ..< Swift.min(integerKeys.count, stringValues.count) where map[integerKeys[i]] == nil {
                 let value = Array(stringValues[i])
                 map[integerKeys[i]] = value
-                size = Session.add(size, Session.add(value.count, 48))
+                size = InterpreterState.add(size, InterpreterState.add(value.count, 48))
             }
             try charge(size)
             integerToString = map

@@ -25,13 +25,13 @@ package struct PrepareContext {
     /// Collects the packed constants of the whole prepare pass (nil: each is placed at once).
     let packer: ConstantPacker?
     /// The interpreter's shared state: its variables, and the engines of called subgraphs.
-    package let session: Session?
+    package let interpreterState: InterpreterState?
 
     init(
         op: Operator, tensors: [TensorState], threadCount: Int, requantization: Requantization = .exact,
-        kernelLevel: KernelLevel = .portable, packer: ConstantPacker? = nil, session: Session? = nil
+        kernelLevel: KernelLevel = .portable, packer: ConstantPacker? = nil, interpreterState: InterpreterState? = nil
     ) {
-        self.session = session
+        self.interpreterState = interpreterState
         self.op = op
         self.tensors = tensors
         self.threadCount = threadCount

@@ -8,7 +8,7 @@ import TFLiteModel
 /// ``EvalContext/setStrings(_:_:)`` read and write it). A slot holds the bytes in
 /// ``StringTensorLayout``: a view of the model file for a constant, else a buffer of its
 /// own that grows when a longer value is written, its bytes counted against the memory
-/// budget through the session. Every value a slot holds has been checked, and holds as
+/// budget through the interpreter state. Every value a slot holds has been checked, and holds as
 /// many strings as the tensor's shape has elements.
 package final class StringSlot {
     /// The current value, in ``StringTensorLayout``.
@@ -21,12 +21,12 @@ package final class StringSlot {
     /// The element count of the tensor's shape, which every value must have (set each
     /// time the engine plans the tensor).
     private(set) var elementCount = 0
-    /// The session whose memory budget the slot's storage counts against; it outlives the
+    /// The interpreter state whose memory budget the slot's storage counts against; it outlives the
     /// slot's storage (``release()``).
-    unowned(unsafe) let session: Session
+    unowned(unsafe) let interpreterState: InterpreterState
 
-    init(session: Session) {
-        self.session = session
+    init(interpreterState: InterpreterState) {
+        self.interpreterState = interpreterState
         bytes = UnsafeRawBufferPointer(start: nil, count: 0)
         count = 0
     }
@@ -89,21 +89,21 @@ package final class StringSlot {
     }
 
     /// Owned storage of at least `size` bytes, reused when large enough; new storage is
-    /// charged to the session's memory budget first.
+    /// charged to the interpreter state's memory budget first.
     private func reserve(_ size: Int) throws(KernelError) -> UnsafeMutableRawPointer {
         constant = nil
         if let storage, storage.count >= size { return storage.pointer }
         let growth = size - (storage?.count ?? 0)
-        try session.chargeStrings(growth)
+        try interpreterState.chargeStrings(growth)
         let buffer = AlignedBuffer(uninitializedCount: size)
         storage = buffer
         return buffer.pointer
     }
 
-    /// Gives the storage back, and its bytes to the session's budget. The engine calls it
-    /// from its `deinit`, while the session it holds is still alive.
+    /// Gives the storage back, and its bytes to the interpreter state's budget. The engine calls it
+    /// from its `deinit`, while the interpreter state it holds is still alive.
     func release() {
-        session.stringBytes -= storage?.count ?? 0
+        interpreterState.stringBytes -= storage?.count ?? 0
         storage = nil
     }
 }
@@ -126,7 +126,7 @@ extension EvalContext {
     }
 }
 
-extension Session {
+extension InterpreterState {
     /// Charges `bytes` more string storage to the memory budget, which it must fit beside
     /// every engine's arena and folded constants, the variables, the tables and the
     /// strings already held.

@@ -26,12 +26,13 @@ enum Branches {
     static func prepare(
         _ context: inout PrepareContext, calls: [(index: Int, role: String)], selector: Selector, firstPassed: Int
     ) throws(KernelError) -> any PreparedKernel {
-        guard let session = context.session else { throw .invalid("no interpreter session") }
+        guard let interpreterState = context.interpreterState else { throw .invalid("no interpreter interpreterState") }
         guard !calls.isEmpty else { throw .invalid("it names no subgraph to run") }
         let shapes = try context.passedShapes(from: firstPassed)
         var branches: [CalledSubgraph] = []
         for call in calls {
-            let branch = try CalledSubgraph(call.index, role: call.role, session: session, inputShapes: shapes)
+            let branch = try CalledSubgraph(
+                call.index, role: call.role, interpreterState: interpreterState, inputShapes: shapes)
             guard branch.inputCount == shapes.count, branch.outputCount == context.outputCount else {
                 throw .invalid(
                     "its \(branch.label) takes \(branch.inputCount) inputs and gives \(branch.outputCount) outputs")

@@ -2,7 +2,7 @@ import TFLiteModel
 
 /// A subgraph that a control-flow operator runs, with the engine that runs it.
 ///
-/// The engine shares the caller's ``Session`` (variables, threads, the invoke's work) and
+/// The engine shares the caller's ``InterpreterState`` (variables, threads, the invoke's work) and
 /// is prepared and planned for the shapes of the tensors the caller passes; it keeps its
 /// plan until those shapes change, so a loop whose shapes hold plans its body once.
 /// Errors of the engine come back as the caller's, naming the subgraph and its operator.
@@ -10,20 +10,20 @@ final class CalledSubgraph {
     let engine: Engine
     /// Where the subgraph stands in messages: `body subgraph 2 ('while_body')`.
     let label: String
-    let session: Session
-    /// Work charged per invoke (``Session/charge(_:)``): the operators' declared work plus
+    let interpreterState: InterpreterState
+    /// Work charged per invoke (``InterpreterState/charge(_:)``): the operators' declared work plus
     /// a fixed amount per operator, so that even a loop of cheap operators runs into a
     /// finite budget.
     private(set) var cost = 0
 
-    init(_ index: Int, role: String, session: Session, inputShapes: [[Int]]) throws(KernelError) {
-        guard index >= 0, index < session.model.subgraphs.count else {
+    init(_ index: Int, role: String, interpreterState: InterpreterState, inputShapes: [[Int]]) throws(KernelError) {
+        guard index >= 0, index < interpreterState.model.subgraphs.count else {
             throw .invalid("its \(role) subgraph \(index) does not exist")
         }
-        label = "\(role) subgraph \(index) ('\(session.model.subgraphs[index].name)')"
-        self.session = session
+        label = "\(role) subgraph \(index) ('\(interpreterState.model.subgraphs[index].name)')"
+        self.interpreterState = interpreterState
         do {
-            engine = try session.makeChildEngine(subgraph: index, inputShapes: inputShapes)
+            engine = try interpreterState.makeChildEngine(subgraph: index, inputShapes: inputShapes)
             try engine.allocate()
         } catch {
             throw .invalid("\(label): \(error)")
@@ -86,7 +86,7 @@ final class CalledSubgraph {
 
     /// Runs the subgraph once, charging its work to the caller's invoke.
     func invoke() throws(KernelError) {
-        try session.charge(cost)
+        try interpreterState.charge(cost)
         do {
             try engine.invoke()
         } catch {

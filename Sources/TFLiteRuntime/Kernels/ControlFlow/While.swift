@@ -19,10 +19,10 @@ enum WhileKernel {
             throw .invalid(
                 "it has \(context.inputCount) inputs and \(context.outputCount) outputs; a loop needs as many of each")
         }
-        guard let session = context.session else { throw .invalid("no interpreter session") }
+        guard let interpreterState = context.interpreterState else { throw .invalid("no interpreter interpreterState") }
         let shapes = try context.passedShapes(from: 0)
-        let cond = try CalledSubgraph(condIndex, role: "cond", session: session, inputShapes: shapes)
-        let body = try CalledSubgraph(bodyIndex, role: "body", session: session, inputShapes: shapes)
+        let cond = try CalledSubgraph(condIndex, role: "cond", interpreterState: interpreterState, inputShapes: shapes)
+        let body = try CalledSubgraph(bodyIndex, role: "body", interpreterState: interpreterState, inputShapes: shapes)
         guard cond.inputCount == shapes.count, cond.outputCount == 1, cond.outputState(0).type == .bool else {
             throw .invalid("its \(cond.label) must take the \(shapes.count) loop values and give one BOOL")
         }

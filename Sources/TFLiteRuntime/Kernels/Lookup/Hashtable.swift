@@ -18,34 +18,36 @@ enum HashtableKernel {
         }
         let output = try context.output(0)
         guard output.type == .resource || output.type == .int32 else { throw context.unsupportedTypes() }
-        guard let session = context.session else { throw .invalid("no interpreter session") }
+        guard let interpreterState = context.interpreterState else { throw .invalid("no interpreter interpreterState") }
         try context.setOutputShape(0, [1])
-        return Hashtable(session: session, id: id, keyType: key, valueType: value, output: try context.outputIndex(0))
+        return Hashtable(
+            interpreterState: interpreterState, id: id, keyType: key, valueType: value,
+            output: try context.outputIndex(0))
     }
 }
 
 struct Hashtable: StatefulKernel {
-    let session: Session
+    let interpreterState: InterpreterState
     let id: Int32
     let keyType: ElementType
     let valueType: ElementType
     let output: Int
 
     func eval(_ context: EvalContext) throws(KernelError) {
-        if let table = session.tables[id] {
+        if let table = interpreterState.tables[id] {
             guard table.keyType == keyType, table.valueType == valueType else {
                 throw .invalid(
                     "table \(id) already exists with \(table.keyType) keys and \(table.valueType) values; this operator declares \(keyType) keys and \(valueType) values"
                 )
             }
         } else {
-            session.tables[id] = LookupTable(keyType: keyType, valueType: valueType)
+            interpreterState.tables[id] = LookupTable(keyType: keyType, valueType: valueType)
         }
         context.pointer(output, as: Int32.self).pointee = id
     }
 }
 
-extension Session {
+extension InterpreterState {
     /// The table whose id `handle` holds, checked against the key and value types the
     /// operator reads or writes.
     func table(_ handle: Int32, key: ElementType, value: ElementType) throws(KernelError) -> LookupTable {

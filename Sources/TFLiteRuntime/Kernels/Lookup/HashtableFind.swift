@@ -19,15 +19,15 @@ enum HashtableFindKernel {
         } else {
             try context.setOutputShape(0, keys.shape)
         }
-        guard let session = context.session else { throw .invalid("no interpreter session") }
+        guard let interpreterState = context.interpreterState else { throw .invalid("no interpreter interpreterState") }
         return HashtableFind(
-            session: session, handle: handle, keys: keys.index, fallback: fallback.index,
+            interpreterState: interpreterState, handle: handle, keys: keys.index, fallback: fallback.index,
             output: try context.outputIndex(0), keyType: keys.type, valueType: output.type, count: keys.elementCount)
     }
 }
 
 struct HashtableFind: StatefulKernel {
-    let session: Session
+    let interpreterState: InterpreterState
     let handle: Int
     let keys: Int
     let fallback: Int
@@ -38,7 +38,7 @@ struct HashtableFind: StatefulKernel {
 
     func eval(_ context: EvalContext) throws(KernelError) {
         let id = context.pointer(handle, as: Int32.self).pointee
-        let table = try session.table(id, key: keyType, value: valueType)
+        let table = try interpreterState.table(id, key: keyType, value: valueType)
         guard table.imported != nil else {
             throw .invalid("table \(id) is read before HASHTABLE_IMPORT filled it")
         }

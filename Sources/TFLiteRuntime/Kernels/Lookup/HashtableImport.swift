@@ -16,15 +16,16 @@ enum HashtableImportKernel {
         guard keys.shape == values.shape else {
             throw .invalid("the keys have shape \(keys.shape) and the values \(values.shape); they must match")
         }
-        guard let session = context.session else { throw .invalid("no interpreter session") }
+        guard let interpreterState = context.interpreterState else { throw .invalid("no interpreter interpreterState") }
         return HashtableImport(
-            session: session, handle: handle, keys: keys.index, values: values.index, keyType: keys.type,
+            interpreterState: interpreterState, handle: handle, keys: keys.index, values: values.index,
+            keyType: keys.type,
             valueType: values.type, count: keys.elementCount)
     }
 }
 
 struct HashtableImport: StatefulKernel {
-    let session: Session
+    let interpreterState: InterpreterState
     let handle: Int
     let keys: Int
     let values: Int
@@ -34,7 +35,7 @@ struct HashtableImport: StatefulKernel {
 
     func eval(_ context: EvalContext) throws(KernelError) {
         let id = context.pointer(handle, as: Int32.self).pointee
-        let table = try session.table(id, key: keyType, value: valueType)
+        let table = try interpreterState.table(id, key: keyType, value: valueType)
         let stringKeys = keyType == .string ? context.strings(keys) : nil
         let stringValues = valueType == .string ? context.strings(values) : nil
         let integerKeys =
@@ -58,10 +59,11 @@ struct HashtableImport: StatefulKernel {
             stringKeys: stringKeys, integerKeys: integerKeys, stringValues: stringValues, integerValues: integerValues,
             fingerprint: fingerprint
         ) { (bytes: Int) throws(KernelError) in
-            let (total, overflow) = session.heldBytes(besides: nil).addingReportingOverflow(bytes)
-            guard !overflow, total <= session.options.memoryBudget else {
+            let (total, overflow) = interpreterState.heldBytes(besides: nil).addingReportingOverflow(bytes)
+            guard !overflow, total <= interpreterState.options.memoryBudget else {
                 throw .invalid(
-                    "table \(id)'s \(bytes) bytes pass the memory budget of \(session.options.memoryBudget) bytes")
+                    "table \(id)'s \(bytes) bytes pass the memory budget of \(interpreterState.options.memoryBudget) bytes"
+                )
             }
         }
     }

@@ -8,19 +8,19 @@ enum HashtableSizeKernel {
         let handle = try context.resourceHandle(0)
         guard try context.output(0).type == .int64 else { throw context.unsupportedTypes() }
         try context.setOutputShape(0, [1])
-        guard let session = context.session else { throw .invalid("no interpreter session") }
-        return HashtableSize(session: session, handle: handle, output: try context.outputIndex(0))
+        guard let interpreterState = context.interpreterState else { throw .invalid("no interpreter interpreterState") }
+        return HashtableSize(interpreterState: interpreterState, handle: handle, output: try context.outputIndex(0))
     }
 }
 
 struct HashtableSize: StatefulKernel {
-    let session: Session
+    let interpreterState: InterpreterState
     let handle: Int
     let output: Int
 
     func eval(_ context: EvalContext) throws(KernelError) {
         let id = context.pointer(handle, as: Int32.self).pointee
-        guard let table = session.tables[id] else {
+        guard let table = interpreterState.tables[id] else {
             throw .invalid("no hash table has id \(id) (no HASHTABLE operator has created it)")
         }
         context.pointer(output, as: Int64.self).pointee = Int64(table.count)

@@ -37,7 +37,7 @@ enum StableHLOComputation {
         _ context: PrepareContext, subgraph index: Int, role: String, accepted: [BuiltinOperator: Operation],
         allowsEmpty: Bool
     ) throws(KernelError) -> Operation {
-        guard let model = context.session?.model else { throw .invalid("no interpreter session") }
+        guard let model = context.interpreterState?.model else { throw .invalid("no interpreter interpreterState") }
         guard index >= 0, index < model.subgraphs.count else {
             throw .invalid("its \(role) subgraph \(index) does not exist (the model has \(model.subgraphs.count))")
         }

@@ -22,10 +22,10 @@ enum SkipGramKernel {
         guard input.elementCount >= 1 else {
             throw .invalid("its input has shape \(input.shape); it reads the input's first string")
         }
-        guard let session = context.session else { throw .invalid("no interpreter session") }
+        guard let interpreterState = context.interpreterState else { throw .invalid("no interpreter interpreterState") }
         return SkipGram(
             input: input.index, output: try context.outputIndex(0), ngramSize: ngram, maxSkipSize: maxSkip,
-            includeAllNgrams: includeAll, session: session)
+            includeAllNgrams: includeAll, interpreterState: interpreterState)
     }
 }
 
@@ -35,17 +35,20 @@ final class SkipGram: DynamicShapeKernel {
     let ngramSize: Int
     let maxSkipSize: Int
     let includeAllNgrams: Bool
-    let session: Session
+    let interpreterState: InterpreterState
     /// The grams `outputShapes` made, which `eval` writes.
     private var pending: StringTensorBuilder?
 
-    init(input: Int, output: Int, ngramSize: Int, maxSkipSize: Int, includeAllNgrams: Bool, session: Session) {
+    init(
+        input: Int, output: Int, ngramSize: Int, maxSkipSize: Int, includeAllNgrams: Bool,
+        interpreterState: InterpreterState
+    ) {
         self.input = input
         self.output = output
         self.ngramSize = ngramSize
         self.maxSkipSize = maxSkipSize
         self.includeAllNgrams = includeAllNgrams
-        self.session = session
+        self.interpreterState = interpreterState
     }
 
     func outputShapes(_ context: EvalContext) throws(KernelError) -> [[Int]] {
@@ -91,12 +94,12 @@ final class SkipGram: DynamicShapeKernel {
         var positions = [Int](repeating: 0, count: ngramSize)
         var depth = 1
         var steps = 0
-        let limit = session.options.memoryBudget
+        let limit = interpreterState.options.memoryBudget
         var parts: [UnsafeRawBufferPointer] = []
         while depth >= 0 {
             steps += 1
             if steps & 0xFFFF == 0 {
-                try session.charge(1 << 16)
+                try interpreterState.charge(1 << 16)
                 guard grams.payloadCount <= limit else {
                     throw .invalid("its grams pass the memory budget of \(limit) bytes")
                 }

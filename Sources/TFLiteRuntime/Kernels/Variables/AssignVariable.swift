@@ -2,23 +2,24 @@ import TFLiteModel
 
 /// ASSIGN_VARIABLE: stores a copy of input 1 (any type and shape) as the value of the
 /// resource variable whose id input 0 holds, replacing what it held. The value lives in
-/// the interpreter's ``Session`` until the interpreter goes or its variables are reset.
+/// the interpreter's ``InterpreterState`` until the interpreter goes or its variables are reset.
 enum AssignVariableKernel {
     static let prepare: KernelPrepare = { (context: inout PrepareContext) throws(KernelError) -> any PreparedKernel in
         try context.expectCounts(inputs: 2, outputs: 0)
         let handle = try context.resourceHandle(0)
         let value = try context.input(1)
         guard let bytes = value.byteCount else { throw context.unsupportedTypes() }
-        guard let session = context.session, let valueIndex = context.inputIndex(1) else {
+        guard let interpreterState = context.interpreterState, let valueIndex = context.inputIndex(1) else {
             throw .invalid("the value input is missing")
         }
         return AssignVariable(
-            session: session, handle: handle, value: valueIndex, type: value.type, shape: value.shape, bytes: bytes)
+            interpreterState: interpreterState, handle: handle, value: valueIndex, type: value.type, shape: value.shape,
+            bytes: bytes)
     }
 }
 
 struct AssignVariable: StatefulKernel {
-    let session: Session
+    let interpreterState: InterpreterState
     let handle: Int
     let value: Int
     let type: ElementType
@@ -27,11 +28,12 @@ struct AssignVariable: StatefulKernel {
 
     func eval(_ context: EvalContext) throws(KernelError) {
         let id = context.pointer(handle, as: Int32.self).pointee
-        try session.assign(id: id, type: type, shape: shape, from: UnsafeRawPointer(context.raw(value)), bytes: bytes)
+        try interpreterState.assign(
+            id: id, type: type, shape: shape, from: UnsafeRawPointer(context.raw(value)), bytes: bytes)
     }
 }
 
-extension Session {
+extension InterpreterState {
     /// Copies `bytes` from `source` into variable `id`, reusing its storage when the size
     /// is unchanged. The variables' total must stay within the memory budget.
     func assign(id: Int32, type: ElementType, shape: [Int], from source: UnsafeRawPointer, bytes: Int)

@@ -12,9 +12,9 @@ enum ReadVariableKernel {
         let handle = try context.resourceHandle(0)
         let output = try context.output(0)
         guard let size = output.type.byteSize, output.type != .resource else { throw context.unsupportedTypes() }
-        guard let session = context.session else { throw .invalid("no interpreter session") }
+        guard let interpreterState = context.interpreterState else { throw .invalid("no interpreter interpreterState") }
         let read = ReadVariable(
-            session: session, handle: handle, output: try context.outputIndex(0), type: output.type,
+            interpreterState: interpreterState, handle: handle, output: try context.outputIndex(0), type: output.type,
             elementSize: size, declared: output.hasStaticShape ? output.shape : nil)
         if read.declared == nil { return ReadVariableDynamic(read: read) }
         try context.setOutputShape(0, output.shape)
@@ -23,7 +23,7 @@ enum ReadVariableKernel {
 }
 
 struct ReadVariable: StatefulKernel {
-    let session: Session
+    let interpreterState: InterpreterState
     let handle: Int
     let output: Int
     let type: ElementType
@@ -34,11 +34,12 @@ struct ReadVariable: StatefulKernel {
     /// The variable's current value, checked against the output's type.
     func value(_ context: EvalContext) throws(KernelError) -> ResourceVariable {
         let id = context.pointer(handle, as: Int32.self).pointee
-        guard let variable = session.variables[id] else {
-            throw .invalid("variable \(session.variableName(id)) is read before any value was assigned to it")
+        guard let variable = interpreterState.variables[id] else {
+            throw .invalid("variable \(interpreterState.variableName(id)) is read before any value was assigned to it")
         }
         guard variable.type == type else {
-            throw .invalid("variable \(session.variableName(id)) holds \(variable.type), the output is \(type)")
+            throw .invalid(
+                "variable \(interpreterState.variableName(id)) holds \(variable.type), the output is \(type)")
         }
         return variable
     }

@@ -2,7 +2,7 @@ import TFLiteModel
 
 /// VAR_HANDLE: the resource id of the variable named `(container, shared_name)`, as a
 /// one-element RESOURCE (or INT32) tensor. Ids are the interpreter's
-/// (``Session/resourceIDs``), so every subgraph naming the variable gets the same one.
+/// (``InterpreterState/resourceIDs``), so every subgraph naming the variable gets the same one.
 /// The id is known at prepare, so the engine folds the operator into a constant.
 enum VarHandleKernel {
     static let prepare: KernelPrepare = { (context: inout PrepareContext) throws(KernelError) -> any PreparedKernel in
@@ -10,8 +10,8 @@ enum VarHandleKernel {
         guard case .varHandle(let container, let sharedName) = context.op.options else {
             throw .invalid("missing VarHandleOptions")
         }
-        guard let session = context.session,
-            let id = session.resourceIDs[ResourceName(container: container, sharedName: sharedName)]
+        guard let interpreterState = context.interpreterState,
+            let id = interpreterState.resourceIDs[ResourceName(container: container, sharedName: sharedName)]
         else {
             throw .invalid("no resource id for the variable '\(sharedName)'")
         }

@@ -5,15 +5,15 @@ import TFLiteModel
 /// `CALL_ONCE` has run, the engines of the subgraphs that control-flow operators call,
 /// and the work one invoke has spent in them.
 ///
-/// The ``Engine`` an interpreter creates makes the session; every engine created for
+/// The ``Engine`` an interpreter creates makes the interpreter state; every engine created for
 /// another subgraph of the same interpreter (a signature's, or one an IF, WHILE or
 /// CALL_ONCE operator runs) is given the same one, so they all see the same variables.
-/// Like an engine, a session is not thread-safe.
-public final class Session {
+/// Like an engine, an interpreter state is not thread-safe.
+public final class InterpreterState {
     public let model: Model
-    /// The options every engine of the session is created with.
+    /// The options every engine of the interpreter state is created with.
     public let options: EngineOptions
-    /// The worker threads of every engine of the session: a subgraph that an operator
+    /// The worker threads of every engine of the interpreter state: a subgraph that an operator
     /// runs runs on the same threads as its caller, not on a pool of its own.
     let parallel: Parallel
     /// How deeply control-flow operators nest right now (an engine being created inside
@@ -36,7 +36,7 @@ public final class Session {
     /// Bytes of storage the engines' STRING tensors hold (``StringSlot``).
     var stringBytes = 0
 
-    /// Every engine of the session, to reset their variable tensors and count their memory.
+    /// Every engine of the interpreter state, to reset their variable tensors and count their memory.
     private var engines: [WeakEngine] = []
 
     /// Work still allowed in the current invoke of a top-level engine (see
@@ -67,17 +67,18 @@ public final class Session {
     }
 
     /// An engine for subgraph `index`, run by a control-flow operator, prepared for the
-    /// given input shapes (nil: the model's). It shares this session.
+    /// given input shapes (nil: the model's). It shares this interpreter state.
     func makeChildEngine(subgraph index: Int, inputShapes: [[Int]]?) throws(RuntimeError) -> Engine {
         guard callDepth < Self.maximumCallDepth else {
             throw .unsupportedModel("control-flow operators nest more than \(Self.maximumCallDepth) subgraphs deep")
         }
         callDepth += 1
         defer { callDepth -= 1 }
-        return try Engine(model: model, subgraphIndex: index, options: options, session: self, inputShapes: inputShapes)
+        return try Engine(
+            model: model, subgraphIndex: index, options: options, interpreterState: self, inputShapes: inputShapes)
     }
 
-    /// Bytes held by the session's engines other than `engine` (nil: all of them): their
+    /// Bytes held by the interpreter state's engines other than `engine` (nil: all of them): their
     /// arenas and the constants they computed; and the resource variables' values, the hash
     /// tables and the strings of every engine's STRING tensors. An engine planning its arena
     /// must leave them room within the memory budget.
@@ -93,7 +94,7 @@ public final class Session {
     /// Bytes the hash tables hold.
     var tableBytes: Int { tables.values.reduce(0) { Self.add($0, $1.bytes) } }
 
-    /// The arenas of every engine of the session.
+    /// The arenas of every engine of the interpreter state.
     var arenaBytes: Int {
         engines.compactMap(\.engine).reduce(0) { Self.add($0, $1.arenaSize) }
     }
@@ -152,5 +153,5 @@ private struct WeakEngine {
 extension Engine {
     /// The arena of this engine and of every other engine of its interpreter (those of the
     /// subgraphs its control-flow operators run, and its signatures').
-    public var totalArenaBytes: Int { session.arenaBytes }
+    public var totalArenaBytes: Int { interpreterState.arenaBytes }
 }
