@@ -132,6 +132,46 @@ import TFLiteModel
         }
     }
 
+    /// The row kernel of the integer-GEMM FULLY_CONNECTED (`centeredRow`: the AVX2 bounds
+    /// and codes on x86-64) gives the portable quantizer's scale and codes minus its
+    /// offset: rows whose values land on ties, random rows, rows with NaN, infinities and
+    /// huge values, all-zero rows, every length up to 40 and both rules.
+    @Test func centeredRowMatchesPortableQuantization() {
+        var rng = SplitMix64(seed: 0xce47)
+        for count in 1 ... 40 {
+            for trial in 0 ..< 30 {
+                var x = (0 ..< count).map { _ in Float.random(in: -3 ... 5, using: &rng) }
+                switch trial % 6 {
+                case 0: // halves with a largest magnitude of 127: the symmetric rule's inverse is 1, all ties
+                    x = x.map { ($0 * 20).rounded() / 2 }
+                    x[Int(rng.next() % UInt64(count))] = 127
+                case 1: x[Int(rng.next() % UInt64(count))] = [.nan, .infinity, -.infinity, 3e38][trial % 4]
+                case 2: x = x.map { _ in 0 }
+                case 3: x[0] = .nan
+                default: break
+                }
+                for asymmetric in [false, true] {
+                    var expected = [Int8](repeating: 0, count: count), got = [Int16](repeating: 7, count: count)
+                    let (scale, offset) = x.withUnsafeBufferPointer { xb in
+                        expected.withUnsafeMutableBufferPointer {
+                            HybridInput.quantize(
+                                xb.baseAddress!, count: count, stride: 1, asymmetric: asymmetric,
+                                into: $0.baseAddress!)
+                        }
+                    }
+                    let gotScale = x.withUnsafeBufferPointer { xb in
+                        got.withUnsafeMutableBufferPointer {
+                            HybridInput.centeredRow(
+                                xb.baseAddress!, count: count, asymmetric: asymmetric, into: $0.baseAddress!)
+                        }
+                    }
+                    #expect(gotScale.bitPattern == scale.bitPattern, "\(x) asymmetric \(asymmetric)")
+                    #expect(got == expected.map { Int16($0) - Int16(offset) }, "\(x) asymmetric \(asymmetric)")
+                }
+            }
+        }
+    }
+
     @Test func allZeroRowsQuantizeToZerosWithScaleOne() {
         let x = [Float](repeating: 0, count: 5)
         var q = [Float](repeating: 9, count: 5)

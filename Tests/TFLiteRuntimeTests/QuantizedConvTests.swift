@@ -412,6 +412,70 @@ import TFLiteModel
         }
     }
 
+    /// `r.store` of `acc[first ..< count - trim]` (with and without `bias`, into int8 and
+    /// uint8 codes) gives the bits of the scalar ``Requantizer/apply(_:channel:)``.
+    private func expectStoreMatchesApply(_ r: Requantizer, acc: [Int32], bias: [Int32], first: Int, trim: Int) {
+        let count = acc.count - first - trim
+        for withBias in [false, true] {
+            var got = [Int8](repeating: 0, count: count), gotU = [UInt8](repeating: 0, count: count)
+            acc.withUnsafeBufferPointer { a in
+                bias.withUnsafeBufferPointer { b in
+                    let a0 = a.baseAddress! + first, b0 = withBias ? b.baseAddress! : nil
+                    got.withUnsafeMutableBufferPointer {
+                        r.store(a0, count: count, firstChannel: first, bias: b0, into: $0.baseAddress!)
+                    }
+                    gotU.withUnsafeMutableBufferPointer {
+                        r.store(a0, count: count, firstChannel: first, bias: b0, into: $0.baseAddress!)
+                    }
+                }
+            }
+            for j in 0 ..< count {
+                let c = first + j
+                let expected = r.apply(withBias ? acc[c] &+ bias[c] : acc[c], channel: c)
+                #expect(
+                    Int32(got[j]) == Int32(Int8(truncatingIfNeeded: expected)),
+                    "acc \(acc[c]) channel \(c) bias \(withBias) level \(r.level)")
+                #expect(Int32(gotU[j]) == Int32(UInt8(truncatingIfNeeded: expected)))
+            }
+        }
+    }
+
+    /// The floating-point store (FULLY_CONNECTED's reference requantization; four `Double`
+    /// lanes at the vector levels, the truncation-based rounding in the portable loop)
+    /// gives the bits of the scalar ``Requantizer/apply(_:channel:)``: scales that make
+    /// ties common (halves, quarters) and random ones, extreme sums, every offset and tail,
+    /// with and without bias, both 8-bit types.
+    @Test(arguments: KernelLevel.allCases.filter { $0 <= KernelLevel.host })
+    func doubleStoreMatchesScalarRequantization(level: KernelLevel) {
+        var rng = SplitMix64(seed: 0xd0b1e)
+        let channels = 37
+        var scales: [Double] = []
+        for c in 0 ..< channels {
+            let pick = c % 4
+            scales.append(
+                pick == 0
+                    ? 0.5 : pick == 1 ? 0.25 : pick == 2 ? 1.5 : Double(rng.next() >> 11) / Double(1 << 53) * 0.01)
+        }
+        let extremes: [Int32] = [Int32.min, -1 << 30, -511, -255, -3, -1, 0, 1, 3, 255, 511, 1 << 30, Int32.max]
+        for (zero, lower, upper): (Int32, Int32, Int32) in [
+            (-5, -128, 127), (0, 0, 6), (100, 0, 255), (127, -128, 127),
+        ] {
+            let r = Requantizer(
+                mode: .double(scales: scales), outputZeroPoint: zero, lower: lower, upper: upper, level: level)
+            for round in 0 ..< 100 {
+                var acc = [Int32](repeating: 0, count: channels), bias = acc
+                for c in 0 ..< channels {
+                    acc[c] =
+                        round < 4
+                        ? extremes[(c + round) % extremes.count]
+                        : Int32(truncatingIfNeeded: rng.next()) >> Int32(18 + rng.next() % 14)
+                    bias[c] = Int32(truncatingIfNeeded: rng.next()) >> Int32(20 + rng.next() % 12)
+                }
+                expectStoreMatchesApply(r, acc: acc, bias: bias, first: round % 9, trim: round % 7)
+            }
+        }
+    }
+
     /// The eight-lane store (``FixedChannelLanes``, on magnitudes with `pmuludq`-shaped
     /// multiplies) gives the bits of the scalar ``Requantizer/apply(_:channel:)`` for
     /// every exponent TFLite produces, left shifts included, with and without bias, at
@@ -451,29 +515,7 @@ import TFLiteModel
                     acc[c] = round < 4 ? extremes[(c + round) % extremes.count] : bits >> Int32(rng.next() % 32)
                     bias[c] = Int32(truncatingIfNeeded: rng.next()) >> Int32(rng.next() % 32)
                 }
-                let first = round % 9, count = channels - first - round % 7
-                for withBias in [false, true] {
-                    var got = [Int8](repeating: 0, count: count), gotU = [UInt8](repeating: 0, count: count)
-                    acc.withUnsafeBufferPointer { a in
-                        bias.withUnsafeBufferPointer { b in
-                            let a0 = a.baseAddress! + first, b0 = withBias ? b.baseAddress! : nil
-                            got.withUnsafeMutableBufferPointer {
-                                r.store(a0, count: count, firstChannel: first, bias: b0, into: $0.baseAddress!)
-                            }
-                            gotU.withUnsafeMutableBufferPointer {
-                                r.store(a0, count: count, firstChannel: first, bias: b0, into: $0.baseAddress!)
-                            }
-                        }
-                    }
-                    for j in 0 ..< count {
-                        let c = first + j
-                        let expected = r.apply(withBias ? acc[c] &+ bias[c] : acc[c], channel: c)
-                        #expect(
-                            Int32(got[j]) == Int32(Int8(truncatingIfNeeded: expected)),
-                            "acc \(acc[c]) channel \(c) bias \(withBias)")
-                        #expect(Int32(gotU[j]) == Int32(UInt8(truncatingIfNeeded: expected)))
-                    }
-                }
+                expectStoreMatchesApply(r, acc: acc, bias: bias, first: round % 9, trim: round % 7)
             }
         }
     }

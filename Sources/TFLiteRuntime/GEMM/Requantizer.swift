@@ -167,11 +167,17 @@ struct Requantizer: Sendable {
         let b = bias.map { $0 + firstChannel }
         switch arithmetic {
         case .double:
+            // Clamped to the codes' range before rounding (the bounds are integers, so the
+            // code is the same) and rounded half away from zero from the truncation, with
+            // no call to the C library's `round`.
+            let lo = Double(lower &- outputZeroPoint), hi = Double(upper &- outputZeroPoint)
             scales.withUnsafeBufferPointer { s in
                 for j in 0 ..< count {
                     let a = b.map { acc[j] &+ $0[j] } ?? acc[j]
-                    let v = (Double(a) * s[firstChannel + j]).rounded(.toNearestOrAwayFromZero)
-                    output[j] = finish(Int64(Swift.max(Swift.min(v, 4.0e9), -4.0e9)))
+                    let v = Swift.min(Swift.max(Double(a) * s[firstChannel + j], lo), hi)
+                    let t = Int32(v), f = v - Double(t)
+                    let r = t &+ (f >= 0.5 ? 1 : 0) &- (f <= -0.5 ? 1 : 0) &+ outputZeroPoint
+                    output[j] = T(truncatingIfNeeded: r)
                 }
             }
         case .float32:
@@ -213,7 +219,7 @@ extension Requantizer {
 
     #if arch(x86_64)
     /// Rows through the level's microkernel: true when this requantizer's arithmetic has
-    /// one at ``level`` (fixed point or float32 at `.avx2` and `.avx512`; `init` allows
+    /// one at ``level`` (every arithmetic at `.avx2` and `.avx512`, double on AVX2's; `init` allows
     /// those levels only for shifts the kernels take), false when the portable loops must run.
     @inline(__always)
     private func storeRowsVectorized(
@@ -224,7 +230,12 @@ extension Requantizer {
         let b = bias.map { $0 + firstChannel }
         switch arithmetic {
         case .double:
-            return false
+            scales.withUnsafeBufferPointer { s in
+                guard let s = s.baseAddress else { return }
+                requantizeF64AVX2(
+                    acc, rows: rows, count: count, accStride: accStride, bias: b, scale: s + firstChannel,
+                    outputZeroPoint: outputZeroPoint, lower: lower, upper: upper, into: output, outStride: outStride)
+            }
         case .float32:
             floatScales.withUnsafeBufferPointer { s in
                 guard let s = s.baseAddress else { return }

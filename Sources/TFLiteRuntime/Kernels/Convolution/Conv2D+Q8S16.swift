@@ -73,7 +73,7 @@ struct Conv2DQ8GemmS16: Quantized8Kernel {
             convert: { Self.center($0, $1, $2, zeroPoint: zx) },
             shortRun: { centerShortRun(from: $0, to: $1, count: $2, zero: Int16(truncatingIfNeeded: zx)) },
             gemm: { rows, group, a, sums, _ in
-                gemmS16(m: rows, n: n, kp: kp, a: a, lda: kp, packedB: w + group * perGroup, c: sums, ldc: n)
+                Self.gemmS16(m: rows, n: n, kp: kp, a: a, lda: kp, packedB: w + group * perGroup, c: sums, ldc: n)
                 return false
             })
     }
@@ -104,10 +104,11 @@ struct Conv2DQ8GemmS16: Quantized8Kernel {
         #endif
     }
 
-    /// The level's 16-bit GEMM (only levels with one build this kernel): AVX2's on depth
+    /// The level's 16-bit GEMM (only levels with one build this kernel and its
+    /// siblings): AVX2's on depth
     /// pairs, NEON's on single depths.
     @inline(__always)
-    private func gemmS16(
+    static func gemmS16(
         m: Int, n: Int, kp: Int, a: UnsafePointer<Int16>, lda: Int, packedB: UnsafePointer<Int16>,
         c: UnsafeMutablePointer<Int32>, ldc: Int
     ) {

@@ -15,16 +15,7 @@ enum HybridInput {
         into q: UnsafeMutablePointer<C>
     ) -> (scale: Float, offset: Int32) {
         let (lo, hi) = minMax(x, count: count, stride: stride)
-        let range = Swift.max(Swift.abs(lo), Swift.abs(hi))
-        if range == 0 {
-            q.update(repeating: C(code: 0), count: count)
-            return (1, 0)
-        }
-        let inverse = Float(127) / range
-        for i in 0 ..< count {
-            q[i] = C(code: roundedCode(x[i * stride] * inverse, lowest: -127, highest: 127))
-        }
-        return (range / Float(127), 0)
+        return codes(x, count: count, stride: stride, rule: RowRule(lo: lo, hi: hi, asymmetric: false), into: q)
     }
 
     /// Asymmetric quantization to `[-128, 127]` over the range `[rmin, rmax] = [min(0, lo), max(0, hi)]`:
@@ -38,26 +29,62 @@ enum HybridInput {
         into q: UnsafeMutablePointer<C>
     ) -> (scale: Float, offset: Int32) {
         let (lo, hi) = minMax(x, count: count, stride: stride)
-        let low = Swift.min(0, lo), high = Swift.max(0, hi)
-        if low == high {
+        return codes(x, count: count, stride: stride, rule: RowRule(lo: lo, hi: hi, asymmetric: true), into: q)
+    }
+
+    /// How a row with bounds `lo`, `hi` becomes codes: `code = clamp(round(base + x ·
+    /// inverse), lowest, highest)`, with the row's `scale` and `offset` (see ``symmetric``
+    /// and ``asymmetric``); `zero` when the range is empty (every code 0, scale 1).
+    struct RowRule {
+        let scale: Float, offset: Int32
+        let inverse: Float, base: Float
+        let lowest: Int32, highest: Int32
+        let zero: Bool
+
+        @inline(__always)
+        init(lo: Float, hi: Float, asymmetric: Bool) {
+            guard asymmetric else {
+                let range = Swift.max(Swift.abs(lo), Swift.abs(hi))
+                zero = range == 0
+                (scale, offset, base, lowest, highest) = (zero ? 1 : range / Float(127), 0, 0, -127, 127)
+                inverse = Float(127) / range
+                return
+            }
+            let low = Swift.min(0, lo), high = Swift.max(0, hi)
+            (lowest, highest) = (-128, 127)
+            zero = low == high
+            if zero {
+                (scale, offset, inverse, base) = (1, 0, 0, 0)
+                return
+            }
+            // LiteRT 2.3.0 takes the range's width in single precision (measured: a double
+            // subtraction gives a scale one ulp off on about half the rows).
+            let rmin = Double(low), rmax = Double(high)
+            let scale = Double(high - low) / 255
+            let fromMin = -128 - rmin / scale, fromMax = 127 - rmax / scale
+            let chosen = 128 + Swift.abs(rmin / scale) < 127 + Swift.abs(rmax / scale) ? fromMin : fromMax
+            // NaN (from an infinite input) gives 0, as x86 converts it; Swift would trap.
+            offset = chosen <= -128 ? -128 : chosen >= 127 ? 127 : chosen.isNaN ? 0 : Int32(chosen.rounded())
+            self.scale = Float(scale)
+            inverse = 1 / self.scale
+            base = Float(offset)
+        }
+    }
+
+    /// The codes of `rule` for `count` values `x[i·stride]`; returns the row's scale and offset.
+    @inline(__always)
+    static func codes<C: HybridCode>(
+        _ x: UnsafePointer<Float>, count: Int, stride: Int, rule: RowRule, into q: UnsafeMutablePointer<C>
+    ) -> (scale: Float, offset: Int32) {
+        if rule.zero {
             q.update(repeating: C(code: 0), count: count)
             return (1, 0)
         }
-        // LiteRT 2.3.0 takes the range's width in single precision (measured: a double
-        // subtraction gives a scale one ulp off on about half the rows).
-        let rmin = Double(low), rmax = Double(high)
-        let scale = Double(high - low) / 255
-        let fromMin = -128 - rmin / scale, fromMax = 127 - rmax / scale
-        let chosen = 128 + Swift.abs(rmin / scale) < 127 + Swift.abs(rmax / scale) ? fromMin : fromMax
-        // NaN (from an infinite input) gives 0, as x86 converts it; Swift would trap.
-        let offset: Int32 = chosen <= -128 ? -128 : chosen >= 127 ? 127 : chosen.isNaN ? 0 : Int32(chosen.rounded())
-        let floatScale = Float(scale)
-        let inverse = 1 / floatScale
-        let base = Float(offset)
+        let (inverse, base, lowest, highest) = (rule.inverse, rule.base, rule.lowest, rule.highest)
         for i in 0 ..< count {
-            q[i] = C(code: roundedCode(base + x[i * stride] * inverse, lowest: -128, highest: 127))
+            q[i] = C(code: roundedCode(base + x[i * stride] * inverse, lowest: lowest, highest: highest))
         }
-        return (floatScale, offset)
+        return (rule.scale, rule.offset)
     }
 
     /// Quantizes with the symmetric or asymmetric rule.

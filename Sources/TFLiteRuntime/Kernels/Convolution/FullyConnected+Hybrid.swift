@@ -22,6 +22,12 @@ enum FullyConnectedHybrid {
                 weightScales: w.scales, batch: batch, units: units, depth: depth,
                 asymmetric: options.asymmetricQuantizeInputs, range: range)
         }
+        if let integer = try FullyConnectedHybridS16.make(
+            &context, input: input.index, bias: bias?.index, output: output.index, weights: w, batch: batch,
+            units: units, depth: depth, asymmetric: options.asymmetricQuantizeInputs, range: range)
+        {
+            return integer
+        }
         let rows = Swift.max(1, Swift.min(FullyConnectedQ8.tileRows, batch))
         // Wide column tiles: each tile is one BLAS call, which packs its operands again, so
         // a layer of a few hundred units goes in one call per thread rather than in 64-wide
@@ -41,6 +47,24 @@ enum FullyConnectedHybrid {
             codes: codes, rowScales: rowScales, work: work, workerBytes: workerBytes,
             packed: w.packedFloats(), weightScales: w.scales, range: range,
             gemm: ExactGEMM(maxAbsA: 255, maxAbsB: 128))
+    }
+}
+
+extension FullyConnectedHybrid {
+    /// One output row from its exact sums:
+    /// `out[j] = act(bias[j] + Float(sum[j]) · (scale · unitScales[j]))`, `0 + …` without a
+    /// bias (LiteRT's order of operations, so the bits are its).
+    @inline(__always)
+    static func finishRow(
+        _ sum: UnsafePointer<Int32>, count n: Int, scale s: Float, unitScales: UnsafePointer<Float>,
+        bias: UnsafePointer<Float>?, range: FloatActivationRange, into out: UnsafeMutablePointer<Float>
+    ) {
+        // The bias test is outside the loops so that each vectorizes.
+        if let bias {
+            for j in 0 ..< n { out[j] = range.clamp(bias[j] + Float(sum[j]) * (s * unitScales[j])) }
+        } else {
+            for j in 0 ..< n { out[j] = range.clamp(0 + Float(sum[j]) * (s * unitScales[j])) }
+        }
     }
 }
 
@@ -90,16 +114,12 @@ struct FullyConnectedHybridGemm: PreparedKernel {
                     gemm.run(
                         m: m, n: n, k: depth, a: q + r0 * depth, lda: depth, b: w + c0 * depth, ldb: depth,
                         temp: temp, acc: acc, ldacc: n)
-                    // The bias test is hoisted so that each loop vectorizes.
                     guard let scalesBase = ws.baseAddress else { continue }
                     let unitScales = scalesBase + c0
                     for i in 0 ..< m {
-                        let s = scales[r0 + i], out = y + (r0 + i) * units + c0, a = acc + i * n
-                        if let bias = b.map({ $0 + c0 }) {
-                            for j in 0 ..< n { out[j] = range.clamp(bias[j] + Float(a[j]) * (s * unitScales[j])) }
-                        } else {
-                            for j in 0 ..< n { out[j] = range.clamp(0 + Float(a[j]) * (s * unitScales[j])) }
-                        }
+                        FullyConnectedHybrid.finishRow(
+                            acc + i * n, count: n, scale: scales[r0 + i], unitScales: unitScales,
+                            bias: b.map { $0 + c0 }, range: range, into: y + (r0 + i) * units + c0)
                     }
                 }
             }

@@ -73,14 +73,9 @@ struct FullyConnectedHybridRows: PreparedKernel {
                         let o0 = t * Self.block, n = Swift.min(Self.block, units - o0)
                         let sums = acc + o0
                         product.run(w: w, k: depth, row: row, offset: offset, first: o0, count: n, acc: sums)
-                        // The bias test is outside the loops so that each vectorizes.
-                        if let bias = b {
-                            for j in o0 ..< o0 + n {
-                                out[j] = range.clamp(bias[j] + Float(acc[j]) * (scale * unitScales[j]))
-                            }
-                        } else {
-                            for j in o0 ..< o0 + n { out[j] = range.clamp(0 + Float(acc[j]) * (scale * unitScales[j])) }
-                        }
+                        FullyConnectedHybrid.finishRow(
+                            sums, count: n, scale: scale, unitScales: unitScales + o0, bias: b.map { $0 + o0 },
+                            range: range, into: out + o0)
                     }
                 }
             }

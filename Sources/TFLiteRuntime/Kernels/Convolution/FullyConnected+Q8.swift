@@ -44,6 +44,11 @@ enum FullyConnectedQ8 {
         {
             return single
         }
+        if let integer = try integerGemm(
+            T.self, &context, input, constant, bias, output, params, batch, units, depth)
+        {
+            return integer
+        }
         let rowBytes = try ConvCheck.product([depth, MemoryLayout<Float>.stride], "FULLY_CONNECTED")
         let rows = Swift.max(1, Swift.min(tileRows, batch, rowBudgetBytes / rowBytes))
         let columns = Swift.max(1, Swift.min(tileColumns, units))
@@ -61,6 +66,31 @@ enum FullyConnectedQ8 {
             inputZeroPoint: params.inputZeroPoint,
             maxAbsInput: QuantizedConvParams.maxCentered(T.self, zeroPoint: params.inputZeroPoint),
             requantizer: params.requantizer)
+    }
+}
+
+extension FullyConnectedQ8 {
+    /// The level's integer GEMM, when it has one: a fully connected layer over `batch` rows
+    /// is a 1x1 convolution over `batch` pixels (the `[units, depth]` weights are its
+    /// `[outC, 1, 1, inC]` filter), so it takes the convolution's byte or 16-bit GEMM
+    /// kernels, whose wrapping `Int32` sums and requantization are the same numbers as
+    /// ``FullyConnectedQ8Gemm``'s.
+    fileprivate static func integerGemm<T: Quantized8>(
+        _: T.Type, _ context: inout PrepareContext, _ input: Int, _ constant: ConstantBytes, _ bias: Int?,
+        _ output: Int, _ params: QuantizedConvParams, _ batch: Int, _ units: Int, _ depth: Int
+    ) throws(KernelError) -> (any PreparedKernel)? {
+        let g = Conv2DGeometry(
+            batch: 1, inH: 1, inW: batch, inC: depth, outH: 1, outW: batch, outC: units, kh: 1, kw: 1,
+            strideH: 1, strideW: 1, dilationH: 1, dilationW: 1, padTop: 0, padLeft: 0)
+        if let dot = try Conv2DQ8GemmU8S8.make(
+            T.self, &context, geometry: g, groups: 1, input: input, filter: constant, bias: bias,
+            output: output, params: params)
+        {
+            return dot
+        }
+        return try Conv2DQ8GemmS16.make(
+            T.self, &context, geometry: g, groups: 1, input: input, filter: constant, bias: bias,
+            output: output, params: params)
     }
 }
 

@@ -59,6 +59,19 @@ enum FullyConnected {
         }
         let floats = [input.type, weights.type, output.type] + (bias.map { [$0.type] } ?? [])
         guard floats.allSatisfy({ $0 == .float32 }) else { throw context.unsupportedTypes() }
+        // Many rows against constant weights: a 1x1 convolution over `batch` pixels (the
+        // `[units, depth]` weights are its filter), on the level's packed GEMM with the
+        // bias and activation fused, instead of BLAS's packing and a separate epilogue.
+        if batch > FullyConnectedF32.maxRowByRow,
+            let packed = try Conv2DF32Packed.make(
+                &context,
+                geometry: Conv2DGeometry(
+                    batch: 1, inH: 1, inW: batch, inC: depth, outH: 1, outW: batch, outC: units, kh: 1, kw: 1,
+                    strideH: 1, strideW: 1, dilationH: 1, dilationW: 1, padTop: 0, padLeft: 0),
+                groups: 1, filter: weights, bias: bias, input: input.index, output: output.index, range: range)
+        {
+            return packed
+        }
         try ConvCheck.blasSizes([batch, units, depth], "FULLY_CONNECTED")
         return try FullyConnectedF32(
             context, input: input.index, weights: weights, bias: bias?.index, output: output.index,
