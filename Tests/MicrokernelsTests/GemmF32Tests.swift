@@ -89,6 +89,33 @@ func gemmF32MatchesDefinition(level: KernelLevel) {
     }
 }
 
+/// A NaN in a row reaches its outputs through the clamp, with or without an activation
+/// range, as TFLite's `min(max(v, lower), upper)` passes it; other rows stay finite.
+@Test(.enabled(if: KernelLevel.host >= .avx2, "needs AVX2 + FMA"), arguments: [KernelLevel.avx2, .avx512])
+func gemmF32PassesNaNThroughTheClamp(level: KernelLevel) {
+    guard level <= KernelLevel.host else { return }
+    let m = 7, n = 21, k = 5
+    var a = [Float](repeating: 0.5, count: m * k)
+    a[3 * k + 2] = .nan
+    let packed = packF32([Float](repeating: 1, count: n * k), bias: nil, n: n, k: k)
+    for (lower, upper) in [(-Float.infinity, Float.infinity), (0, 6)] {
+        var c = [Float](repeating: 0, count: m * n)
+        a.withUnsafeBufferPointer { ap in
+            packed.withUnsafeBufferPointer { p in
+                c.withUnsafeMutableBufferPointer { cp in
+                    gemmF32(level)(m, n, k, ap.baseAddress!, k, p.baseAddress!, lower, upper, cp.baseAddress!, n)
+                }
+            }
+        }
+        for i in 0 ..< m {
+            for j in 0 ..< n {
+                #expect(
+                    i == 3 ? c[i * n + j].isNaN : c[i * n + j] == 2.5, "\(level) C[\(i), \(j)] in [\(lower), \(upper)]")
+            }
+        }
+    }
+}
+
 @Test(.enabled(if: KernelLevel.host >= .avx2, "needs AVX2 + FMA"), arguments: [KernelLevel.avx2, .avx512])
 func gemmF32RowSplitDoesNotChangeResults(level: KernelLevel) {
     guard level <= KernelLevel.host else { return }

@@ -41,11 +41,11 @@ import TFLiteModel
     }
 
     func check(
-        _ xs: [Int], _ ys: [Int], adjX: Bool = false, adjY: Bool = false, seed: UInt64,
+        _ xs: [Int], _ ys: [Int], adjX: Bool = false, adjY: Bool = false, seed: UInt64, level: KernelLevel? = nil,
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
         let x = seededFloats(xs.reduce(1, *), seed: seed), y = seededFloats(ys.reduce(1, *), seed: seed + 1)
-        let got = try runFloatGraph([x, y]) { g in
+        let got = try runFloatGraph([x, y], level: level) { g in
             let xi = g.input(xs, .float32), yi = g.input(ys, .float32)
             let z = g.tensor([1], .float32)
             g.op(
@@ -76,6 +76,39 @@ import TFLiteModel
         try check([1, 4, 6], [5, 6, 2], adjY: false, seed: 31)
         try check([2, 3, 1, 2, 4], [3, 5, 3, 4], adjX: false, adjY: true, seed: 32) // → [2, 3, 5, 2, 3]
         try check([4, 3], [2, 2, 3, 4], seed: 33)
+    }
+
+    /// The portable loops (BLAS) and the vector levels' packed GEMM (RHS packed per matrix,
+    /// reused across a broadcast, LHS transposed for `adjoint_x`) on shapes whose columns
+    /// end mid-panel and whose rows end mid-block.
+    @Test(arguments: KernelLevel.allCases.filter { $0 <= KernelLevel.host })
+    func everyLevel(level: KernelLevel) throws {
+        var seed: UInt64 = 50
+        for (adjX, adjY) in [(false, false), (true, false), (false, true), (true, true)] {
+            let xs = adjX ? [2, 1, 9, 13] : [2, 1, 13, 9]
+            let ys = adjY ? [3, 17, 9] : [3, 9, 17]
+            try check(xs, ys, adjX: adjX, adjY: adjY, seed: seed, level: level) // RHS reused across the batch
+            try check(
+                adjX ? [9, 70] : [70, 9], adjY ? [33, 9] : [9, 33], adjX: adjX, adjY: adjY, seed: seed + 5, level: level
+            )
+            seed += 10
+        }
+    }
+
+    /// A NaN in the LHS reaches exactly its row's outputs (the packed GEMM's clamp to
+    /// ±infinity lets it through).
+    @Test func nanReachesItsRow() throws {
+        var x = [Float](repeating: 1, count: 6 * 4)
+        x[2 * 4 + 1] = .nan
+        let got = try runFloatGraph([x, [Float](repeating: 0.5, count: 4 * 20)]) { g in
+            let xi = g.input([6, 4], .float32), yi = g.input([4, 20], .float32)
+            let z = g.tensor([1], .float32)
+            g.op(
+                .batchMatmul, inputs: [xi, yi], outputs: [z],
+                options: .batchMatMul(BatchMatMulOptions(adjointX: false, adjointY: false)))
+            g.output(z)
+        }
+        for (i, v) in got.values.enumerated() { #expect(i / 20 == 2 ? v.isNaN : v == 2, "output \(i)") }
     }
 
     @Test func largeMatricesAreTiled() throws {

@@ -62,10 +62,11 @@ private struct LanesAVX2: Depthwise3x3F32Lanes {
     @inline(__always)
     func add(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> { a + b }
 
-    /// vmaxps/vminps: the generic SIMD min/max are out-of-line calls.
+    /// vmaxps/vminps (the generic SIMD min/max are out-of-line calls), the value second so
+    /// that a NaN passes through, as in TFLite's clamp.
     @inline(__always)
     func clamp(_ v: SIMD8<Float>, _ lower: SIMD8<Float>, _ upper: SIMD8<Float>) -> SIMD8<Float> {
-        _mm256_min_ps(_mm256_max_ps(v, lower), upper)
+        _mm256_min_ps(upper, _mm256_max_ps(lower, v))
     }
 }
 #endif

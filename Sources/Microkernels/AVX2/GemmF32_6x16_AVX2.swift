@@ -6,6 +6,10 @@ import Microkernels
 ///
 ///     C[i, j] = clamp(bias[j] + Σ_k A[i, k] · B[k, j], lower, upper)
 ///
+/// The clamp is `vminps(upper, vmaxps(lower, v))`: with the value second, a NaN passes
+/// through both (the instructions return their second operand when either is NaN), as
+/// TFLite's `std::min(std::max(v, lower), upper)` lets it through.
+///
 /// summed in `k` order from the bias, one FMA per term. `A` is row-major (`lda` floats
 /// apart), `B` packed by ``GemmF32Layout`` (panels of 16 columns, bias first).
 ///
@@ -39,7 +43,7 @@ public func gemmF32x6x16AVX2(
             @inline(__always) func store(_ v0: SIMD8<Float>, _ v1: SIMD8<Float>, row i: Int) {
                 let out = UnsafeMutableRawPointer(c + i * ldc + j0)
                 // vmaxps/vminps: the generic SIMD min/max are out-of-line calls.
-                let y0 = _mm256_min_ps(_mm256_max_ps(v0, lo), hi), y1 = _mm256_min_ps(_mm256_max_ps(v1, lo), hi)
+                let y0 = _mm256_min_ps(hi, _mm256_max_ps(lo, v0)), y1 = _mm256_min_ps(hi, _mm256_max_ps(lo, v1))
                 if width == 16 {
                     out.storeBytes(of: y0, as: SIMD8<Float>.self)
                     out.storeBytes(of: y1, toByteOffset: 32, as: SIMD8<Float>.self)

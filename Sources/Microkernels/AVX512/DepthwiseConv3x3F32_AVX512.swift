@@ -63,7 +63,7 @@ private struct LanesAVX512: Depthwise3x3F32Lanes {
     /// vmaxps/vminps: the generic SIMD min/max are out-of-line calls.
     @inline(__always)
     func clamp(_ v: SIMD16<Float>, _ lower: SIMD16<Float>, _ upper: SIMD16<Float>) -> SIMD16<Float> {
-        _mm512_min_ps(_mm512_max_ps(v, lower), upper)
+        _mm512_min_ps(upper, _mm512_max_ps(lower, v))
     }
 }
 #endif

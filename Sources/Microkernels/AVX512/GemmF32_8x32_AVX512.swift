@@ -184,13 +184,13 @@ private func block<P: Panels>(
     @inline(__always) func store(_ v0: SIMD16<Float>, _ v1: SIMD16<Float>, _ vy: SIMD8<Float>, row r: Int) {
         let o = c + r * ldc
         // vmaxps/vminps: the generic SIMD min/max are out-of-line calls.
-        if zFirst { _mm512_mask_storeu_ps(o, mask0, _mm512_min_ps(_mm512_max_ps(v0, bounds.lower), bounds.upper)) }
+        if zFirst { _mm512_mask_storeu_ps(o, mask0, _mm512_min_ps(bounds.upper, _mm512_max_ps(bounds.lower, v0))) }
         if zSecond {
-            _mm512_mask_storeu_ps(o + 16, mask1, _mm512_min_ps(_mm512_max_ps(v1, bounds.lower), bounds.upper))
+            _mm512_mask_storeu_ps(o + 16, mask1, _mm512_min_ps(bounds.upper, _mm512_max_ps(bounds.lower, v1)))
         }
         if yNarrow {
             _mm256_mask_storeu_ps(
-                o + (zFirst ? 16 : 0), maskY, _mm256_min_ps(_mm256_max_ps(vy, lowerY), upperY))
+                o + (zFirst ? 16 : 0), maskY, _mm256_min_ps(upperY, _mm256_max_ps(lowerY, vy)))
         }
     }
     store(c00, c01, y0, row: 0)

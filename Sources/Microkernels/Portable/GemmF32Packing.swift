@@ -51,4 +51,24 @@ public enum GemmF32Layout {
             for d in 0 ..< k { panel[(d + 1) * width + c] = row[d] }
         }
     }
+    /// Packs a row-major `B` (`k` rows of `n` columns, `ldb` floats apart: a computed
+    /// right operand, BATCH_MATMUL's RHS) with a zero bias into `out`
+    /// (``packedCount(n:k:width:)`` floats): each panel row is a copy of a row's
+    /// `width` columns.
+    public static func pack(
+        rows b: UnsafePointer<Float>, ldb: Int, n: Int, k: Int, width: Int = panelWidth,
+        into out: UnsafeMutablePointer<Float>
+    ) {
+        let panels = (n + width - 1) / width
+        let perPanel = panelCount(k: k, width: width)
+        for p in 0 ..< panels {
+            let panel = out + p * perPanel, first = p * width, columns = Swift.min(width, n - first)
+            panel.update(repeating: 0, count: width)
+            for d in 0 ..< k {
+                let row = panel + (d + 1) * width
+                row.update(from: b + d * ldb + first, count: columns)
+                if columns < width { (row + columns).update(repeating: 0, count: width - columns) }
+            }
+        }
+    }
 }

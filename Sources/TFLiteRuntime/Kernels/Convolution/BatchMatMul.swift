@@ -73,6 +73,13 @@ enum BatchMatMul {
             }
             return try BatchMatMulS16.make(&context, geometry, x: x, y: y, output: output)
         }
+        if let packed = try BatchMatMulF32Packed.make(
+            &context, x: x.index, y: y.index, output: output.index, m: m, n: n, k: k,
+            adjointX: options.adjointX, adjointY: options.adjointY, lda: xc, ldb: yc, xMatrixSize: xr * xc,
+            yMatrixSize: yr * yc, broadcast: broadcast)
+        {
+            return packed
+        }
         return BatchMatMulF32(
             x: x.index, y: y.index, output: output.index, m: m, n: n, k: k,
             adjointX: options.adjointX, adjointY: options.adjointY,

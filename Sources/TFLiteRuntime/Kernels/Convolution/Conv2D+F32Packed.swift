@@ -134,6 +134,18 @@ struct Conv2DF32Packed: PreparedKernel {
         m: Int, n: Int, k: Int, a: UnsafePointer<Float>, lda: Int, packedB: UnsafePointer<Float>,
         c: UnsafeMutablePointer<Float>, ldc: Int
     ) {
+        Self.gemm(
+            level: level, m: m, n: n, k: k, a: a, lda: lda, packedB: packedB, lower: lower, upper: upper, c: c,
+            ldc: ldc)
+    }
+
+    /// `level`'s float GEMM with the fused epilogue (``GemmF32Layout`` operands); `level`
+    /// must have vector kernels.
+    @inline(__always)
+    static func gemm(
+        level: KernelLevel, m: Int, n: Int, k: Int, a: UnsafePointer<Float>, lda: Int,
+        packedB: UnsafePointer<Float>, lower: Float, upper: Float, c: UnsafeMutablePointer<Float>, ldc: Int
+    ) {
         #if arch(x86_64)
         if level >= .avx512 {
             gemmF32x8x32AVX512(
