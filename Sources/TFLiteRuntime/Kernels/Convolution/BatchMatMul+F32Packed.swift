@@ -13,12 +13,7 @@ import Microkernels
 /// it).
 struct BatchMatMulF32Packed: PreparedKernel {
     let x: Int, y: Int, output: Int
-    let m: Int, n: Int, k: Int
-    let adjointX: Bool, adjointY: Bool
-    /// Row lengths of the stored (untransposed) operands.
-    let lda: Int, ldb: Int
-    let xMatrixSize: Int, yMatrixSize: Int
-    let broadcast: BatchBroadcast
+    let geometry: BatchMatMulGeometry
     let level: KernelLevel
     let width: Int
     /// Each worker's packed `op(y)` (`packedFloats`), then `op(x)` transposed when needed.
@@ -26,16 +21,14 @@ struct BatchMatMulF32Packed: PreparedKernel {
 
     /// The kernel when `context`'s level has the packed float GEMM, else nil.
     static func make(
-        _ context: inout PrepareContext, x: Int, y: Int, output: Int, m: Int, n: Int, k: Int,
-        adjointX: Bool, adjointY: Bool, lda: Int, ldb: Int, xMatrixSize: Int, yMatrixSize: Int,
-        broadcast: BatchBroadcast
+        _ context: inout PrepareContext, x: Int, y: Int, output: Int, geometry g: BatchMatMulGeometry
     ) throws(KernelError) -> BatchMatMulF32Packed? {
-        guard context.kernelLevel.hasVectorKernels, m > 0, n > 0, k > 0 else { return nil }
+        guard context.kernelLevel.hasVectorKernels, g.m > 0, g.n > 0, g.k > 0 else { return nil }
         let width = GemmF32Layout.panelWidth(for: context.kernelLevel)
-        guard let packedFloats = GemmF32Layout.packedCount(n: n, k: k, width: width) else {
+        guard let packedFloats = GemmF32Layout.packedCount(n: g.n, k: g.k, width: width) else {
             throw .invalid("BATCH_MATMUL packed operand size overflows")
         }
-        let transposed = adjointX ? try ConvCheck.product([m, k], "BATCH_MATMUL") : 0
+        let transposed = g.adjointX ? try ConvCheck.product([g.m, g.k], "BATCH_MATMUL") : 0
         let scratchBytes = try ConvCheck.cacheLines(
             [
                 try ConvCheck.product([packedFloats, 4], "BATCH_MATMUL"),
@@ -43,9 +36,7 @@ struct BatchMatMulF32Packed: PreparedKernel {
             ], "BATCH_MATMUL")
         _ = try ConvCheck.product([scratchBytes, context.threadCount], "BATCH_MATMUL")
         return BatchMatMulF32Packed(
-            x: x, y: y, output: output, m: m, n: n, k: k, adjointX: adjointX, adjointY: adjointY, lda: lda,
-            ldb: ldb, xMatrixSize: xMatrixSize, yMatrixSize: yMatrixSize, broadcast: broadcast,
-            level: context.kernelLevel, width: width,
+            x: x, y: y, output: output, geometry: g, level: context.kernelLevel, width: width,
             scratch: context.requestThreadScratch(bytesPerThread: scratchBytes), scratchBytes: scratchBytes,
             packedFloats: packedFloats)
     }
@@ -54,7 +45,7 @@ struct BatchMatMulF32Packed: PreparedKernel {
         let a = UnsafePointer(context.pointer(x, as: Float.self))
         let b = UnsafePointer(context.pointer(y, as: Float.self))
         let c = context.pointer(output, as: Float.self)
-        let (m, n, k) = (m, n, k)
+        let (m, n, k, broadcast) = (geometry.m, geometry.n, geometry.k, geometry.broadcast)
         if broadcast.count == 1 {
             let base = context.threadScratch(scratch, thread: 0, bytes: scratchBytes)
             let (packed, lhs) = operands(base, a: a, b: b, matrix: 0, packing: true)
@@ -88,25 +79,26 @@ struct BatchMatMulF32Packed: PreparedKernel {
         _ base: UnsafeMutableRawPointer, a: UnsafePointer<Float>, b: UnsafePointer<Float>, matrix i: Int,
         packing: Bool
     ) -> (UnsafePointer<Float>, (a: UnsafePointer<Float>, lda: Int)) {
-        let (xi, yi) = broadcast.matrices(i)
+        let g = geometry
+        let (xi, yi) = g.broadcast.matrices(i)
         let packed = base.assumingMemoryBound(to: Float.self)
         if packing {
-            let rhs = b + yi * yMatrixSize
-            if adjointY {
+            let rhs = b + yi * g.yMatrixSize
+            if g.adjointY {
                 // Stored `[n, k]`: one output column per row, the layout of a filter.
-                GemmF32Layout.pack(weights: rhs, bias: nil, n: n, k: k, width: width, into: packed)
+                GemmF32Layout.pack(weights: rhs, bias: nil, n: g.n, k: g.k, width: width, into: packed)
             } else {
-                GemmF32Layout.pack(rows: rhs, ldb: ldb, n: n, k: k, width: width, into: packed)
+                GemmF32Layout.pack(rows: rhs, ldb: g.yColumns, n: g.n, k: g.k, width: width, into: packed)
             }
         }
-        let lhs = a + xi * xMatrixSize
-        guard adjointX else { return (UnsafePointer(packed), (lhs, lda)) }
+        let lhs = a + xi * g.xMatrixSize
+        guard g.adjointX else { return (UnsafePointer(packed), (lhs, g.xColumns)) }
         // Stored `[k, m]`: the rows of op(x) are its columns.
         let rows = packed + packedFloats
-        for r in 0 ..< m {
-            for d in 0 ..< k { rows[r * k + d] = lhs[d * lda + r] }
+        for r in 0 ..< g.m {
+            for d in 0 ..< g.k { rows[r * g.k + d] = lhs[d * g.xColumns + r] }
         }
-        return (UnsafePointer(packed), (UnsafePointer(rows), k))
+        return (UnsafePointer(packed), (UnsafePointer(rows), g.k))
     }
 
     @inline(__always)
@@ -114,7 +106,7 @@ struct BatchMatMulF32Packed: PreparedKernel {
         rows: Int, a: UnsafePointer<Float>, lda: Int, packed: UnsafePointer<Float>, c: UnsafeMutablePointer<Float>
     ) {
         Conv2DF32Packed.gemm(
-            level: level, m: rows, n: n, k: k, a: a, lda: lda, packedB: packed, lower: -.infinity,
-            upper: .infinity, c: c, ldc: n)
+            level: level, m: rows, n: geometry.n, k: geometry.k, a: a, lda: lda, packedB: packed, lower: -.infinity,
+            upper: .infinity, c: c, ldc: geometry.n)
     }
 }

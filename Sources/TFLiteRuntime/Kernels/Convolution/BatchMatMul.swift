@@ -62,21 +62,19 @@ enum BatchMatMul {
                 &context, options: options, x: x, y: y, output: output, m: m, n: n, k: k,
                 broadcast: broadcast)
         }
+        // The operands' bytes bound every matrix size (rank 2 or more was checked).
+        let geometry = BatchMatMulGeometry(
+            m: m, n: n, k: k, adjointX: options.adjointX, adjointY: options.adjointY, xColumns: xc,
+            yColumns: yc, xMatrixSize: xr * xc, yMatrixSize: yr * yc,
+            yMatrices: yr * yc == 0 ? 0 : y.elementCount / (yr * yc), broadcast: broadcast)
         if integer {
-            // The operands' bytes bound every matrix size (rank 2 or more was checked).
-            let geometry = BatchMatMulGeometry(
-                m: m, n: n, k: k, adjointX: options.adjointX, adjointY: options.adjointY, xColumns: xc,
-                yColumns: yc, xMatrixSize: xr * xc, yMatrixSize: yr * yc,
-                yMatrices: yr * yc == 0 ? 0 : y.elementCount / (yr * yc), broadcast: broadcast)
             if x.type == .int8 {
                 return try BatchMatMulS8.make(&context, geometry, x: x, y: y, output: output)
             }
             return try BatchMatMulS16.make(&context, geometry, x: x, y: y, output: output)
         }
         if let packed = try BatchMatMulF32Packed.make(
-            &context, x: x.index, y: y.index, output: output.index, m: m, n: n, k: k,
-            adjointX: options.adjointX, adjointY: options.adjointY, lda: xc, ldb: yc, xMatrixSize: xr * xc,
-            yMatrixSize: yr * yc, broadcast: broadcast)
+            &context, x: x.index, y: y.index, output: output.index, geometry: geometry)
         {
             return packed
         }
@@ -112,7 +110,7 @@ struct BatchBroadcast: Sendable {
     }
 }
 
-/// The matrices of an integer BATCH_MATMUL: output matrix `i` is `op(x)` (`m × k`) times
+/// The matrices of a BATCH_MATMUL: output matrix `i` is `op(x)` (`m × k`) times
 /// `op(y)` (`k × n`) of the LHS and RHS matrices ``BatchBroadcast/matrices(_:)`` names.
 struct BatchMatMulGeometry: Sendable {
     let m: Int, n: Int, k: Int
