@@ -71,7 +71,10 @@ struct QuantizedElementwiseTests {
             "is too large for output scale")
         expectUnsupportedTypes(Self.graph(.quantize, [([4], .int32, nil)], out: ([4], .int8, i)))
         expectUnsupportedTypes(Self.graph(.quantize, [([4], .float32, nil)], out: ([4], .int16, i)))
-        expectUnsupportedTypes(Self.graph(.logSoftmax, [([4], .int8, i)], out: ([4], .int8, i)))
+        expectInvalid(
+            Self.graph(.logSoftmax, [([4], .int8, i)], out: ([4], .int8, i)),
+            "LOG_SOFTMAX output must have scale 16/256 and zero point 127")
+        expectUnsupportedTypes(Self.graph(.logSoftmax, [([4], .int32, nil)], out: ([4], .int32, nil)))
         expectUnsupportedTypes(
             Self.graph(.squaredDifference, [([4], .uint8, u), ([4], .uint8, u)], out: ([4], .uint8, u)))
         expectInvalid(

@@ -5,7 +5,8 @@ import TFLiteModel
 
 /// uint8/int8 SOFTMAX reads its exponentials from a table of the 256 row differences,
 /// built at prepare; this compares it with the per-element arithmetic it replaced, for
-/// scales and betas that cut no difference, some, or all but the row maximum (`diffMin`).
+/// scales and betas that cut no difference, some, or all but the row maximum (`diffMin`),
+/// on odd and long rows, at every kernel level.
 @Suite struct QuantizedSoftmaxTests {
     /// The exponentials computed per element, elements below `diffMin` skipped.
     static func reference(_ codes: [Int32], depth: Int, type: ElementType, scale: Float, beta: Float) -> [Int32] {
@@ -36,11 +37,11 @@ import TFLiteModel
         return result
     }
 
-    @Test(arguments: [(Float(0.02), Float(0.5)), (0.1, 1), (1, 1), (4, 2)])
+    @Test(arguments: [(Float(0.02), Float(0.5)), (0.1, 1), (1, 1), (4, 2), (1e-6, 1), (200, 1)])
     func matchesThePerElementArithmetic(scale: Float, beta: Float) throws {
         var rng = SplitMix64(seed: UInt64(scale * 100))
         for type in [ElementType.uint8, .int8] {
-            for depth in [1, 7, 16, 300] {
+            for depth in [1, 3, 7, 16, 65, 300, 1001] {
                 let rows = 2000 / depth + 1
                 let range = QTest.range(type)
                 // Half the rows spread over the codes, half near-equal (large sums).
@@ -63,12 +64,15 @@ import TFLiteModel
                     [rows, depth], type, quantization: Quantization(scales: [1 / 256], zeroPoints: [outputZeroPoint]))
                 g.op(.softmax, inputs: [x], outputs: [y], options: .softmax(beta: beta))
                 g.output(y)
-                let got = try QTest.run(g, [QTest.bytes(codes)], threads: 1).bytes
                 let expected = Self.reference(
                     codes.map { Int32($0) }, depth: depth, type: type, scale: scale, beta: beta)
-                let outputs = QTest.codes(got, type)
-                let mismatch = expected.indices.first { outputs[$0] != Int(expected[$0]) }
-                #expect(mismatch == nil, "\(type), depth \(depth): first difference at \(mismatch ?? 0)")
+                for level in QTest.levels {
+                    let got = try QTest.run(g, [QTest.bytes(codes)], threads: 1, level: level).bytes
+                    let outputs = QTest.codes(got, type)
+                    let mismatch = expected.indices.first { outputs[$0] != Int(expected[$0]) }
+                    #expect(
+                        mismatch == nil, "\(type), depth \(depth), \(level): first difference at \(mismatch ?? 0)")
+                }
             }
         }
     }

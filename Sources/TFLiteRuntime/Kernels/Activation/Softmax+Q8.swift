@@ -1,3 +1,4 @@
+import Microkernels
 import TFLiteModel
 
 extension Softmax {
@@ -61,30 +62,37 @@ struct SoftmaxQ8: Quantized8Kernel {
     /// `exps` in Q12, as they are summed.
     let terms: [Int32]
 
+    /// Each row's maximum and sum, its reciprocal, then its outputs (``SoftmaxRowQ8``:
+    /// codes as bytes, one unsigned 64-bit product per output).
     func run<T: Quantized8>(_ context: EvalContext, _: T.Type) {
-        let x = UnsafePointer(context.pointer(input, as: T.self))
-        let y = context.pointer(output, as: T.self)
+        let x = UnsafeRawPointer(context.pointer(input, as: T.self)).assumingMemoryBound(to: UInt8.self)
+        let y = UnsafeMutableRawPointer(context.pointer(output, as: T.self)).assumingMemoryBound(to: UInt8.self)
         let depth = self.depth
+        let flip: UInt8 = signed ? 0x80 : 0
         exps.withUnsafeBufferPointer { exps in
             terms.withUnsafeBufferPointer { terms in
+                let e = exps.baseAddress.unsafelyUnwrapped, t = terms.baseAddress.unsafelyUnwrapped
                 context.parallel.forEachChunk(rows, minimumChunk: Swift.max(1, 1024 / Swift.max(depth, 1))) { range in
                     for r in range {
                         let xr = x + r * depth, yr = y + r * depth
-                        var m = T.lowest
-                        for c in 0 ..< depth { m = Swift.max(m, xr[c].code) }
-                        var sum: Int32 = 0
-                        for c in 0 ..< depth { sum = sum &+ terms[Int(m - xr[c].code)] }
+                        let (m, sum) = softmaxRowQ8MaxAndSum(xr, count: depth, flip: flip, terms: t)
                         let (scale, bitsOverUnit) = FixedPoint.reciprocal(sum, integerBits: 12)
                         // At least 23 (the row maximum adds 2^19). It passes 31 only for sums of
                         // 2^28 and more (rows of 512+ near-equal values), where TFLite aborts;
                         // we shift by 31, which rounds those tiny outputs to 0 or 1.
                         let exponent = Swift.min(bitsOverUnit + 31 - 8, 31)
-                        for c in 0 ..< depth {
-                            let e = exps[Int(m - xr[c].code)]
-                            let unsat = FixedPoint.roundingDivideByPOT(
-                                FixedPoint.saturatingRoundingDoublingHighMul(scale, e), exponent)
-                            yr[c] = T.clamping(unsat &+ T.lowest)
+                        guard scale >= 0 else {
+                            // Only a wrapped (negative) sum gets here: the reference's signed steps.
+                            for c in 0 ..< depth {
+                                let v = FixedPoint.roundingDivideByPOT(
+                                    FixedPoint.saturatingRoundingDoublingHighMul(scale, e[Int(m &- (xr[c] ^ flip))]),
+                                    exponent)
+                                yr[c] = UInt8(truncatingIfNeeded: Swift.min(Swift.max(v, 0), 255)) ^ flip
+                            }
+                            continue
                         }
+                        softmaxRowQ8Output(
+                            xr, yr, count: depth, flip: flip, max: m, scale: scale, exponent: exponent, exps: e)
                     }
                 }
             }

@@ -6,7 +6,7 @@ import TFLiteModel
 /// where max and Σ run over one row of the last dimension.
 ///
 /// Prepare validates the operator and picks the kernel for the element type; float32
-/// kernels are in `+F32`.
+/// kernels are in `+F32`, 8-bit SOFTMAX in `+Q8`, 8-bit LOG_SOFTMAX in `LogSoftmax+Q8`.
 enum Softmax {
     static func prepare(logarithmic: Bool) -> KernelPrepare {
         return { (context: inout PrepareContext) throws(KernelError) -> any PreparedKernel in
@@ -34,9 +34,13 @@ enum Softmax {
                 return SoftmaxF32(
                     input: input.index, output: output.index, rows: rows, depth: depth, beta: beta,
                     math: FloatVectorMath(context.kernelLevel))
-            case .uint8 where !logarithmic:
+            case .uint8 where logarithmic:
+                return try logQuantized(UInt8.self, input: input, output: output, rows: rows, depth: depth)
+            case .int8 where logarithmic:
+                return try logQuantized(Int8.self, input: input, output: output, rows: rows, depth: depth)
+            case .uint8:
                 return try quantized(UInt8.self, input: input, output: output, beta: beta, rows: rows, depth: depth)
-            case .int8 where !logarithmic:
+            case .int8:
                 return try quantized(Int8.self, input: input, output: output, beta: beta, rows: rows, depth: depth)
             default:
                 throw context.unsupportedTypes()

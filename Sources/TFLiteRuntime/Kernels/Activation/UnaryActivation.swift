@@ -4,7 +4,7 @@ import TFLiteModel
 /// SQRT and RSQRT. The output has the input's shape and type.
 ///
 /// Prepare validates the operator and picks the kernel for the element type; float32
-/// kernels are in `+F32`, uint8/int8 ones in `+Q8`.
+/// kernels are in `+F32`, uint8/int8 ones in `+Q8`, int16 LOGISTIC and TANH in `+S16`.
 enum UnaryActivation {
     enum Kind: Sendable {
         case leakyRelu, logistic, tanh, hardSwish, exp, sqrt, rsqrt
@@ -39,6 +39,14 @@ enum UnaryActivation {
                     let kernel = try quantized(
                         Int8.self, kind, operands, alpha: alpha, input: input, output: output,
                         level: context.kernelLevel)
+                else {
+                    throw context.unsupportedTypes()
+                }
+                return kernel
+            case .int16:
+                guard
+                    let kernel = try int16(
+                        kind, operands, input: input, output: output, level: context.kernelLevel)
                 else {
                     throw context.unsupportedTypes()
                 }
