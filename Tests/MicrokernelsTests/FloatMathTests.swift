@@ -20,6 +20,10 @@ private func reference(_ f: FloatFunction, _ x: Float) -> Double {
     case .gelu: return 0.5 * v * (1 + erf(v / 2.0.squareRoot()))
     case .geluTanh: return 0.5 * v * (1 + tanh((2 / Double.pi).squareRoot() * (v + 0.044715 * v * v * v)))
     case .elu: return v > 0 ? v : expm1(v)
+    case .log: return log(v)
+    case .sin: return sin(v)
+    case .cos: return cos(v)
+    case .reciprocalSquareRoot: return 1 / v.squareRoot()
     }
 }
 
@@ -52,6 +56,7 @@ private func inputs() -> [Float] {
     return x
 }
 
+/// (`ln`, `sin`, `cos` and `1/√x` have their own sweeps in FloatMathLogTrigTests.swift.)
 private let functions: [FloatFunction] = [.exp, .sigmoid, .tanh, .gelu, .geluTanh, .elu]
 
 /// Runs `kernel` on `x` at every offset 0...7 of a buffer and with lengths around the
@@ -107,6 +112,7 @@ private func check(
                 case .tanh: [1, -1, 1, -1]
                 case .gelu, .geluTanh: [.infinity, 0, .greatestFiniteMagnitude, 0]
                 case .elu: [.infinity, -1, .greatestFiniteMagnitude, -1]
+                case .log, .sin, .cos, .reciprocalSquareRoot: [] // FloatMathLogTrigTests.swift
                 }
             // GELU(-∞) is NaN in the reference too (-∞ · 0); not compared.
             for (k, (got, w)) in zip(y[1...], want).enumerated()

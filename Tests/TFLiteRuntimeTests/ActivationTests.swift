@@ -32,9 +32,11 @@ import TFLiteModel
         #expect(try run(.sqrt, [-1])[0].isNaN)
     }
 
-    /// SQRT and RSQRT avoid `squareRoot()`'s libm fallback (``vectorizableSquareRoot(_:)``);
-    /// they must still give its bits, NaNs included, for every class of input.
-    @Test func squareRootsMatchTheStandardLibraryBitForBit() throws {
+    /// SQRT avoids `squareRoot()`'s libm fallback (``vectorizableSquareRoot(_:)``); it must
+    /// still give its bits, NaNs included, for every class of input. RSQRT is `1 / √x` bit
+    /// for bit at the portable level and the refined hardware estimate at `avx2` and up:
+    /// within 4 ulp, with the same NaNs, infinities and zeros.
+    @Test func squareRootsMatchTheStandardLibrary() throws {
         var rng = SplitMix64(seed: 3)
         let edges: [Float] = [
             0, -0, 1, -1, 2, 0.25, .leastNonzeroMagnitude, -.leastNonzeroMagnitude, .leastNormalMagnitude,
@@ -43,7 +45,15 @@ import TFLiteModel
         ]
         let x = edges + (0 ..< 4000).map { _ in Float(bitPattern: UInt32(truncatingIfNeeded: rng.next())) }
         #expect(try run(.sqrt, x).map(\.bitPattern) == x.map { $0.squareRoot().bitPattern })
-        #expect(try run(.rsqrt, x).map(\.bitPattern) == x.map { (1 / $0.squareRoot()).bitPattern })
+        let r = try run(.rsqrt, x)
+        var bad = 0
+        for (v, got) in zip(x, r) {
+            let want = 1 / v.squareRoot()
+            let ok =
+                want.isNaN ? got.isNaN : (want.isInfinite || want == 0) ? got == want : abs(got - want) <= 4 * want.ulp
+            if !ok { bad += 1 }
+        }
+        #expect(bad == 0, "RSQRT: \(bad) elements beyond 4 ulp or of another class")
     }
 
     @Test func goldensFromTensorFlow() throws {

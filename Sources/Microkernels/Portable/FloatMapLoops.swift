@@ -1,6 +1,6 @@
 /// An elementwise float function that the levels' map loops compute (``FloatMath``).
 public enum FloatFunction: Sendable, Hashable {
-    case exp, sigmoid, tanh, gelu, geluTanh, elu
+    case exp, sigmoid, tanh, gelu, geluTanh, elu, log, sin, cos, reciprocalSquareRoot
 }
 
 /// The loops over ``FloatMath`` that every level specializes in its own module with its
@@ -18,7 +18,50 @@ public enum FloatMapLoops<M: MultiplyAdd> {
         case .gelu: for i in 0 ..< count { y[i] = FloatMath<M>.gelu(x[i]) }
         case .geluTanh: for i in 0 ..< count { y[i] = FloatMath<M>.geluTanh(x[i]) }
         case .elu: for i in 0 ..< count { y[i] = FloatMath<M>.elu(x[i]) }
+        case .log: for i in 0 ..< count { y[i] = FloatMath<M>.log(x[i]) }
+        case .reciprocalSquareRoot: for i in 0 ..< count { y[i] = FloatMath<M>.reciprocalSquareRoot(x[i]) }
+        case .sin:
+            for i in 0 ..< count { y[i] = FloatMath<M>.sin(x[i]) }
+            if anyBeyondUnit(UnsafePointer(y), count) { sinCosBeyondReduction(y, count: count, cosine: false) }
+        case .cos:
+            for i in 0 ..< count { y[i] = FloatMath<M>.cos(x[i]) }
+            if anyBeyondUnit(UnsafePointer(y), count) { sinCosBeyondReduction(y, count: count, cosine: true) }
         }
+    }
+
+    /// Whether some `|y[i]| > 1` (or is NaN): the largest magnitude's bits, an unsigned
+    /// maximum that vectorizes (a flag set in the sine loop itself kept that loop scalar).
+    @inlinable @inline(__always)
+    static func anyBeyondUnit(_ y: UnsafePointer<Float>, _ count: Int) -> Bool {
+        var largest: UInt32 = 0
+        for i in 0 ..< count { largest = Swift.max(largest, y[i].bitPattern & 0x7FFF_FFFF) }
+        return largest > Float(1).bitPattern
+    }
+
+    /// One LOG_SOFTMAX row: `y[i] = (x[i] - max x) - ln Σ_j e^(x[j] - max x)`. The
+    /// exponentials go through a block of 256 on the stack and are added in eight partial
+    /// sums (an order that differs from TFLite's sequential sum by float rounding only), so
+    /// nothing is written to `y` before `x` has been read for the sum: `y` may be `x`.
+    @inlinable @inline(__always)
+    public static func logSoftmaxRow(_ x: UnsafePointer<Float>, _ y: UnsafeMutablePointer<Float>, count: Int) {
+        guard count > 0 else { return }
+        let top = maximum(x, count)
+        let block = 256
+        let total = withUnsafeTemporaryAllocation(of: Float.self, capacity: block) { buffer -> Float in
+            guard let e = buffer.baseAddress else { return 0 }
+            var total: Float = 0
+            var start = 0
+            while start < count {
+                let n = Swift.min(block, count - start)
+                let xs = x + start
+                for i in 0 ..< n { e[i] = FloatMath<M>.expNonPositive(xs[i] - top) }
+                total += sum(UnsafePointer(e), n)
+                start += n
+            }
+            return total
+        }
+        let logSum = FloatMath<M>.log(total)
+        for i in 0 ..< count { y[i] = (x[i] - top) - logSum }
     }
 
     /// One softmax row: `y[i] = e^(β·(x[i] - max x)) / Σ_j e^(β·(x[j] - max x))`, the
@@ -103,6 +146,12 @@ public func floatMapPortable(
     _ function: FloatFunction, _ x: UnsafePointer<Float>, _ y: UnsafeMutablePointer<Float>, count: Int
 ) {
     FloatMapLoops<SeparateMultiplyAdd>.map(function, x, y, count: count)
+}
+
+/// ``FloatMapLoops/logSoftmaxRow(_:_:count:)`` compiled for the baseline.
+@inline(never)
+public func logSoftmaxRowF32Portable(_ x: UnsafePointer<Float>, _ y: UnsafeMutablePointer<Float>, count: Int) {
+    FloatMapLoops<SeparateMultiplyAdd>.logSoftmaxRow(x, y, count: count)
 }
 
 /// ``FloatMapLoops/softmaxRow(_:_:count:beta:)`` compiled for the baseline.

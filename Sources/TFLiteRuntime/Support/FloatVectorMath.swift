@@ -6,8 +6,9 @@ import MicrokernelsAVX2
 /// The float transcendental loops (``FloatMath``) of one kernel level, chosen at prepare:
 /// `avx2` and up run the AVX2 module's loops (eight lanes, fused multiply-adds), every
 /// other level the baseline module's (four lanes on SSE2 and Advanced SIMD). Kernels that
-/// apply `exp`, `σ`, `tanh`, GELU or ELU to many elements (the activations, SOFTMAX, a
-/// recurrent cell's gates) call these instead of libm, whose calls keep a loop scalar.
+/// apply `exp`, `σ`, `tanh`, GELU, ELU, `ln`, `sin`, `cos` or `1/√x` to many elements (the
+/// activations, the math ops, SOFTMAX and LOG_SOFTMAX, a recurrent cell's gates) call
+/// these instead of libm, whose calls keep a loop scalar.
 struct FloatVectorMath: Sendable {
     private let vector: Bool
 
@@ -26,6 +27,15 @@ struct FloatVectorMath: Sendable {
         if vector { return floatMapAVX2(function, x, y, count: count) }
         #endif
         floatMapPortable(function, x, y, count: count)
+    }
+
+    /// One LOG_SOFTMAX row, `y = (x - max x) - ln Σ e^(x - max x)`; `y` may be `x`.
+    @inline(__always)
+    func logSoftmaxRow(_ x: UnsafePointer<Float>, _ y: UnsafeMutablePointer<Float>, count: Int) {
+        #if arch(x86_64)
+        if vector { return logSoftmaxRowF32AVX2(x, y, count: count) }
+        #endif
+        logSoftmaxRowF32Portable(x, y, count: count)
     }
 
     /// One softmax row, `y = e^(β·(x - max x)) / Σ e^(β·(x - max x))`; `y` may be `x`.

@@ -29,7 +29,9 @@ enum Softmax {
             switch input.type {
             case .float32:
                 if logarithmic {
-                    return LogSoftmaxF32(input: input.index, output: output.index, rows: rows, depth: depth)
+                    return LogSoftmaxF32(
+                        input: input.index, output: output.index, rows: rows, depth: depth,
+                        math: FloatVectorMath(context.kernelLevel))
                 }
                 return SoftmaxF32(
                     input: input.index, output: output.index, rows: rows, depth: depth, beta: beta,

@@ -13,14 +13,14 @@ extension UnaryActivation {
         case .hardSwish: return make(HardSwishF32())
         case .exp: return make(FloatFunctionF32(function: .exp, math: math))
         case .sqrt: return make(SqrtF32())
-        case .rsqrt: return make(RsqrtF32())
+        case .rsqrt: return make(FloatFunctionF32(function: .reciprocalSquareRoot, math: math))
         }
     }
 }
 
 /// A float function applied elementwise, written for one scalar: the loop over a tensor
 /// is a plain pointer loop, which LLVM vectorizes where the function allows (LEAKY_RELU,
-/// HARD_SWISH, SQRT, RSQRT). Hand-written `SIMD8` forms using `replacing(with:where:)`
+/// HARD_SWISH, SQRT). Hand-written `SIMD8` forms using `replacing(with:where:)`
 /// were measured several times slower than the vectorized loop.
 protocol UnaryF32Op: Sendable {
     func apply(_ x: Float) -> Float
@@ -77,12 +77,6 @@ struct HardSwishF32: UnaryF32Op {
 struct SqrtF32: UnaryF32Op {
     static var minimumChunk: Int { 1 << 14 }
     @inline(__always) func apply(_ x: Float) -> Float { vectorizableSquareRoot(x) }
-}
-
-/// `1 / √x`
-struct RsqrtF32: UnaryF32Op {
-    static var minimumChunk: Int { 1 << 14 }
-    @inline(__always) func apply(_ x: Float) -> Float { 1 / vectorizableSquareRoot(x) }
 }
 
 /// `x.squareRoot()`, bit for bit (checked for all 2^32 inputs), in a form whose loops

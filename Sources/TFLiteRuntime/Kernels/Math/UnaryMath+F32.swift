@@ -19,9 +19,9 @@ extension UnaryMath {
         switch kind {
         case .abs: return make(AbsF32())
         case .neg: return make(NegF32())
-        case .log: return make(LogF32())
-        case .sin: return make(SinF32())
-        case .cos: return make(CosF32())
+        case .log: return make(FloatFunctionF32(function: .log, math: math))
+        case .sin: return make(FloatFunctionF32(function: .sin, math: math))
+        case .cos: return make(FloatFunctionF32(function: .cos, math: math))
         case .floor: return make(FloorF32())
         case .ceil: return make(CeilF32())
         case .round: return make(RoundHalfEvenF32())
@@ -44,19 +44,6 @@ struct AbsF32: UnaryF32Op {
 struct NegF32: UnaryF32Op {
     static var minimumChunk: Int { 1 << 14 }
     @inline(__always) func apply(_ x: Float) -> Float { -x }
-}
-
-/// Natural logarithm: `-inf` at 0, NaN below.
-struct LogF32: UnaryF32Op {
-    @inline(__always) func apply(_ x: Float) -> Float { logf(x) }
-}
-
-struct SinF32: UnaryF32Op {
-    @inline(__always) func apply(_ x: Float) -> Float { sinf(x) }
-}
-
-struct CosF32: UnaryF32Op {
-    @inline(__always) func apply(_ x: Float) -> Float { cosf(x) }
 }
 
 struct FloorF32: UnaryF32Op {

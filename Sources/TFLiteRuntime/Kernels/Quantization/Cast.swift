@@ -17,6 +17,10 @@ enum Cast {
         guard let source = CastKernel.Element(input.type), let destination = CastKernel.Element(output.type) else {
             throw context.unsupportedTypes()
         }
+        if source == .float32 && destination == .int32 {
+            return CastF32ToI32Kernel(
+                input: input.index, output: output.index, count: input.elementCount, level: context.kernelLevel)
+        }
         return CastKernel(
             source: source, destination: destination, input: input.index, output: output.index,
             count: input.elementCount)
@@ -62,7 +66,8 @@ extension Float: CastElement {
     init(castFrom value: Int64) { self = Float(value) }
 }
 
-/// Float → integer: truncate toward zero; NaN → 0; saturate out of range.
+/// Float → integer: truncate toward zero; NaN → 0; saturate out of range. (float32 →
+/// int32 has its own vector kernel, ``CastF32ToI32Kernel``, with the same results.)
 protocol SaturatingIntegerCast: FixedWidthInteger, CastElement {}
 extension SaturatingIntegerCast {
     static var castIsFloating: Bool { false }
