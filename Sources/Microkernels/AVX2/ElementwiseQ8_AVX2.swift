@@ -27,6 +27,11 @@ public struct BinaryQ8AVX2Parameters: Sendable {
     /// exact in Float: the sum is the reference's value before that rounding, whose ties
     /// go away from zero (equal input scales make this case).
     let exactTies: Bool
+    /// With ``exactTies``: `4096·α` and `4096·β` as the two `Int16` halves of one word (`α`
+    /// low), and `4096·(γ - z_y) + 2047`, so that `W = 4096·α·a + 4096·β·b + 4096·(γ - z_y)`
+    /// is an exact integer (the three are dyadic with 12 fraction bits) and the reference's
+    /// code is `z_y + (W + 2047 + [W ≥ 0]) >> 12`, its last rounding half away from zero.
+    let ties16: (pair: Int32, offset: Int32)?
 
     /// The parameters when the kernel takes them, else nil. The input multipliers (ADD,
     /// SUB, SQUARED_DIFFERENCE; ignored for MUL) must be below one (`M ∈ [0, 2^31)`,
@@ -84,6 +89,15 @@ public struct BinaryQ8AVX2Parameters: Sendable {
             exactTies =
                 outputExact && leftY == 0 && dyadic(alpha) && dyadic(beta) && dyadic(gamma)
                 && (abs(alpha) + abs(beta)) * 256 + abs(gamma) < 2048
+            // |α| + |β| < 8 here, so both fit Int16 at 12 fraction bits and `W` stays below 2^24.
+            ties16 =
+                exactTies
+                ? (
+                    pair: Int32(
+                        bitPattern: UInt32(UInt16(bitPattern: Int16(alpha * 4096)))
+                            | UInt32(UInt16(bitPattern: Int16(beta * 4096))) << 16),
+                    offset: Int32((gamma - Double(zeroY)) * 4096) + 2047
+                ) : nil
             let bounded = (abs(alpha) + abs(beta)) * 255 + abs(gamma) < 1024
             affine =
                 exactTies || (bounded && slack < pow2(-7))
@@ -91,6 +105,7 @@ public struct BinaryQ8AVX2Parameters: Sendable {
         } else {
             affine = nil
             exactTies = false
+            ties16 = nil
         }
     }
 }
@@ -119,62 +134,79 @@ struct InputRescaleConstants: Sendable {
 }
 
 /// TFLite's 8-bit ADD, SUB, MUL or SQUARED_DIFFERENCE over `count` elements, thirty-two a
-/// step in eight-lane `Int32` arithmetic, bit-exact with the reference (see
-/// ``BinaryQ8AVX2Parameters``). ADD and SUB first try the shortcut their arithmetic
-/// allows: every rounding but the last is below `2^-(R+1)` of an output step (the input
-/// rescales keep 20 bits of headroom, the output one divides by `2^R`), so the result is
-/// `α·a + β·b + γ` rounded, computed in Float with two FMAs, wherever that sum is not
-/// within that slack of a half; a block of 32 with such a lane goes through the exact
-/// lanes instead. `strideA` and `strideB` are 1 (contiguous) or 0 (one code
-/// repeated, a broadcast scalar). The high product of the output rescale comes from
-/// `vpmuldq` on the even lanes and on the odd lanes shifted down, and `RoundingDivideByPOT(h, R)`
-/// is `(h + 2^(R-1) + (h >> 31)) >> R` for `R ≥ 1` (the `h >> 31` is -1 exactly where the
-/// reference raises its threshold for negative `h`). A last partial block is computed in a
-/// 32-byte copy, so nothing is read or written past `count`.
+/// step, bit-exact with the reference (see ``BinaryQ8AVX2Parameters``). `strideA` and
+/// `strideB` are 1 (contiguous) or 0 (one code repeated, a broadcast scalar). See
+/// ``binaryQ8RowsAVX2(_:_:_:_:_:_:_:rows:columns:_:)`` for the arithmetic.
 @inline(never)
 public func binaryQ8AVX2(
     _ a: UnsafeRawPointer, _ strideA: Int, _ b: UnsafeRawPointer, _ strideB: Int,
     _ y: UnsafeMutableRawPointer, count: Int, _ p: BinaryQ8AVX2Parameters
 ) {
-    guard count > 0 else { return }
-    // A broadcast operand (stride 0) is read from 32 copies of its code, so every block
-    // loads 32 bytes from each operand the same way.
-    var splatA = SIMD32<UInt8>(repeating: a.load(as: UInt8.self))
-    var splatB = SIMD32<UInt8>(repeating: b.load(as: UInt8.self))
-    withUnsafeBytes(of: &splatA) { sa in
-        withUnsafeBytes(of: &splatB) { sb in
-            guard let fixedA = sa.baseAddress, let fixedB = sb.baseAddress else { return }
-            let pa = strideA == 0 ? fixedA : a, pb = strideB == 0 ? fixedB : b
-            let ia = strideA == 0 ? 0 : 1, ib = strideB == 0 ? 0 : 1
-            switch (p.operation, p.signed) {
-            case (.add, true): binaryLoop(pa, ia, pb, ib, y, count, p, AddLanes.self, SignedBytes.self)
-            case (.add, false): binaryLoop(pa, ia, pb, ib, y, count, p, AddLanes.self, UnsignedBytes.self)
-            case (.subtract, true): binaryLoop(pa, ia, pb, ib, y, count, p, SubtractLanes.self, SignedBytes.self)
-            case (.subtract, false): binaryLoop(pa, ia, pb, ib, y, count, p, SubtractLanes.self, UnsignedBytes.self)
-            case (.multiply, true): binaryLoop(pa, ia, pb, ib, y, count, p, MultiplyLanes.self, SignedBytes.self)
-            case (.multiply, false): binaryLoop(pa, ia, pb, ib, y, count, p, MultiplyLanes.self, UnsignedBytes.self)
-            case (.squaredDifference, true):
-                binaryLoop(pa, ia, pb, ib, y, count, p, SquaredDifferenceLanes.self, SignedBytes.self)
-            case (.squaredDifference, false):
-                binaryLoop(pa, ia, pb, ib, y, count, p, SquaredDifferenceLanes.self, UnsignedBytes.self)
-            }
-        }
+    binaryQ8RowsAVX2(a, strideA, 0, b, strideB, 0, y, rows: 1, columns: count, p)
+}
+
+/// ``binaryQ8AVX2(_:_:_:_:_:count:_:)`` over `rows` rows of `columns` outputs, stored one
+/// after another: row `r` reads `a` from `a + r·rowA` (then every `strideA`, 1 or 0) and `b`
+/// from `b + r·rowB` (likewise), the shapes of a broadcast whose operand repeats per row
+/// (a per-channel vector, `rowB = 0`) or per element (one code a row, `strideB = 0`). The
+/// constants are set up once for all rows.
+///
+/// The lanes: ADD and SUB whose steps are all exact but the last (``BinaryQ8AVX2Parameters``'s
+/// `exactTies`) are one `vpmaddwd` of the interleaved codes with `(4096·α, 4096·β)` in
+/// sixteen-bit lanes, then the last rounding division by 4096 (half away from zero) in
+/// `Int32`. Other ADD and SUB try the Float shortcut: every rounding but the last is below
+/// `2^-(R+1)` of an output step (the input rescales keep 20 bits of headroom, the output
+/// one divides by `2^R`), so the result is `α·a + β·b + γ` rounded, computed with two FMAs,
+/// wherever that sum is not within that slack of a half; a block of 32 with such a lane
+/// goes through the exact lanes instead. The exact lanes are eight `Int32`s: the high
+/// product of the output rescale comes from `vpmuldq` on the even lanes and on the odd
+/// lanes shifted down, and `RoundingDivideByPOT(h, R)` is `(h + 2^(R-1) + (h >> 31)) >> R`
+/// for `R ≥ 1` (the `h >> 31` is -1 exactly where the reference raises its threshold for
+/// negative `h`). A row's last partial block is gathered into a register from its bytes
+/// and its codes stored piecewise, so nothing is read or written past a row.
+@inline(never)
+public func binaryQ8RowsAVX2(
+    _ a: UnsafeRawPointer, _ strideA: Int, _ rowA: Int, _ b: UnsafeRawPointer, _ strideB: Int, _ rowB: Int,
+    _ y: UnsafeMutableRawPointer, rows: Int, columns: Int, _ p: BinaryQ8AVX2Parameters
+) {
+    guard rows > 0, columns > 0 else { return }
+    let rows = BinaryRows(
+        a: a, strideA: strideA, rowA: rowA, b: b, strideB: strideB, rowB: rowB, y: y, rows: rows, columns: columns)
+    switch (p.operation, p.signed) {
+    case (.add, true): binaryLoop(rows, p, AddLanes.self, SignedBytes.self)
+    case (.add, false): binaryLoop(rows, p, AddLanes.self, UnsignedBytes.self)
+    case (.subtract, true): binaryLoop(rows, p, SubtractLanes.self, SignedBytes.self)
+    case (.subtract, false): binaryLoop(rows, p, SubtractLanes.self, UnsignedBytes.self)
+    case (.multiply, true): binaryLoop(rows, p, MultiplyLanes.self, SignedBytes.self)
+    case (.multiply, false): binaryLoop(rows, p, MultiplyLanes.self, UnsignedBytes.self)
+    case (.squaredDifference, true): binaryLoop(rows, p, SquaredDifferenceLanes.self, SignedBytes.self)
+    case (.squaredDifference, false): binaryLoop(rows, p, SquaredDifferenceLanes.self, UnsignedBytes.self)
     }
 }
 
-/// Eight codes widened to `Int32` lanes.
+/// The operands and shape of ``binaryQ8RowsAVX2(_:_:_:_:_:_:_:rows:columns:_:)``.
+private struct BinaryRows {
+    let a: UnsafeRawPointer, strideA: Int, rowA: Int
+    let b: UnsafeRawPointer, strideB: Int, rowB: Int
+    let y: UnsafeMutableRawPointer, rows: Int, columns: Int
+}
+
+/// Codes widened to sixteen `Int16` or eight `Int32` lanes.
 private protocol ByteWidening {
     static var signed: Bool { get }
+    static func widen16(_ bytes: __m128i) -> __m256i
     static func widen32(_ bytes: __m128i) -> __m256i
 }
 
 private enum SignedBytes: ByteWidening {
     static var signed: Bool { true }
+    @inline(__always) static func widen16(_ bytes: __m128i) -> __m256i { _mm256_cvtepi8_epi16(bytes) }
     @inline(__always) static func widen32(_ bytes: __m128i) -> __m256i { _mm256_cvtepi8_epi32(bytes) }
 }
 
 private enum UnsignedBytes: ByteWidening {
     static var signed: Bool { false }
+    @inline(__always) static func widen16(_ bytes: __m128i) -> __m256i { _mm256_cvtepu8_epi16(bytes) }
     @inline(__always) static func widen32(_ bytes: __m128i) -> __m256i { _mm256_cvtepu8_epi32(bytes) }
 }
 
@@ -221,10 +253,64 @@ private enum SquaredDifferenceLanes: BinaryLanes {
     }
 }
 
+/// The four groups of eight codes of a 32-byte vector, in order.
+@inline(__always)
+private func groups(_ v: __m256i) -> (__m128i, __m128i, __m128i, __m128i) {
+    let low = _mm256_castsi256_si128(v), high = upper128(v)
+    return (low, _mm_unpackhi_epi64(low, low), high, _mm_unpackhi_epi64(high, high))
+}
+
+/// The first `n < 32` bytes at `p` in a vector (the rest zero), read in 8-byte words and
+/// single bytes so that nothing past them is touched.
+@inline(__always)
+private func loadPartial(_ p: UnsafeRawPointer, _ n: Int) -> __m256i {
+    var v = _mm256_setzero_si256()
+    withUnsafeMutableBytes(of: &v) { buffer in
+        guard let q = buffer.baseAddress else { return }
+        var j = 0
+        while j + 8 <= n {
+            q.storeBytes(of: p.loadUnaligned(fromByteOffset: j, as: UInt64.self), toByteOffset: j, as: UInt64.self)
+            j += 8
+        }
+        while j < n {
+            q.storeBytes(of: p.load(fromByteOffset: j, as: UInt8.self), toByteOffset: j, as: UInt8.self)
+            j += 1
+        }
+    }
+    return v
+}
+
+/// Stores the first `n < 32` bytes of `v` at `p`, 16, 8, 4, 2 and 1 at a time.
+@inline(__always)
+private func storePartial(_ v: __m256i, _ p: UnsafeMutableRawPointer, _ n: Int) {
+    var x = _mm256_castsi256_si128(v), o = 0
+    if n >= 16 {
+        p.storeBytes(of: x, as: __m128i.self)
+        x = upper128(v)
+        o = 16
+    }
+    if n - o >= 8 {
+        (p + o).storeBytes(of: _mm_cvtsi128_si64(x), as: Int64.self)
+        x = _mm_unpackhi_epi64(x, x)
+        o += 8
+    }
+    var word = UInt64(bitPattern: _mm_cvtsi128_si64(x))
+    if n - o >= 4 {
+        (p + o).storeBytes(of: UInt32(truncatingIfNeeded: word), as: UInt32.self)
+        word >>= 32
+        o += 4
+    }
+    if n - o >= 2 {
+        (p + o).storeBytes(of: UInt16(truncatingIfNeeded: word), as: UInt16.self)
+        word >>= 16
+        o += 2
+    }
+    if n - o >= 1 { (p + o).storeBytes(of: UInt8(truncatingIfNeeded: word), as: UInt8.self) }
+}
+
 @inline(__always)
 private func binaryLoop<Op: BinaryLanes, Codes: ByteWidening>(
-    _ a: UnsafeRawPointer, _ strideA: Int, _ b: UnsafeRawPointer, _ strideB: Int,
-    _ y: UnsafeMutableRawPointer, _ count: Int, _ p: BinaryQ8AVX2Parameters, _: Op.Type, _: Codes.Type
+    _ rows: BinaryRows, _ p: BinaryQ8AVX2Parameters, _: Op.Type, _: Codes.Type
 ) {
     let k = BinaryConstants8(
         rescaleA: InputRescale8(p.inputA, zero: p.zeroA), rescaleB: InputRescale8(p.inputB, zero: p.zeroB),
@@ -232,86 +318,89 @@ private func binaryLoop<Op: BinaryLanes, Codes: ByteWidening>(
         za: _mm256_set1_epi32(p.zeroA), zb: _mm256_set1_epi32(p.zeroB))
     let store = CodeStore8(
         zeroPoint: p.zeroY, lower: p.lower, upper: p.upper, signed: Codes.signed, bounded: p.rightY >= 1)
-    @inline(__always) func codes(_ q: UnsafeRawPointer, _ offset: Int) -> __m256i {
-        Codes.widen32(_mm_loadl_epi64((q + offset).assumingMemoryBound(to: __m128i.self)))
+    /// The exact lanes of 32 codes.
+    @inline(__always) func exact(_ va: __m256i, _ vb: __m256i) -> __m256i {
+        let (a0, a1, a2, a3) = groups(va), (b0, b1, b2, b3) = groups(vb)
+        @inline(__always) func lanes(_ x: __m128i, _ z: __m128i) -> __m256i {
+            Op.combine(Codes.widen32(x), Codes.widen32(z), k)
+        }
+        return store.codes(lanes(a0, b0), lanes(a1, b1), lanes(a2, b2), lanes(a3, b3))
     }
-    @inline(__always) func block(_ pa: UnsafeRawPointer, _ pb: UnsafeRawPointer, _ out: UnsafeMutableRawPointer) {
-        let v0 = Op.combine(codes(pa, 0), codes(pb, 0), k), v1 = Op.combine(codes(pa, 8), codes(pb, 8), k)
-        let v2 = Op.combine(codes(pa, 16), codes(pb, 16), k), v3 = Op.combine(codes(pa, 24), codes(pb, 24), k)
-        out.storeBytes(of: store.codes(v0, v1, v2, v3), as: __m256i.self)
+    if Op.affine, let (pair, offset) = p.ties16 {
+        let weights = _mm256_set1_epi32(pair), bias = _mm256_set1_epi32(offset)
+        let nonNegative = _mm256_set1_epi32(2046)
+        let zy = _mm256_set1_epi16(Int16(truncatingIfNeeded: p.zeroY))
+        let lo = _mm256_set1_epi16(Int16(truncatingIfNeeded: p.lower))
+        let hi = _mm256_set1_epi16(Int16(truncatingIfNeeded: p.upper))
+        // The byte packs interleave the two 16-lane halves' quadwords: 0, 2, 1, 3 restores them.
+        let order = _mm256_setr_epi32(0, 1, 4, 5, 2, 3, 6, 7)
+        @inline(__always) func half(_ a: __m128i, _ b: __m128i) -> __m256i {
+            let a16 = Codes.widen16(a), b16 = Codes.widen16(b)
+            // v = W + 2047; W ≥ 0 exactly where v > 2046, and there the mask (-1) adds one.
+            @inline(__always) func rounded(_ w: __m256i) -> __m256i {
+                let v = _mm256_add_epi32(_mm256_madd_epi16(w, weights), bias)
+                return _mm256_srai_epi32(_mm256_sub_epi32(v, _mm256_cmpgt_epi32(v, nonNegative)), 12)
+            }
+            // unpacklo/hi interleave within each 128-bit half; packs puts the halves back in order.
+            let r = _mm256_packs_epi32(
+                rounded(_mm256_unpacklo_epi16(a16, b16)), rounded(_mm256_unpackhi_epi16(a16, b16)))
+            return _mm256_min_epi16(_mm256_max_epi16(_mm256_add_epi16(r, zy), lo), hi)
+        }
+        rows.forEachBlock { va, vb in
+            let low = half(_mm256_castsi256_si128(va), _mm256_castsi256_si128(vb))
+            let high = half(upper128(va), upper128(vb))
+            let bytes = Codes.signed ? _mm256_packs_epi16(low, high) : _mm256_packus_epi16(low, high)
+            return _mm256_permutevar8x32_epi32(bytes, order)
+        }
+        return
     }
-    var i = 0
     if Op.affine, let (alpha, beta, gamma, nearHalf) = p.affine {
         // `n = round(α·a + β·b + γ)` to nearest even: the reference's code unless the sum
         // lies within the slack of a half (the last rounding could then go either way),
         // in which case the block is recomputed exactly.
-        let va = _mm256_set1_ps(alpha), vb = _mm256_set1_ps(beta), vg = _mm256_set1_ps(gamma)
+        let fa = _mm256_set1_ps(alpha), fb = _mm256_set1_ps(beta), fg = _mm256_set1_ps(gamma)
         let threshold = _mm256_set1_epi32(nearHalf), magnitude = _mm256_set1_epi32(0x7FFF_FFFF)
-        @inline(__always) func approximate(_ pa: UnsafeRawPointer, _ pb: UnsafeRawPointer, _ o: Int)
-            -> (__m256i, __m256i)
-        {
-            let fa = _mm256_cvtepi32_ps(codes(pa, o)), fb = _mm256_cvtepi32_ps(codes(pb, o))
-            let v = _mm256_fmadd_ps(fa, va, _mm256_fmadd_ps(fb, vb, vg))
+        let rounded = CodeStore8(zeroPoint: 0, lower: p.lower, upper: p.upper, signed: Codes.signed, bounded: false)
+        @inline(__always) func approximate(_ a: __m128i, _ b: __m128i) -> (__m256i, __m256i) {
+            let xa = _mm256_cvtepi32_ps(Codes.widen32(a)), xb = _mm256_cvtepi32_ps(Codes.widen32(b))
+            let v = _mm256_fmadd_ps(xa, fa, _mm256_fmadd_ps(xb, fb, fg))
             let n = _mm256_cvtps_epi32(v)
             let d = _mm256_and_si256(_mm256_castps_si256(_mm256_sub_ps(v, _mm256_cvtepi32_ps(n))), magnitude)
             return (n, _mm256_cmpgt_epi32(d, threshold))
         }
-        let rounded = CodeStore8(zeroPoint: 0, lower: p.lower, upper: p.upper, signed: Codes.signed, bounded: false)
-        if p.exactTies {
-            // The sum is the reference's exact value: ties (d = ±0.5) round away from zero
-            // of the value before the zero point is added, n - z_y ≥ 0 or ≤ 0.
-            let zy = _mm256_set1_epi32(p.zeroY), one = _mm256_set1_epi32(1)
-            let up = _mm256_set1_ps(0.5), down = _mm256_set1_ps(-0.5)
-            @inline(__always) func exactRounding(_ pa: UnsafeRawPointer, _ pb: UnsafeRawPointer, _ o: Int) -> __m256i {
-                let fa = _mm256_cvtepi32_ps(codes(pa, o)), fb = _mm256_cvtepi32_ps(codes(pb, o))
-                let v = _mm256_fmadd_ps(fa, va, _mm256_fmadd_ps(fb, vb, vg))
-                let n = _mm256_cvtps_epi32(v)
-                let d = _mm256_castps_si256(_mm256_sub_ps(v, _mm256_cvtepi32_ps(n)))
-                let centered = _mm256_sub_epi32(n, zy)
-                let raise = _mm256_and_si256(
-                    _mm256_cmpeq_epi32(d, _mm256_castps_si256(up)), _mm256_cmpgt_epi32(centered, _mm256_set1_epi32(-1)))
-                let lower = _mm256_and_si256(
-                    _mm256_cmpeq_epi32(d, _mm256_castps_si256(down)), _mm256_cmpgt_epi32(one, centered))
-                return _mm256_add_epi32(_mm256_sub_epi32(n, raise), lower)
-            }
-            while i + 32 <= count {
-                let pa = a + i * strideA, pb = b + i * strideB
-                let codes = rounded.codes(
-                    exactRounding(pa, pb, 0), exactRounding(pa, pb, 8), exactRounding(pa, pb, 16),
-                    exactRounding(pa, pb, 24))
-                (y + i).storeBytes(of: codes, as: __m256i.self)
+        rows.forEachBlock { va, vb in
+            let (a0, a1, a2, a3) = groups(va), (b0, b1, b2, b3) = groups(vb)
+            let (n0, f0) = approximate(a0, b0), (n1, f1) = approximate(a1, b1)
+            let (n2, f2) = approximate(a2, b2), (n3, f3) = approximate(a3, b3)
+            let flags = _mm256_or_si256(_mm256_or_si256(f0, f1), _mm256_or_si256(f2, f3))
+            return _mm256_testz_si256(flags, flags) != 0 ? rounded.codes(n0, n1, n2, n3) : exact(va, vb)
+        }
+        return
+    }
+    rows.forEachBlock(exact)
+}
+
+extension BinaryRows {
+    /// Calls `block` on every 32 codes of `a` and of `b` (a stride-0 operand's code in every
+    /// lane) and stores the 32 codes it returns; a row's last partial block reads and
+    /// writes only the row's bytes.
+    @inline(__always)
+    func forEachBlock(_ block: (__m256i, __m256i) -> __m256i) {
+        for r in 0 ..< rows {
+            let pa = a + r * rowA, pb = b + r * rowB, py = y + r * columns
+            let fixedA = _mm256_set1_epi8(pa.load(as: Int8.self)), fixedB = _mm256_set1_epi8(pb.load(as: Int8.self))
+            var i = 0
+            while i + 32 <= columns {
+                let va = strideA == 0 ? fixedA : (pa + i).loadUnaligned(as: __m256i.self)
+                let vb = strideB == 0 ? fixedB : (pb + i).loadUnaligned(as: __m256i.self)
+                (py + i).storeBytes(of: block(va, vb), as: __m256i.self)
                 i += 32
             }
-        }
-        while i + 32 <= count {
-            let pa = a + i * strideA, pb = b + i * strideB
-            let (n0, f0) = approximate(pa, pb, 0), (n1, f1) = approximate(pa, pb, 8)
-            let (n2, f2) = approximate(pa, pb, 16), (n3, f3) = approximate(pa, pb, 24)
-            let flags = _mm256_or_si256(_mm256_or_si256(f0, f1), _mm256_or_si256(f2, f3))
-            if _mm256_testz_si256(flags, flags) != 0 {
-                (y + i).storeBytes(of: rounded.codes(n0, n1, n2, n3), as: __m256i.self)
-            } else {
-                block(pa, pb, y + i)
-            }
-            i += 32
-        }
-    }
-    while i + 32 <= count {
-        block(a + i * strideA, b + i * strideB, y + i)
-        i += 32
-    }
-    if i < count {
-        let rest = count - i
-        var bufferA = SIMD32<UInt8>(), bufferB = SIMD32<UInt8>(), bufferY = SIMD32<UInt8>()
-        withUnsafeMutableBytes(of: &bufferA) { ba in
-            withUnsafeMutableBytes(of: &bufferB) { bb in
-                withUnsafeMutableBytes(of: &bufferY) { by in
-                    guard let pa = ba.baseAddress, let pb = bb.baseAddress, let py = by.baseAddress else { return }
-                    pa.copyMemory(from: a + i * strideA, byteCount: strideA == 0 ? 32 : rest)
-                    pb.copyMemory(from: b + i * strideB, byteCount: strideB == 0 ? 32 : rest)
-                    block(pa, pb, py)
-                    (y + i).copyMemory(from: py, byteCount: rest)
-                }
+            if i < columns {
+                let n = columns - i
+                let va = strideA == 0 ? fixedA : loadPartial(pa + i, n)
+                let vb = strideB == 0 ? fixedB : loadPartial(pb + i, n)
+                storePartial(block(va, vb), py + i, n)
             }
         }
     }
@@ -410,4 +499,7 @@ struct CodeStore8 {
         return _mm256_permutevar8x32_epi32(bytes, order)
     }
 }
+/// The upper 128 bits of `v` (`vextracti128 $1`, whose immediate form Swift does not import).
+@inline(__always)
+private func upper128(_ v: __m256i) -> __m128i { unsafeBitCast(v, to: (__m128i, __m128i).self).1 }
 #endif
