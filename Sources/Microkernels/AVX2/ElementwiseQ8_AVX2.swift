@@ -134,15 +134,51 @@ struct InputRescaleConstants: Sendable {
 }
 
 /// TFLite's 8-bit ADD, SUB, MUL or SQUARED_DIFFERENCE over `count` elements, thirty-two a
-/// step, bit-exact with the reference (see ``BinaryQ8AVX2Parameters``). `strideA` and
-/// `strideB` are 1 (contiguous) or 0 (one code repeated, a broadcast scalar). See
-/// ``binaryQ8RowsAVX2(_:_:_:_:_:_:_:rows:columns:_:)`` for the arithmetic.
+/// step in eight-lane `Int32` arithmetic, bit-exact with the reference (see
+/// ``BinaryQ8AVX2Parameters``). ADD and SUB first try the shortcut their arithmetic
+/// allows: every rounding but the last is below `2^-(R+1)` of an output step (the input
+/// rescales keep 20 bits of headroom, the output one divides by `2^R`), so the result is
+/// `α·a + β·b + γ` rounded, computed in Float with two FMAs, wherever that sum is not
+/// within that slack of a half; a block of 32 with such a lane goes through the exact
+/// lanes instead. `strideA` and `strideB` are 1 (contiguous) or 0 (one code
+/// repeated, a broadcast scalar). The high product of the output rescale comes from
+/// `vpmuldq` on the even lanes and on the odd lanes shifted down, and `RoundingDivideByPOT(h, R)`
+/// is `(h + 2^(R-1) + (h >> 31)) >> R` for `R ≥ 1` (the `h >> 31` is -1 exactly where the
+/// reference raises its threshold for negative `h`). A last partial block is computed in a
+/// 32-byte copy, so nothing is read or written past `count`. ADD and SUB whose steps are
+/// exact but the last take ``binaryQ8RowsAVX2(_:_:_:_:_:_:_:rows:columns:_:)``'s lanes.
 @inline(never)
 public func binaryQ8AVX2(
     _ a: UnsafeRawPointer, _ strideA: Int, _ b: UnsafeRawPointer, _ strideB: Int,
     _ y: UnsafeMutableRawPointer, count: Int, _ p: BinaryQ8AVX2Parameters
 ) {
-    binaryQ8RowsAVX2(a, strideA, 0, b, strideB, 0, y, rows: 1, columns: count, p)
+    guard count > 0 else { return }
+    if p.ties16 != nil {
+        return binaryQ8RowsAVX2(a, strideA, 0, b, strideB, 0, y, rows: 1, columns: count, p)
+    }
+    // A broadcast operand (stride 0) is read from 32 copies of its code, so every block
+    // loads 32 bytes from each operand the same way.
+    var splatA = SIMD32<UInt8>(repeating: a.load(as: UInt8.self))
+    var splatB = SIMD32<UInt8>(repeating: b.load(as: UInt8.self))
+    withUnsafeBytes(of: &splatA) { sa in
+        withUnsafeBytes(of: &splatB) { sb in
+            guard let fixedA = sa.baseAddress, let fixedB = sb.baseAddress else { return }
+            let pa = strideA == 0 ? fixedA : a, pb = strideB == 0 ? fixedB : b
+            let ia = strideA == 0 ? 0 : 1, ib = strideB == 0 ? 0 : 1
+            switch (p.operation, p.signed) {
+            case (.add, true): runLoop(pa, ia, pb, ib, y, count, p, AddLanes.self, SignedBytes.self)
+            case (.add, false): runLoop(pa, ia, pb, ib, y, count, p, AddLanes.self, UnsignedBytes.self)
+            case (.subtract, true): runLoop(pa, ia, pb, ib, y, count, p, SubtractLanes.self, SignedBytes.self)
+            case (.subtract, false): runLoop(pa, ia, pb, ib, y, count, p, SubtractLanes.self, UnsignedBytes.self)
+            case (.multiply, true): runLoop(pa, ia, pb, ib, y, count, p, MultiplyLanes.self, SignedBytes.self)
+            case (.multiply, false): runLoop(pa, ia, pb, ib, y, count, p, MultiplyLanes.self, UnsignedBytes.self)
+            case (.squaredDifference, true):
+                runLoop(pa, ia, pb, ib, y, count, p, SquaredDifferenceLanes.self, SignedBytes.self)
+            case (.squaredDifference, false):
+                runLoop(pa, ia, pb, ib, y, count, p, SquaredDifferenceLanes.self, UnsignedBytes.self)
+            }
+        }
+    }
 }
 
 /// ``binaryQ8AVX2(_:_:_:_:_:count:_:)`` over `rows` rows of `columns` outputs, stored one
@@ -151,36 +187,32 @@ public func binaryQ8AVX2(
 /// (a per-channel vector, `rowB = 0`) or per element (one code a row, `strideB = 0`). The
 /// constants are set up once for all rows.
 ///
-/// The lanes: ADD and SUB whose steps are all exact but the last (``BinaryQ8AVX2Parameters``'s
+/// ADD and SUB whose steps are all exact but the last (``BinaryQ8AVX2Parameters``'s
 /// `exactTies`) are one `vpmaddwd` of the interleaved codes with `(4096·α, 4096·β)` in
 /// sixteen-bit lanes, then the last rounding division by 4096 (half away from zero) in
-/// `Int32`. Other ADD and SUB try the Float shortcut: every rounding but the last is below
-/// `2^-(R+1)` of an output step (the input rescales keep 20 bits of headroom, the output
-/// one divides by `2^R`), so the result is `α·a + β·b + γ` rounded, computed with two FMAs,
-/// wherever that sum is not within that slack of a half; a block of 32 with such a lane
-/// goes through the exact lanes instead. The exact lanes are eight `Int32`s: the high
-/// product of the output rescale comes from `vpmuldq` on the even lanes and on the odd
-/// lanes shifted down, and `RoundingDivideByPOT(h, R)` is `(h + 2^(R-1) + (h >> 31)) >> R`
-/// for `R ≥ 1` (the `h >> 31` is -1 exactly where the reference raises its threshold for
-/// negative `h`). A row's last partial block is gathered into a register from its bytes
-/// and its codes stored piecewise, so nothing is read or written past a row.
+/// `Int32`, 32 codes a step; a row's last partial block is gathered from its own bytes and
+/// its codes stored piecewise, so nothing is read or written past a row. Other parameters
+/// go row by row through ``binaryQ8AVX2(_:_:_:_:_:count:_:)``.
 @inline(never)
 public func binaryQ8RowsAVX2(
     _ a: UnsafeRawPointer, _ strideA: Int, _ rowA: Int, _ b: UnsafeRawPointer, _ strideB: Int, _ rowB: Int,
     _ y: UnsafeMutableRawPointer, rows: Int, columns: Int, _ p: BinaryQ8AVX2Parameters
 ) {
     guard rows > 0, columns > 0 else { return }
+    guard p.ties16 != nil else {
+        // The other lanes keep the single-run loop, whose 8-byte widening loads measured
+        // faster than a block's constants passed through the rows walk.
+        for r in 0 ..< rows {
+            binaryQ8AVX2(a + r * rowA, strideA, b + r * rowB, strideB, y + r * columns, count: columns, p)
+        }
+        return
+    }
     let rows = BinaryRows(
         a: a, strideA: strideA, rowA: rowA, b: b, strideB: strideB, rowB: rowB, y: y, rows: rows, columns: columns)
-    switch (p.operation, p.signed) {
-    case (.add, true): binaryLoop(rows, p, AddLanes.self, SignedBytes.self)
-    case (.add, false): binaryLoop(rows, p, AddLanes.self, UnsignedBytes.self)
-    case (.subtract, true): binaryLoop(rows, p, SubtractLanes.self, SignedBytes.self)
-    case (.subtract, false): binaryLoop(rows, p, SubtractLanes.self, UnsignedBytes.self)
-    case (.multiply, true): binaryLoop(rows, p, MultiplyLanes.self, SignedBytes.self)
-    case (.multiply, false): binaryLoop(rows, p, MultiplyLanes.self, UnsignedBytes.self)
-    case (.squaredDifference, true): binaryLoop(rows, p, SquaredDifferenceLanes.self, SignedBytes.self)
-    case (.squaredDifference, false): binaryLoop(rows, p, SquaredDifferenceLanes.self, UnsignedBytes.self)
+    if p.signed {
+        binaryLoop(rows, p, SignedBytes.self)
+    } else {
+        binaryLoop(rows, p, UnsignedBytes.self)
     }
 }
 
@@ -253,13 +285,6 @@ private enum SquaredDifferenceLanes: BinaryLanes {
     }
 }
 
-/// The four groups of eight codes of a 32-byte vector, in order.
-@inline(__always)
-private func groups(_ v: __m256i) -> (__m128i, __m128i, __m128i, __m128i) {
-    let low = _mm256_castsi256_si128(v), high = upper128(v)
-    return (low, _mm_unpackhi_epi64(low, low), high, _mm_unpackhi_epi64(high, high))
-}
-
 /// The first `n < 32` bytes at `p` in a vector (the rest zero), read in 8-byte words and
 /// single bytes so that nothing past them is touched.
 @inline(__always)
@@ -308,25 +333,11 @@ private func storePartial(_ v: __m256i, _ p: UnsafeMutableRawPointer, _ n: Int) 
     if n - o >= 1 { (p + o).storeBytes(of: UInt8(truncatingIfNeeded: word), as: UInt8.self) }
 }
 
+/// The `vpmaddwd` lanes of ADD and SUB with ``BinaryQ8AVX2Parameters``'s `ties16`.
 @inline(__always)
-private func binaryLoop<Op: BinaryLanes, Codes: ByteWidening>(
-    _ rows: BinaryRows, _ p: BinaryQ8AVX2Parameters, _: Op.Type, _: Codes.Type
-) {
-    let k = BinaryConstants8(
-        rescaleA: InputRescale8(p.inputA, zero: p.zeroA), rescaleB: InputRescale8(p.inputB, zero: p.zeroB),
-        output: UniformRequantize8(mantissa: p.mantissaY, left: p.leftY, right: p.rightY),
-        za: _mm256_set1_epi32(p.zeroA), zb: _mm256_set1_epi32(p.zeroB))
-    let store = CodeStore8(
-        zeroPoint: p.zeroY, lower: p.lower, upper: p.upper, signed: Codes.signed, bounded: p.rightY >= 1)
-    /// The exact lanes of 32 codes.
-    @inline(__always) func exact(_ va: __m256i, _ vb: __m256i) -> __m256i {
-        let (a0, a1, a2, a3) = groups(va), (b0, b1, b2, b3) = groups(vb)
-        @inline(__always) func lanes(_ x: __m128i, _ z: __m128i) -> __m256i {
-            Op.combine(Codes.widen32(x), Codes.widen32(z), k)
-        }
-        return store.codes(lanes(a0, b0), lanes(a1, b1), lanes(a2, b2), lanes(a3, b3))
-    }
-    if Op.affine, let (pair, offset) = p.ties16 {
+private func binaryLoop<Codes: ByteWidening>(_ rows: BinaryRows, _ p: BinaryQ8AVX2Parameters, _: Codes.Type) {
+    guard let (pair, offset) = p.ties16 else { return }
+    do {
         let weights = _mm256_set1_epi32(pair), bias = _mm256_set1_epi32(offset)
         let nonNegative = _mm256_set1_epi32(2046)
         let zy = _mm256_set1_epi16(Int16(truncatingIfNeeded: p.zeroY))
@@ -346,61 +357,142 @@ private func binaryLoop<Op: BinaryLanes, Codes: ByteWidening>(
                 rounded(_mm256_unpacklo_epi16(a16, b16)), rounded(_mm256_unpackhi_epi16(a16, b16)))
             return _mm256_min_epi16(_mm256_max_epi16(_mm256_add_epi16(r, zy), lo), hi)
         }
-        rows.forEachBlock { va, vb in
-            let low = half(_mm256_castsi256_si128(va), _mm256_castsi256_si128(vb))
-            let high = half(upper128(va), upper128(vb))
+        rows.forEachBlock { pa, pb in
+            let low = half(pa.loadUnaligned(as: __m128i.self), pb.loadUnaligned(as: __m128i.self))
+            let high = half((pa + 16).loadUnaligned(as: __m128i.self), (pb + 16).loadUnaligned(as: __m128i.self))
             let bytes = Codes.signed ? _mm256_packs_epi16(low, high) : _mm256_packus_epi16(low, high)
             return _mm256_permutevar8x32_epi32(bytes, order)
         }
         return
     }
+}
+
+extension BinaryRows {
+    /// Calls `block` with the addresses of every 32 codes of `a` and of `b` (a stride-0
+    /// operand's code repeated 32 times in a register's copy) and stores the 32 codes it
+    /// returns; a row's last partial block is copied into registers' copies first, so
+    /// nothing past the row is read or written.
+    @inline(__always)
+    func forEachBlock(_ block: (UnsafeRawPointer, UnsafeRawPointer) -> __m256i) {
+        for r in 0 ..< rows {
+            let pa = a + r * rowA, pb = b + r * rowB, py = y + r * columns
+            var splatA = _mm256_set1_epi8(pa.load(as: Int8.self)), splatB = _mm256_set1_epi8(pb.load(as: Int8.self))
+            let tail = columns % 32, whole = columns - tail
+            var partA = strideA == 0 ? splatA : loadPartial(pa + whole, tail)
+            var partB = strideB == 0 ? splatB : loadPartial(pb + whole, tail)
+            withUnsafeBytes(of: &splatA) { sa in
+                withUnsafeBytes(of: &splatB) { sb in
+                    guard let fa = sa.baseAddress, let fb = sb.baseAddress else { return }
+                    var i = 0
+                    while i < whole {
+                        let xa = strideA == 0 ? fa : pa + i, xb = strideB == 0 ? fb : pb + i
+                        (py + i).storeBytes(of: block(xa, xb), as: __m256i.self)
+                        i += 32
+                    }
+                }
+            }
+            guard tail > 0 else { continue }
+            withUnsafeBytes(of: &partA) { qa in
+                withUnsafeBytes(of: &partB) { qb in
+                    guard let xa = qa.baseAddress, let xb = qb.baseAddress else { return }
+                    storePartial(block(xa, xb), py + whole, tail)
+                }
+            }
+        }
+    }
+}
+
+@inline(__always)
+private func runLoop<Op: BinaryLanes, Codes: ByteWidening>(
+    _ a: UnsafeRawPointer, _ strideA: Int, _ b: UnsafeRawPointer, _ strideB: Int,
+    _ y: UnsafeMutableRawPointer, _ count: Int, _ p: BinaryQ8AVX2Parameters, _: Op.Type, _: Codes.Type
+) {
+    let k = BinaryConstants8(
+        rescaleA: InputRescale8(p.inputA, zero: p.zeroA), rescaleB: InputRescale8(p.inputB, zero: p.zeroB),
+        output: UniformRequantize8(mantissa: p.mantissaY, left: p.leftY, right: p.rightY),
+        za: _mm256_set1_epi32(p.zeroA), zb: _mm256_set1_epi32(p.zeroB))
+    let store = CodeStore8(
+        zeroPoint: p.zeroY, lower: p.lower, upper: p.upper, signed: Codes.signed, bounded: p.rightY >= 1)
+    @inline(__always) func codes(_ q: UnsafeRawPointer, _ offset: Int) -> __m256i {
+        Codes.widen32(_mm_loadl_epi64((q + offset).assumingMemoryBound(to: __m128i.self)))
+    }
+    @inline(__always) func block(_ pa: UnsafeRawPointer, _ pb: UnsafeRawPointer, _ out: UnsafeMutableRawPointer) {
+        let v0 = Op.combine(codes(pa, 0), codes(pb, 0), k), v1 = Op.combine(codes(pa, 8), codes(pb, 8), k)
+        let v2 = Op.combine(codes(pa, 16), codes(pb, 16), k), v3 = Op.combine(codes(pa, 24), codes(pb, 24), k)
+        out.storeBytes(of: store.codes(v0, v1, v2, v3), as: __m256i.self)
+    }
+    var i = 0
     if Op.affine, let (alpha, beta, gamma, nearHalf) = p.affine {
         // `n = round(α·a + β·b + γ)` to nearest even: the reference's code unless the sum
         // lies within the slack of a half (the last rounding could then go either way),
         // in which case the block is recomputed exactly.
-        let fa = _mm256_set1_ps(alpha), fb = _mm256_set1_ps(beta), fg = _mm256_set1_ps(gamma)
+        let va = _mm256_set1_ps(alpha), vb = _mm256_set1_ps(beta), vg = _mm256_set1_ps(gamma)
         let threshold = _mm256_set1_epi32(nearHalf), magnitude = _mm256_set1_epi32(0x7FFF_FFFF)
-        let rounded = CodeStore8(zeroPoint: 0, lower: p.lower, upper: p.upper, signed: Codes.signed, bounded: false)
-        @inline(__always) func approximate(_ a: __m128i, _ b: __m128i) -> (__m256i, __m256i) {
-            let xa = _mm256_cvtepi32_ps(Codes.widen32(a)), xb = _mm256_cvtepi32_ps(Codes.widen32(b))
-            let v = _mm256_fmadd_ps(xa, fa, _mm256_fmadd_ps(xb, fb, fg))
+        @inline(__always) func approximate(_ pa: UnsafeRawPointer, _ pb: UnsafeRawPointer, _ o: Int)
+            -> (__m256i, __m256i)
+        {
+            let fa = _mm256_cvtepi32_ps(codes(pa, o)), fb = _mm256_cvtepi32_ps(codes(pb, o))
+            let v = _mm256_fmadd_ps(fa, va, _mm256_fmadd_ps(fb, vb, vg))
             let n = _mm256_cvtps_epi32(v)
             let d = _mm256_and_si256(_mm256_castps_si256(_mm256_sub_ps(v, _mm256_cvtepi32_ps(n))), magnitude)
             return (n, _mm256_cmpgt_epi32(d, threshold))
         }
-        rows.forEachBlock { va, vb in
-            let (a0, a1, a2, a3) = groups(va), (b0, b1, b2, b3) = groups(vb)
-            let (n0, f0) = approximate(a0, b0), (n1, f1) = approximate(a1, b1)
-            let (n2, f2) = approximate(a2, b2), (n3, f3) = approximate(a3, b3)
-            let flags = _mm256_or_si256(_mm256_or_si256(f0, f1), _mm256_or_si256(f2, f3))
-            return _mm256_testz_si256(flags, flags) != 0 ? rounded.codes(n0, n1, n2, n3) : exact(va, vb)
-        }
-        return
-    }
-    rows.forEachBlock(exact)
-}
-
-extension BinaryRows {
-    /// Calls `block` on every 32 codes of `a` and of `b` (a stride-0 operand's code in every
-    /// lane) and stores the 32 codes it returns; a row's last partial block reads and
-    /// writes only the row's bytes.
-    @inline(__always)
-    func forEachBlock(_ block: (__m256i, __m256i) -> __m256i) {
-        for r in 0 ..< rows {
-            let pa = a + r * rowA, pb = b + r * rowB, py = y + r * columns
-            let fixedA = _mm256_set1_epi8(pa.load(as: Int8.self)), fixedB = _mm256_set1_epi8(pb.load(as: Int8.self))
-            var i = 0
-            while i + 32 <= columns {
-                let va = strideA == 0 ? fixedA : (pa + i).loadUnaligned(as: __m256i.self)
-                let vb = strideB == 0 ? fixedB : (pb + i).loadUnaligned(as: __m256i.self)
-                (py + i).storeBytes(of: block(va, vb), as: __m256i.self)
+        let rounded = CodeStore8(zeroPoint: 0, lower: p.lower, upper: p.upper, signed: Codes.signed, bounded: false)
+        if p.exactTies {
+            // The sum is the reference's exact value: ties (d = ±0.5) round away from zero
+            // of the value before the zero point is added, n - z_y ≥ 0 or ≤ 0.
+            let zy = _mm256_set1_epi32(p.zeroY), one = _mm256_set1_epi32(1)
+            let up = _mm256_set1_ps(0.5), down = _mm256_set1_ps(-0.5)
+            @inline(__always) func exactRounding(_ pa: UnsafeRawPointer, _ pb: UnsafeRawPointer, _ o: Int) -> __m256i {
+                let fa = _mm256_cvtepi32_ps(codes(pa, o)), fb = _mm256_cvtepi32_ps(codes(pb, o))
+                let v = _mm256_fmadd_ps(fa, va, _mm256_fmadd_ps(fb, vb, vg))
+                let n = _mm256_cvtps_epi32(v)
+                let d = _mm256_castps_si256(_mm256_sub_ps(v, _mm256_cvtepi32_ps(n)))
+                let centered = _mm256_sub_epi32(n, zy)
+                let raise = _mm256_and_si256(
+                    _mm256_cmpeq_epi32(d, _mm256_castps_si256(up)), _mm256_cmpgt_epi32(centered, _mm256_set1_epi32(-1)))
+                let lower = _mm256_and_si256(
+                    _mm256_cmpeq_epi32(d, _mm256_castps_si256(down)), _mm256_cmpgt_epi32(one, centered))
+                return _mm256_add_epi32(_mm256_sub_epi32(n, raise), lower)
+            }
+            while i + 32 <= count {
+                let pa = a + i * strideA, pb = b + i * strideB
+                let codes = rounded.codes(
+                    exactRounding(pa, pb, 0), exactRounding(pa, pb, 8), exactRounding(pa, pb, 16),
+                    exactRounding(pa, pb, 24))
+                (y + i).storeBytes(of: codes, as: __m256i.self)
                 i += 32
             }
-            if i < columns {
-                let n = columns - i
-                let va = strideA == 0 ? fixedA : loadPartial(pa + i, n)
-                let vb = strideB == 0 ? fixedB : loadPartial(pb + i, n)
-                storePartial(block(va, vb), py + i, n)
+        }
+        while i + 32 <= count {
+            let pa = a + i * strideA, pb = b + i * strideB
+            let (n0, f0) = approximate(pa, pb, 0), (n1, f1) = approximate(pa, pb, 8)
+            let (n2, f2) = approximate(pa, pb, 16), (n3, f3) = approximate(pa, pb, 24)
+            let flags = _mm256_or_si256(_mm256_or_si256(f0, f1), _mm256_or_si256(f2, f3))
+            if _mm256_testz_si256(flags, flags) != 0 {
+                (y + i).storeBytes(of: rounded.codes(n0, n1, n2, n3), as: __m256i.self)
+            } else {
+                block(pa, pb, y + i)
+            }
+            i += 32
+        }
+    }
+    while i + 32 <= count {
+        block(a + i * strideA, b + i * strideB, y + i)
+        i += 32
+    }
+    if i < count {
+        let rest = count - i
+        var bufferA = SIMD32<UInt8>(), bufferB = SIMD32<UInt8>(), bufferY = SIMD32<UInt8>()
+        withUnsafeMutableBytes(of: &bufferA) { ba in
+            withUnsafeMutableBytes(of: &bufferB) { bb in
+                withUnsafeMutableBytes(of: &bufferY) { by in
+                    guard let pa = ba.baseAddress, let pb = bb.baseAddress, let py = by.baseAddress else { return }
+                    pa.copyMemory(from: a + i * strideA, byteCount: strideA == 0 ? 32 : rest)
+                    pb.copyMemory(from: b + i * strideB, byteCount: strideB == 0 ? 32 : rest)
+                    block(pa, pb, py)
+                    (y + i).copyMemory(from: py, byteCount: rest)
+                }
             }
         }
     }
