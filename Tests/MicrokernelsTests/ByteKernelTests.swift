@@ -31,7 +31,7 @@ enum ReferenceFixedPoint {
     }
 }
 
-private func codes(signed: Bool) -> ClosedRange<Int32> { signed ? -128 ... 127 : 0 ... 255 }
+func codes(signed: Bool) -> ClosedRange<Int32> { signed ? -128 ... 127 : 0 ... 255 }
 
 /// A requantization table `clamp(MBQM(x - z_x, m) + z_y)` over every code, and the map found for it.
 private func requantization(
@@ -154,7 +154,7 @@ func lookupTableAVX2MatchesTheTable() {
 }
 
 /// TFLite's 8-bit ADD, SUB, MUL and SQUARED_DIFFERENCE per element, for `binaryQ8AVX2`.
-private func referenceBinary(
+func referenceBinary(
     _ op: BinaryQ8AVX2Parameters.Operation, _ a: Int32, _ b: Int32, za: Int32, zb: Int32, zy: Int32,
     ma: (Int32, Int), mb: (Int32, Int), my: (Int32, Int), lower: Int32, upper: Int32
 ) -> Int32 {

@@ -98,10 +98,69 @@ private func referencePool(
     }
 }
 
-/// The float max pool of every level against the portable loops, bit for bit: channel
+/// The 8-bit average pool at its limits: windows up to the 64 pixels of the direct loops
+/// (the `Int16` sums' bound), every input the lowest or the highest code or random, and
+/// every channel count from 1 to 40 (each partial block of 32 and of 8).
+@Test func averagePoolQ8AtTheExtremesMatchesTheReference() {
+    var rng = SplitMix64(seed: 29)
+    for trial in 0 ..< 40 {
+        let signed = trial % 2 == 0, channels = 1 + trial
+        let filter = [3, 8, 5, 7][trial % 4], pad = trial % 3
+        let inH = 9, inW = 10
+        let outH = (inH + 2 * pad - filter) + 1, outW = (inW + 2 * pad - filter) + 1
+        let g = PoolGeometry(
+            inH: inH, inW: inW, channels: channels, outH: outH, outW: outW, filterH: filter, filterW: filter,
+            strideH: 1, strideW: 1, padTop: pad, padLeft: pad)
+        let range: ClosedRange<Int32> = signed ? -128 ... 127 : 0 ... 255
+        let codes = (0 ..< inH * inW * channels).map { i -> Int32 in
+            switch (trial / 2) % 3 {
+            case 0: return range.lowerBound
+            case 1: return range.upperBound
+            default: return i % 5 == 0 ? range.lowerBound : Int32.random(in: range, using: &rng)
+            }
+        }
+        let bytes = codes.map { UInt8(truncatingIfNeeded: $0) }
+        var want = [UInt8]()
+        for oy in 0 ..< outH {
+            for ox in 0 ..< outW {
+                for c in 0 ..< channels {
+                    want.append(
+                        UInt8(
+                            truncatingIfNeeded: referencePool(
+                                codes, g, oy, ox, c, average: true, signed: signed, lower: range.lowerBound,
+                                upper: range.upperBound)))
+                }
+            }
+        }
+        var out = [UInt8](repeating: 0, count: want.count)
+        var sums = [Int32](repeating: 0, count: channels)
+        bytes.withUnsafeBytes { xb in
+            out.withUnsafeMutableBytes { yb in
+                sums.withUnsafeMutableBufferPointer { s in
+                    #if arch(x86_64)
+                    if KernelLevel.host >= .avx2 {
+                        averagePoolQ8AVX2(
+                            xb.baseAddress!, yb.baseAddress!, g, rows: 0 ..< outH, signed: signed,
+                            lower: range.lowerBound, upper: range.upperBound, sums: s.baseAddress!)
+                        return
+                    }
+                    #endif
+                    averagePoolQ8Portable(
+                        xb.baseAddress!, yb.baseAddress!, g, rows: 0 ..< outH, signed: signed,
+                        lower: range.lowerBound, upper: range.upperBound, sums: s.baseAddress!)
+                }
+            }
+        }
+        #expect(out == want, "trial \(trial): signed \(signed) channels \(channels) filter \(filter)")
+    }
+}
+
+/// The float pools of every level against the portable loops, bit for bit: channel
 /// counts that leave every partial block, clipped windows, a clamp, and NaN and infinite
-/// inputs (a NaN is skipped, as by the scalar rule `v > m ? v : m`).
-@Test func floatMaxPoolMatchesThePortableLoopsAtEveryLevel() {
+/// inputs (the max pool skips a NaN, as by the scalar rule `v > m ? v : m`; the average
+/// carries it, as the scalar sum does).
+@Test(arguments: [false, true])
+func floatPoolMatchesThePortableLoopsAtEveryLevel(average: Bool) {
     var rng = SplitMix64(seed: 41)
     for trial in 0 ..< 20 {
         let channels = [1, 3, 4, 6, 8, 11, 28, 32, 37, 64][trial % 10]
@@ -116,7 +175,10 @@ private func referencePool(
             case 7: return .nan
             case 19: return -.infinity
             case 31: return .infinity
-            default: return Float(Int.random(in: -1000 ... 1000, using: &rng)) / 64
+            default:
+                return average
+                    ? Float.random(in: -16 ... 16, using: &rng)
+                    : Float(Int.random(in: -1000 ... 1000, using: &rng)) / 64
             }
         }
         let upper: Float = trial % 4 == 1 ? 6 : .infinity
@@ -125,7 +187,8 @@ private func referencePool(
         x.withUnsafeBufferPointer { xb in
             want.withUnsafeMutableBufferPointer { yb in
                 poolF32Portable(
-                    average: false, xb.baseAddress!, yb.baseAddress!, g, rows: 0 ..< outH, lower: lower, upper: upper)
+                    average: average, xb.baseAddress!, yb.baseAddress!, g, rows: 0 ..< outH, lower: lower,
+                    upper: upper)
             }
         }
         #if arch(x86_64)
@@ -134,14 +197,14 @@ private func referencePool(
             x.withUnsafeBufferPointer { xb in
                 got.withUnsafeMutableBufferPointer { yb in
                     poolF32AVX2(
-                        average: false, xb.baseAddress!, yb.baseAddress!, g, rows: 0 ..< outH, lower: lower,
+                        average: average, xb.baseAddress!, yb.baseAddress!, g, rows: 0 ..< outH, lower: lower,
                         upper: upper)
                 }
             }
             #expect(got.map(\.bitPattern) == want.map(\.bitPattern), "trial \(trial): channels \(channels)")
         }
         #endif
-        #expect(!want.contains { $0.isNaN }, "trial \(trial): a NaN input reached the output")
+        if !average { #expect(!want.contains { $0.isNaN }, "trial \(trial): a NaN input reached the output") }
     }
 }
 

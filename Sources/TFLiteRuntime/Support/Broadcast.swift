@@ -89,6 +89,13 @@ package struct Broadcast: Hashable, Sendable {
     /// for every run.
     package var innerStrides: (a: Int, b: Int) { (stridesA[dims.count - 1], stridesB[dims.count - 1]) }
 
+    /// The broadcast as `rows` rows of `columns` outputs when it merges to two dimensions
+    /// (one operand a per-channel vector, or one code per row): row `r` of the output reads
+    /// `a` from `r·rowA` and `b` from `r·rowB`, then every ``innerStrides``. Nil otherwise.
+    package var rows: (rows: Int, columns: Int, rowA: Int, rowB: Int)? {
+        dims.count == 2 ? (dims[0], dims[1], stridesA[0], stridesB[0]) : nil
+    }
+
     /// Calls `body(output, a, b, n)` for consecutive runs covering the output elements
     /// `range` in order: output elements `output ..< output + n` read operand elements
     /// `a + k * innerStrides.a` and `b + k * innerStrides.b`. A run never crosses a row

@@ -115,6 +115,12 @@ protocol QuantizedBinaryOp: Sendable {
     func run(
         _ a: UnsafePointer<Int8>, _ sa: Int, _ b: UnsafePointer<Int8>, _ sb: Int,
         _ y: UnsafeMutablePointer<Int8>, _ n: Int)
+    /// `run` over `rows` rows of `columns` outputs stored one after another, row `r`
+    /// reading `a + r·rowA` and `b + r·rowB` (``Broadcast/rows``): one call for a whole
+    /// broadcast pattern, so a vector kernel sets its constants up once, not once a row.
+    func runRows(
+        _ a: UnsafeRawPointer, _ sa: Int, _ rowA: Int, _ b: UnsafeRawPointer, _ sb: Int, _ rowB: Int,
+        _ y: UnsafeMutableRawPointer, rows: Int, columns: Int, signed: Bool)
 }
 
 extension QuantizedBinaryOp {
@@ -130,6 +136,33 @@ extension QuantizedBinaryOp {
         _ y: UnsafeMutablePointer<Int8>, _ n: Int
     ) {
         loop(a, sa, b, sb, y, n)
+    }
+
+    func runRows(
+        _ a: UnsafeRawPointer, _ sa: Int, _ rowA: Int, _ b: UnsafeRawPointer, _ sb: Int, _ rowB: Int,
+        _ y: UnsafeMutableRawPointer, rows: Int, columns: Int, signed: Bool
+    ) {
+        eachRow(a, sa, rowA, b, sb, rowB, y, rows: rows, columns: columns, signed: signed)
+    }
+
+    /// `runRows` as one `run` a row.
+    @inline(__always)
+    func eachRow(
+        _ a: UnsafeRawPointer, _ sa: Int, _ rowA: Int, _ b: UnsafeRawPointer, _ sb: Int, _ rowB: Int,
+        _ y: UnsafeMutableRawPointer, rows: Int, columns: Int, signed: Bool
+    ) {
+        for r in 0 ..< rows {
+            let pa = a + r * rowA, pb = b + r * rowB, py = y + r * columns
+            if signed {
+                run(
+                    pa.assumingMemoryBound(to: Int8.self), sa, pb.assumingMemoryBound(to: Int8.self), sb,
+                    py.assumingMemoryBound(to: Int8.self), columns)
+            } else {
+                run(
+                    pa.assumingMemoryBound(to: UInt8.self), sa, pb.assumingMemoryBound(to: UInt8.self), sb,
+                    py.assumingMemoryBound(to: UInt8.self), columns)
+            }
+        }
     }
 
     /// Contiguous operands and a broadcast one get their own loops, which LLVM vectorizes
@@ -259,6 +292,18 @@ struct AddSubQ8: QuantizedBinaryOp, @unchecked Sendable {
         _ y: UnsafeMutablePointer<Int8>, _ n: Int
     ) {
         blocks(a, sa, b, sb, UnsafeMutableRawPointer(y), n)
+    }
+
+    func runRows(
+        _ a: UnsafeRawPointer, _ sa: Int, _ rowA: Int, _ b: UnsafeRawPointer, _ sb: Int, _ rowB: Int,
+        _ y: UnsafeMutableRawPointer, rows: Int, columns: Int, signed: Bool
+    ) {
+        #if arch(x86_64)
+        if wide == nil, let avx2, sa <= 1, sb <= 1 {
+            return binaryQ8RowsAVX2(a, sa, rowA, b, sb, rowB, y, rows: rows, columns: columns, avx2)
+        }
+        #endif
+        eachRow(a, sa, rowA, b, sb, rowB, y, rows: rows, columns: columns, signed: signed)
     }
 
     /// `tmp[i] = scaledA[a[i·sa]] ± scaledB[b[i·sb]]`: a block's rescaled operands summed.
@@ -406,6 +451,18 @@ struct MulQ8: QuantizedBinaryOp {
         #endif
         scalarBinaryQ8(self, a, sa, b, sb, y, n)
     }
+
+    func runRows(
+        _ a: UnsafeRawPointer, _ sa: Int, _ rowA: Int, _ b: UnsafeRawPointer, _ sb: Int, _ rowB: Int,
+        _ y: UnsafeMutableRawPointer, rows: Int, columns: Int, signed: Bool
+    ) {
+        #if arch(x86_64)
+        if let avx2, sa <= 1, sb <= 1 {
+            return binaryQ8RowsAVX2(a, sa, rowA, b, sb, rowB, y, rows: rows, columns: columns, avx2)
+        }
+        #endif
+        eachRow(a, sa, rowA, b, sb, rowB, y, rows: rows, columns: columns, signed: signed)
+    }
 }
 
 struct MaximumQ8: QuantizedBinaryOp {
@@ -431,6 +488,18 @@ struct BinaryQ8Kernel<Op: QuantizedBinaryOp>: PreparedKernel {
         let (sa, sb) = broadcast.innerStrides
         let broadcast = self.broadcast
         let op = self.op
+        if let (rows, columns, rowA, rowB) = broadcast.rows {
+            // Whole rows per thread, each thread's in one call.
+            let pa = UnsafeRawPointer(context.raw(a)), pb = UnsafeRawPointer(context.raw(b))
+            let py = context.raw(output), signed = self.signed
+            context.parallel.forEachChunk(rows, minimumChunk: Swift.max(1, (1 << 11) / Swift.max(columns, 1))) {
+                range in
+                op.runRows(
+                    pa + range.lowerBound * rowA, sa, rowA, pb + range.lowerBound * rowB, sb, rowB,
+                    py + range.lowerBound * columns, rows: range.count, columns: columns, signed: signed)
+            }
+            return
+        }
         if signed {
             let pa = UnsafePointer(context.pointer(a, as: Int8.self)),
                 pb = UnsafePointer(context.pointer(b, as: Int8.self))

@@ -30,7 +30,7 @@ enum BinaryElementwise {
             let operands = Operands(a: a.index, b: b.index, output: output.index, broadcast: broadcast)
             switch a.type {
             case .float32:
-                return try float32(kind, operands, activation: activation)
+                return try float32(kind, operands, activation: activation, level: context.kernelLevel)
             case .int32:
                 guard let kernel = try int32(kind, operands, activation: activation) else {
                     throw context.unsupportedTypes()

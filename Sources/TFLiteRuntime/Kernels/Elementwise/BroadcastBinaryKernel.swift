@@ -14,6 +14,12 @@ protocol BinaryElementOp {
     static func run(
         _ a: UnsafePointer<Scalar>, _ sa: Int, _ b: UnsafePointer<Scalar>, _ sb: Int,
         _ y: UnsafeMutablePointer<Scalar>, _ n: Int, _ clamp: OutputClamp<Scalar>?)
+    /// `run` over `rows` rows of `columns` outputs stored one after another, row `r`
+    /// reading `a + r·rowA` and `b + r·rowB` (``Broadcast/rows``), in one call (a
+    /// requirement for the same reason as `run`).
+    static func runRows(
+        _ a: UnsafePointer<Scalar>, _ sa: Int, _ rowA: Int, _ b: UnsafePointer<Scalar>, _ sb: Int, _ rowB: Int,
+        _ y: UnsafeMutablePointer<Scalar>, rows: Int, columns: Int, _ clamp: OutputClamp<Scalar>?)
 }
 
 /// Optional clamp of results to `[lower, upper]` (a fused activation), applied as
@@ -57,6 +63,18 @@ struct BroadcastBinaryKernel<Op: BinaryElementOp>: PreparedKernel {
         let (sa, sb) = broadcast.innerStrides
         let broadcast = self.broadcast
         let clamp = self.clamp
+        if let (rows, columns, rowA, rowB) = broadcast.rows {
+            // Whole rows per thread, each thread's in one call (a per-channel vector over an
+            // image: one call per pixel cost more than its short loop).
+            context.parallel.forEachChunk(rows, minimumChunk: Swift.max(1, Self.minimumChunk / Swift.max(columns, 1))) {
+                range in
+                let r = range.lowerBound
+                Op.runRows(
+                    pa + r * rowA, sa, rowA, pb + r * rowB, sb, rowB, py + r * columns, rows: range.count,
+                    columns: columns, clamp)
+            }
+            return
+        }
         context.parallel.forEachChunk(broadcast.elementCount, minimumChunk: Self.minimumChunk) { range in
             broadcast.forEachRun(in: range) { o, ia, ib, n in
                 Op.run(pa + ia, sa, pb + ib, sb, py + o, n, clamp)
@@ -76,6 +94,19 @@ extension BinaryElementOp {
             runs(a, sa, b, sb, y, n) { clamp.apply($0) }
         } else {
             runs(a, sa, b, sb, y, n) { $0 }
+        }
+    }
+
+    static func runRows(
+        _ a: UnsafePointer<Scalar>, _ sa: Int, _ rowA: Int, _ b: UnsafePointer<Scalar>, _ sb: Int, _ rowB: Int,
+        _ y: UnsafeMutablePointer<Scalar>, rows: Int, columns: Int, _ clamp: OutputClamp<Scalar>?
+    ) {
+        if let clamp {
+            for r in 0 ..< rows {
+                runs(a + r * rowA, sa, b + r * rowB, sb, y + r * columns, columns) { clamp.apply($0) }
+            }
+        } else {
+            for r in 0 ..< rows { runs(a + r * rowA, sa, b + r * rowB, sb, y + r * columns, columns) { $0 } }
         }
     }
 

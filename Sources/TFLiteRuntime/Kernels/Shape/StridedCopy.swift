@@ -70,6 +70,11 @@ struct StridedCopyPlan: Sendable, Equatable {
     /// (1 when the copy is a single run).
     var outerCount: Int { isEmpty ? 0 : counts.first ?? 1 }
 
+    /// Bytes copied by one item of the outermost axis.
+    var bytesPerOuter: Int {
+        isEmpty ? 0 : counts.dropFirst().reduce(runBytes, *)
+    }
+
     /// Performs the part of the copy at outermost indices `outer` (a sub-range of
     /// `0 ..< outerCount`), so that disjoint ranges can run on different threads.
     func run(from src: UnsafeRawPointer, to dst: UnsafeMutableRawPointer, outer: Range<Int>) {
@@ -119,7 +124,34 @@ struct StridedCopyPlan: Sendable, Equatable {
                 for _ in 0 ..< n {
                     d.storeBytes(of: s.loadUnaligned(as: UInt64.self), as: UInt64.self); s += ss; d += ds
                 }
-            default: for _ in 0 ..< n { d.copyMemory(from: s, byteCount: runBytes); s += ss; d += ds }
+            case 16:
+                for _ in 0 ..< n {
+                    d.storeBytes(of: s.loadUnaligned(as: SIMD16<UInt8>.self), as: SIMD16<UInt8>.self); s += ss; d += ds
+                }
+            case 32:
+                for _ in 0 ..< n {
+                    d.storeBytes(of: s.loadUnaligned(as: SIMD32<UInt8>.self), as: SIMD32<UInt8>.self); s += ss; d += ds
+                }
+            case 64:
+                for _ in 0 ..< n {
+                    d.storeBytes(of: s.loadUnaligned(as: SIMD64<UInt8>.self), as: SIMD64<UInt8>.self); s += ss; d += ds
+                }
+            default:
+                // Short runs (DEPTH_TO_SPACE's and SPACE_TO_DEPTH's, a few channels) cost
+                // more in `memcpy` calls than in bytes: whole 16-byte pieces, then the rest.
+                if runBytes < 64 {
+                    let pieces = runBytes / 16, rest = runBytes % 16
+                    for _ in 0 ..< n {
+                        for q in 0 ..< pieces {
+                            (d + 16 * q).storeBytes(
+                                of: (s + 16 * q).loadUnaligned(as: SIMD16<UInt8>.self), as: SIMD16<UInt8>.self)
+                        }
+                        if rest > 0 { (d + 16 * pieces).copyMemory(from: s + 16 * pieces, byteCount: rest) }
+                        s += ss; d += ds
+                    }
+                } else {
+                    for _ in 0 ..< n { d.copyMemory(from: s, byteCount: runBytes); s += ss; d += ds }
+                }
             }
             return
         }
@@ -240,7 +272,17 @@ struct CopyPlansKernel: PreparedKernel {
     }
     let steps: [Step]
 
+    /// A single copy is split over its outermost axis when each thread would move at least
+    /// ``Parallel/minimumWorkPerThread`` times 4 bytes (DEPTH_TO_SPACE, TRANSPOSE of an
+    /// activation); several steps (CONCATENATION's sources) run in order on one thread.
     func eval(_ context: EvalContext) throws(KernelError) {
+        if steps.count == 1, let plan = steps.first?.plan, plan.outerCount > 1 {
+            let src = UnsafeRawPointer(context.raw(steps[0].source)), dst = context.raw(steps[0].destination)
+            context.parallel.forEachChunk(plan.outerCount, cost: plan.bytesPerOuter / 4) { range in
+                plan.run(from: src, to: dst, outer: range)
+            }
+            return
+        }
         for step in steps {
             step.plan.run(from: UnsafeRawPointer(context.raw(step.source)), to: context.raw(step.destination))
         }
