@@ -431,7 +431,4 @@ public func poolF32AVX2(
             upper: upper, clampsUpper: upper < .infinity)
     }
 }
-/// The upper 128 bits of `v` (`vextracti128 $1`, whose immediate form Swift does not import).
-@inline(__always)
-private func upper128(_ v: __m256i) -> __m128i { unsafeBitCast(v, to: (__m128i, __m128i).self).1 }
 #endif
