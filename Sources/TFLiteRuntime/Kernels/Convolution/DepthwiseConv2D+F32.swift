@@ -7,13 +7,19 @@ import MicrokernelsAVX512
 import MicrokernelsNEON
 #endif
 
-/// Float DEPTHWISE_CONV_2D: a general per-pixel kernel, and `DepthwiseConv2D3x3F32` for the
-/// common 3×3 / multiplier 1 / stride 1 or 2 case.
+/// Float DEPTHWISE_CONV_2D: a general per-pixel kernel, `DepthwiseConv2D3x3F32` for the
+/// common 3×3 / multiplier 1 / stride 1 or 2 case, and `DepthwiseConv2DKxKF32` for 5×5
+/// filters with multiplier 1 and stride 1 or 2.
 enum DepthwiseConv2DF32 {
     static func make(
-        geometry g: Conv2DGeometry, input: Int, filter: Int, bias: Int?, output: Int,
-        range: FloatActivationRange, level: KernelLevel
-    ) -> any PreparedKernel {
+        _ context: PrepareContext, geometry g: Conv2DGeometry, input: Int, filter: Int, bias: Int?, output: Int,
+        range: FloatActivationRange
+    ) throws(KernelError) -> any PreparedKernel {
+        let level = context.kernelLevel
+        if DepthwiseKxKPlan.covers(g) {
+            return try DepthwiseConv2DKxKF32(
+                context, geometry: g, input: input, filter: filter, bias: bias, output: output, range: range)
+        }
         let general = DepthwiseConv2DF32General(
             input: input, filter: filter, bias: bias, output: output,
             geometry: g, multiplier: g.outC / g.inC,
