@@ -1,6 +1,6 @@
-/// A filter size for the K×K depthwise walks (``DepthwiseKxKF32Walk``,
-/// ``DepthwiseKxKQ8Walk``), as a type: the walks' loops over the taps then have constant
-/// trip counts, which LLVM unrolls, and each size is a specialization of its own.
+/// A filter size for the K×K depthwise walk (``DepthwiseKxKWalk``), as a type: the walk's
+/// loops over the taps then have constant trip counts, which LLVM unrolls, and each size is
+/// a specialization of its own.
 public protocol DepthwiseKernelSize {
     /// Taps per filter row and column (`K`).
     static var taps: Int { get }

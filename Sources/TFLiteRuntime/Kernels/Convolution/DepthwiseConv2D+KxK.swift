@@ -82,7 +82,7 @@ struct DepthwiseKxKPlan: Sendable {
 /// `+0·w` leaves the sum unchanged for finite weights), then the bias, then the clamp of
 /// the fused activation. At ``KernelLevel/avx2`` and above each row is
 /// `depthwiseConv5x5F32AVX2` (fused multiply-adds, eight channels a step); at the portable
-/// level and on aarch64, ``DepthwiseKxKF32Walk`` with four-lane vectors and separate
+/// level and on aarch64, ``DepthwiseKxKWalk`` with four-lane vectors and separate
 /// multiplies and adds.
 struct DepthwiseConv2DKxKF32: PreparedKernel {
     let input: Int, filter: Int, bias: Int?, output: Int

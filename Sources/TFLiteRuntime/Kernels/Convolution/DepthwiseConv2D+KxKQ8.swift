@@ -70,7 +70,7 @@ struct DepthwiseQ8Filter {
 }
 
 /// The exact 8-bit DEPTHWISE_CONV_2D for 5×5 filters (``DepthwiseKxKPlan``) at every
-/// level: integer sums straight from the input's bytes (``DepthwiseKxKQ8Walk``:
+/// level: integer sums straight from the input's bytes (`depthwiseConv5x5Q8Portable`:
 /// `depthwiseConv5x5Q8AVX2` at ``KernelLevel/avx2`` and above, the portable lanes
 /// elsewhere), made TFLite's by ``DepthwiseQ8Filter``'s per-channel terms and requantized
 /// like every 8-bit kernel. Each task's row of sums goes to its worker's scratch.
