@@ -12,13 +12,17 @@ import MicrokernelsNEON
 /// filters with multiplier 1 and stride 1 or 2.
 enum DepthwiseConv2DF32 {
     static func make(
-        _ context: PrepareContext, geometry g: Conv2DGeometry, input: Int, filter: Int, bias: Int?, output: Int,
-        range: FloatActivationRange
-    ) throws(KernelError) -> any PreparedKernel {
-        let level = context.kernelLevel
-        if DepthwiseKxKPlan.covers(g) {
-            return try DepthwiseConv2DKxKF32(
-                context, geometry: g, input: input, filter: filter, bias: bias, output: output, range: range)
+        geometry g: Conv2DGeometry, input: Int, filter: Int, bias: Int?, output: Int,
+        range: FloatActivationRange, level: KernelLevel, threads: Int = 1
+    ) -> any PreparedKernel {
+        // The K×K kernel's only failure is a padding row whose size overflows, which the
+        // input tensor's own size check rules out; the general kernel would still serve.
+        if DepthwiseKxKPlan.covers(g),
+            let kxk = try? DepthwiseConv2DKxKF32(
+                level: level, threads: threads, geometry: g, input: input, filter: filter, bias: bias, output: output,
+                range: range)
+        {
+            return kxk
         }
         let general = DepthwiseConv2DF32General(
             input: input, filter: filter, bias: bias, output: output,

@@ -93,16 +93,16 @@ struct DepthwiseConv2DKxKF32: PreparedKernel {
     let zeros: AlignedBuffer
 
     init(
-        _ context: PrepareContext, geometry g: Conv2DGeometry, input: Int, filter: Int, bias: Int?, output: Int,
-        range: FloatActivationRange
+        level: KernelLevel, threads: Int, geometry g: Conv2DGeometry, input: Int, filter: Int, bias: Int?,
+        output: Int, range: FloatActivationRange
     ) throws(KernelError) {
         self.input = input
         self.filter = filter
         self.bias = bias
         self.output = output
-        plan = DepthwiseKxKPlan(geometry: g, threads: context.threadCount, elementBytes: 4)
+        plan = DepthwiseKxKPlan(geometry: g, threads: threads, elementBytes: 4)
         self.range = range
-        level = context.kernelLevel
+        self.level = level
         zeros = AlignedBuffer(zeroedCount: try ConvCheck.product([g.inW, g.inC, 4], "DEPTHWISE_CONV_2D padding"))
     }
 

@@ -47,8 +47,9 @@ enum DepthwiseConv2D {
         }
         let floats = [input.type, filter.type, output.type] + (bias.map { [$0.type] } ?? [])
         guard floats.allSatisfy({ $0 == .float32 }) else { throw context.unsupportedTypes() }
-        return try DepthwiseConv2DF32.make(
-            context, geometry: geometry, input: input.index, filter: filter.index,
-            bias: bias?.index, output: output.index, range: range)
+        return DepthwiseConv2DF32.make(
+            geometry: geometry, input: input.index, filter: filter.index,
+            bias: bias?.index, output: output.index, range: range, level: context.kernelLevel,
+            threads: context.threadCount)
     }
 }
