@@ -28,8 +28,8 @@ public func depthwiseConv3x3F32AVX2(
         upper: upper, out: out)
 }
 
-/// Eight channels per `ymm`; the tail through `vmaskmovps`.
-private struct LanesAVX2: Depthwise3x3F32Lanes {
+/// Eight channels per `ymm`; the tail through `vmaskmovps` (also the 5×5 rows' lanes).
+struct LanesAVX2: Depthwise3x3F32Lanes {
     static var width: Int { 8 }
     let tail: __m256i
 

@@ -36,19 +36,19 @@ public func depthwiseConv3x3Q8AVX2(
 }
 
 /// How a walk widens eight bytes to `Int32` lanes, and one byte to `Int32`.
-private protocol CodeWidening {
+protocol CodeWidening {
     static func widen(_ p: UnsafePointer<UInt8>) -> __m256i
     static func code(_ b: UInt8) -> Int32
 }
 
-private enum SignedCodes: CodeWidening {
+enum SignedCodes: CodeWidening {
     @inline(__always) static func widen(_ p: UnsafePointer<UInt8>) -> __m256i {
         _mm256_cvtepi8_epi32(_mm_loadl_epi64(UnsafeRawPointer(p).assumingMemoryBound(to: __m128i.self)))
     }
     @inline(__always) static func code(_ b: UInt8) -> Int32 { Int32(Int8(bitPattern: b)) }
 }
 
-private enum UnsignedCodes: CodeWidening {
+enum UnsignedCodes: CodeWidening {
     @inline(__always) static func widen(_ p: UnsafePointer<UInt8>) -> __m256i {
         _mm256_cvtepu8_epi32(_mm_loadl_epi64(UnsafeRawPointer(p).assumingMemoryBound(to: __m128i.self)))
     }

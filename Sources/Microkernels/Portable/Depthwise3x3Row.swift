@@ -43,9 +43,6 @@ public struct Depthwise3x3Row: Sendable, Equatable {
     /// Outputs `o < output` with `o·stride - pad ≥ 0` and `o·stride - pad + 2 < input`: the
     /// windows of a 3-tap axis that need no padding.
     public static func interior(output: Int, input: Int, stride: Int, pad: Int) -> Range<Int> {
-        let lo = Swift.min(output, (pad + stride - 1) / stride)
-        let last = input - 3 + pad
-        let hi = last < 0 ? 0 : Swift.min(output, last / stride + 1)
-        return lo ..< Swift.max(lo, hi)
+        DepthwiseKxKRow.interior(output: output, input: input, stride: stride, pad: pad, size: 3)
     }
 }

@@ -7,13 +7,23 @@ import MicrokernelsAVX512
 import MicrokernelsNEON
 #endif
 
-/// Float DEPTHWISE_CONV_2D: a general per-pixel kernel, and `DepthwiseConv2D3x3F32` for the
-/// common 3×3 / multiplier 1 / stride 1 or 2 case.
+/// Float DEPTHWISE_CONV_2D: a general per-pixel kernel, `DepthwiseConv2D3x3F32` for the
+/// common 3×3 / multiplier 1 / stride 1 or 2 case, and `DepthwiseConv2DKxKF32` for 5×5
+/// filters with multiplier 1 and stride 1 or 2.
 enum DepthwiseConv2DF32 {
     static func make(
         geometry g: Conv2DGeometry, input: Int, filter: Int, bias: Int?, output: Int,
-        range: FloatActivationRange, level: KernelLevel
+        range: FloatActivationRange, level: KernelLevel, threads: Int = 1
     ) -> any PreparedKernel {
+        // The K×K kernel's only failure is a padding row whose size overflows, which the
+        // input tensor's own size check rules out; the general kernel would still serve.
+        if DepthwiseKxKPlan.covers(g),
+            let kxk = try? DepthwiseConv2DKxKF32(
+                level: level, threads: threads, geometry: g, input: input, filter: filter, bias: bias, output: output,
+                range: range)
+        {
+            return kxk
+        }
         let general = DepthwiseConv2DF32General(
             input: input, filter: filter, bias: bias, output: output,
             geometry: g, multiplier: g.outC / g.inC,

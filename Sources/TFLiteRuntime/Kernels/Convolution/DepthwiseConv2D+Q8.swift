@@ -6,8 +6,9 @@ import TFLiteModel
 /// reference resolver rounds uint8 with `MultiplyByQuantizedMultiplier` too (its
 /// "away from zero" variant), so both types share one requantizer.
 ///
-/// Weights are per channel along dimension 3 (int8) or per tensor. Constant filters take
-/// ``DepthwiseConv2D3x3Q8AVX2`` (integer sums) at the levels with vector microkernels
+/// Weights are per channel along dimension 3 (int8) or per tensor. Constant 5×5 filters
+/// (multiplier 1, stride 1 or 2) take ``DepthwiseConv2DKxKQ8`` at every level. Other
+/// constant filters take ``DepthwiseConv2D3x3Q8AVX2`` (integer sums) at the levels with vector microkernels
 /// (`avx2` and up, every aarch64 level) or
 /// ``DepthwiseConv2D3x3Q8`` (exact sums in Float) when it covers the geometry, else
 /// ``DepthwiseConv2DQ8Direct``; filters known only at run time take the reference loops.
@@ -37,6 +38,12 @@ enum DepthwiseConv2DQ8 {
                 geometry: g, params: params)
         }
         let weights = constant.typed(T.self)
+        if DepthwiseKxKPlan.covers(g) {
+            return try DepthwiseConv2DKxKQ8(
+                &context, T.self, input: input, bias: bias, output: output, geometry: g, weights: weights,
+                weightZeroPoint: params.weightZeroPoint, inputZeroPoint: params.inputZeroPoint,
+                requantizer: params.requantizer)
+        }
         #if arch(x86_64) || arch(arm64)
         if context.kernelLevel.hasVectorKernels, DepthwiseConv2D3x3Q8.covers(g) {
             return try DepthwiseConv2D3x3Q8AVX2(

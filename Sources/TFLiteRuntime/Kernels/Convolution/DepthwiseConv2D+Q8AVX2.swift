@@ -22,25 +22,17 @@ import MicrokernelsNEON
 /// is gone. Work is split over output rows; each worker's scratch holds one output row of
 /// sums and, for a run-time bias, the adjusted bias.
 struct DepthwiseConv2D3x3Q8AVX2: PreparedKernel {
-    /// The bias tensor when it is known only at run time; a constant bias is in
-    /// `channelTerms`.
-    let input: Int, runtimeBias: Int?, output: Int
+    let input: Int, output: Int
     let walk: Depthwise3x3Walk
     let signed: Bool
     /// Whether the AVX-512 row kernel runs (else the AVX2 one).
     let wide: Bool
-    /// `w - zw` as `Int32`, `[9, C]`.
-    let weights: AlignedBuffer
-    /// The same in `Depthwise3x3Q8PairLayout`, for the AVX-512 kernel (empty otherwise, and
-    /// on aarch64).
+    /// `w - zw` as `Int32`, `[9, C]`, the per-channel terms, and a fill of `C` bytes.
+    let filter: DepthwiseQ8Filter
+    /// The same weights in `Depthwise3x3Q8PairLayout`, for the AVX-512 kernel (empty
+    /// otherwise, and on aarch64).
     let pairs: AlignedBuffer
-    /// `-zx·Σ_t (w - zw)` per channel, plus the bias when it is constant, wrapping.
-    let channelTerms: AlignedBuffer
-    /// `C` bytes holding `zx`: what taps in the padding read.
-    let padding: AlignedBuffer
     let requantizer: Requantizer
-    let scratch: Int
-    let sumsBytes: Int, workerBytes: Int
 
     init<T: Quantized8>(
         _ context: inout PrepareContext, _: T.Type, input: Int, bias: Int?, output: Int, geometry g: Conv2DGeometry,
@@ -48,67 +40,39 @@ struct DepthwiseConv2D3x3Q8AVX2: PreparedKernel {
         requantizer: Requantizer
     ) throws(KernelError) {
         let C = g.inC
-        let count = try ConvCheck.product([9, C], "DEPTHWISE_CONV_2D filter")
-        guard raw.count >= count, let w = raw.baseAddress else {
-            throw .invalid("the filter holds \(raw.count) values; \(count) needed")
-        }
         self.input = input
-        let constantBias = bias.flatMap { context.tensors[$0].constant?.typed(Int32.self) }
-        if let constantBias, constantBias.count < C {
-            throw .invalid("the bias holds \(constantBias.count) values; \(C) needed")
-        }
-        runtimeBias = constantBias == nil ? bias : nil
         self.output = output
         walk = Depthwise3x3Walk(geometry: g)
         signed = T.isSigned
         wide = context.kernelLevel >= .avx512
-        weights = AlignedBuffer(uninitializedCount: try ConvCheck.product([count, 4], "DEPTHWISE_CONV_2D filter"))
-        channelTerms = AlignedBuffer(zeroedCount: try ConvCheck.product([C, 4], "DEPTHWISE_CONV_2D bias"))
-        padding = AlignedBuffer(zeroedCount: C)
-        let centered = weights.typed(Int32.self), terms = channelTerms.typed(Int32.self)
-        for i in 0 ..< count { centered[i] = Int32(truncatingIfNeeded: w[i]) &- zw }
+        filter = try DepthwiseQ8Filter(
+            &context, T.self, taps: 9, bias: bias, geometry: g, weights: raw, weightZeroPoint: zw,
+            inputZeroPoint: zx, fillCount: C)
         #if arch(x86_64)
         guard let pairWords = Depthwise3x3Q8PairLayout.count(channels: C) else {
             throw .invalid("DEPTHWISE_CONV_2D filter size overflows")
         }
         pairs = AlignedBuffer(
             zeroedCount: wide ? try ConvCheck.product([pairWords, 4], "DEPTHWISE_CONV_2D filter") : 0)
-        if wide { Depthwise3x3Q8PairLayout.pack(centered, channels: C, into: pairs.typed(Int32.self)) }
+        if wide {
+            Depthwise3x3Q8PairLayout.pack(filter.weights.typed(Int32.self), channels: C, into: pairs.typed(Int32.self))
+        }
         #else
         pairs = AlignedBuffer(zeroedCount: 0)
         #endif
-        for c in 0 ..< C {
-            var sum: Int32 = 0
-            for t in 0 ..< 9 { sum &+= centered[t * C + c] }
-            terms[c] = (constantBias?[c] ?? 0) &- zx &* sum
-        }
-        padding.typed(UInt8.self).update(repeating: UInt8(truncatingIfNeeded: zx), count: C)
         self.requantizer = requantizer
-        let sums = try ConvCheck.product([g.outW, C, 4], "DEPTHWISE_CONV_2D sums")
-        sumsBytes = try ConvCheck.cacheLines([sums], "DEPTHWISE_CONV_2D")
-        workerBytes = try ConvCheck.cacheLines([sumsBytes, C * 4], "DEPTHWISE_CONV_2D")
-        _ = try ConvCheck.product([workerBytes, context.threadCount], "DEPTHWISE_CONV_2D scratch")
-        scratch = context.requestThreadScratch(bytesPerThread: workerBytes)
     }
 
     func eval(_ context: EvalContext) throws(KernelError) {
         let x = UnsafePointer(context.pointer(input, as: UInt8.self))
         let y = context.pointer(output, as: UInt8.self)
-        let b = context.optionalInt32s(runtimeBias)
-        let w = UnsafePointer(weights.typed(Int32.self)), pairWeights = UnsafePointer(pairs.typed(Int32.self))
-        let terms = UnsafePointer(channelTerms.typed(Int32.self))
-        let pad = UnsafePointer(padding.typed(UInt8.self))
+        let b = context.optionalInt32s(filter.runtimeBias)
+        let w = UnsafePointer(filter.weights.typed(Int32.self)), pairWeights = UnsafePointer(pairs.typed(Int32.self))
+        let pad = UnsafePointer(filter.fill.typed(UInt8.self))
         let g = walk.geometry, C = g.inC
         let rowBytes = g.inW * C, outCount = g.outW * C
         context.parallel.forEachChunkOnThread(g.batch * g.outH) { thread, rows in
-            let base = context.threadScratch(scratch, thread: thread, bytes: workerBytes)
-            let sums = base.bindMemory(to: Int32.self, capacity: outCount)
-            var adjusted = terms
-            if let b {
-                let sum = (base + sumsBytes).bindMemory(to: Int32.self, capacity: C)
-                for c in 0 ..< C { sum[c] = b[c] &+ terms[c] }
-                adjusted = UnsafePointer(sum)
-            }
+            let (sums, adjusted) = filter.workspace(context, thread: thread, bias: b, channels: C)
             for row in rows {
                 let n = row / g.outH, oy = row % g.outH
                 let iy0 = oy * g.strideH - g.padTop

@@ -49,6 +49,7 @@ enum DepthwiseConv2D {
         guard floats.allSatisfy({ $0 == .float32 }) else { throw context.unsupportedTypes() }
         return DepthwiseConv2DF32.make(
             geometry: geometry, input: input.index, filter: filter.index,
-            bias: bias?.index, output: output.index, range: range, level: context.kernelLevel)
+            bias: bias?.index, output: output.index, range: range, level: context.kernelLevel,
+            threads: context.threadCount)
     }
 }
