@@ -98,10 +98,10 @@ import TFLiteModel
     /// A NaN in the LHS reaches exactly its row's outputs (the packed GEMM's clamp to
     /// ±infinity lets it through).
     @Test func nanReachesItsRow() throws {
-        var x = [Float](repeating: 1, count: 6 * 4)
+        var x = [Float](repeating: 1, count: 9 * 4)
         x[2 * 4 + 1] = .nan
         let got = try runFloatGraph([x, [Float](repeating: 0.5, count: 4 * 20)]) { g in
-            let xi = g.input([6, 4], .float32), yi = g.input([4, 20], .float32)
+            let xi = g.input([9, 4], .float32), yi = g.input([4, 20], .float32)
             let z = g.tensor([1], .float32)
             g.op(
                 .batchMatmul, inputs: [xi, yi], outputs: [z],

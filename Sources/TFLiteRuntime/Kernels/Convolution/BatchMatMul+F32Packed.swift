@@ -23,7 +23,9 @@ struct BatchMatMulF32Packed: PreparedKernel {
     static func make(
         _ context: inout PrepareContext, x: Int, y: Int, output: Int, geometry g: BatchMatMulGeometry
     ) throws(KernelError) -> BatchMatMulF32Packed? {
-        guard context.kernelLevel.hasVectorKernels, g.m > 0, g.n > 0, g.k > 0 else { return nil }
+        // Packing costs `k·n` copies per matrix against `m·n·k` multiply-adds: below a row
+        // block (a decode step's one query row) it would cost as much as the product.
+        guard context.kernelLevel.hasVectorKernels, g.m >= Self.rowBlock, g.n > 0, g.k > 0 else { return nil }
         let width = GemmF32Layout.panelWidth(for: context.kernelLevel)
         guard let packedFloats = GemmF32Layout.packedCount(n: g.n, k: g.k, width: width) else {
             throw .invalid("BATCH_MATMUL packed operand size overflows")

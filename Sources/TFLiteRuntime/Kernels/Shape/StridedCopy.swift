@@ -67,8 +67,12 @@ struct StridedCopyPlan: Sendable, Equatable {
     }
 
     /// Items of the outermost axis, the unit ``run(from:to:outer:)`` splits the copy by
-    /// (1 when the copy is a single run).
-    var outerCount: Int { isEmpty ? 0 : counts.first ?? 1 }
+    /// (1 when the copy is a single run, or when the outermost axis is one of the swapped
+    /// pair, which is copied in tiles as a whole).
+    var outerCount: Int { isEmpty ? 0 : outerIsTiled ? 1 : counts.first ?? 1 }
+
+    /// The outermost axis belongs to the pair copied in tiles.
+    private var outerIsTiled: Bool { swapsInnerPair && counts.count <= 2 }
 
     /// Bytes copied by one item of the outermost axis.
     var bytesPerOuter: Int {
@@ -79,7 +83,7 @@ struct StridedCopyPlan: Sendable, Equatable {
     /// `0 ..< outerCount`), so that disjoint ranges can run on different threads.
     func run(from src: UnsafeRawPointer, to dst: UnsafeMutableRawPointer, outer: Range<Int>) {
         if isEmpty { return }
-        guard let n = counts.first, counts.count > 1 || n > 1 else {
+        guard let n = counts.first, counts.count > 1 || n > 1, !outerIsTiled else {
             if outer.contains(0) { run(from: src, to: dst) }
             return
         }
