@@ -66,7 +66,7 @@ done
 module ARMKernelChecks Tests/MicrokernelsTests/KernelCases.swift Tests/MicrokernelsTests/ARM/*.swift \
   Tests/MicrokernelsEmbedded/main.swift
 # A non-PIE link fails on a protected symbol of the Embedded runtime: static PIE.
-aarch64-linux-gnu-gcc -fPIE -static-pie "$out"/*.o "$embedded_lib/libswiftUnicodeDataTables.a" -o "$out/arm-kernel-checks"
+aarch64-linux-gnu-gcc -fPIE -static-pie "$out"/*.o "$embedded_lib/libswiftUnicodeDataTables.a" -lm -o "$out/arm-kernel-checks"
 echo "built in $((SECONDS - start)) s"
 
 status=0
